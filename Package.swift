@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Archivist",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ArchivistCore", targets: ["ArchivistCore"]),
+        .executable(name: "archivist", targets: ["archivist"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "ArchivistCore",
+            dependencies: ["CLibXML2"]
+        ),
+        .executableTarget(
+            name: "archivist",
+            dependencies: [
+                "ArchivistCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ArchivistCoreTests",
+            dependencies: ["ArchivistCore"],
+            resources: []
+        ),
+    ]
+)

@@ -1,0 +1,43 @@
+/// What a reader produced: the tree, the format it was read from, and the
+/// mistakes that the format's own parsers accept silently.
+public struct PlistDocument: Sendable {
+    /// The root of the tree.
+    public var value: PlistValue
+    /// The format the input was in.
+    public var format: PlistFormat
+    /// Duplicate keys, lone surrogates and encoding mismatches, in input order.
+    public var diagnostics: [PlistDiagnostic]
+
+    /// A document of a value read from a format.
+    public init(value: PlistValue, format: PlistFormat, diagnostics: [PlistDiagnostic] = []) {
+        self.value = value
+        self.format = format
+        self.diagnostics = diagnostics
+    }
+}
+
+/// Options for every reader.
+public struct ReadOptions: Sendable, Equatable {
+    /// Resource bounds.
+    public var limits: Limits
+
+    /// Options with the given limits (the defaults unless said).
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+}
+
+/// Options for every writer; each writer uses those that apply to its format.
+public struct WriteOptions: Sendable, Equatable {
+    /// XML and OpenStep: write dictionary keys in the order they were read
+    /// instead of sorted as Foundation sorts them.
+    public var keepKeyOrder: Bool
+    /// JSON: indent for people instead of compact output.
+    public var pretty: Bool
+
+    /// Options as given (Foundation's conventions by default).
+    public init(keepKeyOrder: Bool = false, pretty: Bool = false) {
+        self.keepKeyOrder = keepKeyOrder
+        self.pretty = pretty
+    }
+}

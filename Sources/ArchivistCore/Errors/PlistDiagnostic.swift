@@ -1,0 +1,46 @@
+/// Something a reader accepted, as Apple's parsers do, but that is almost always
+/// a mistake. `lint` reports each as an error; `convert` prints them as warnings.
+public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// What was found.
+    public enum Kind: Sendable, Equatable {
+        /// A dictionary repeats a key; the last value is kept.
+        case duplicateKey
+        /// A string holds a UTF-16 surrogate without its partner; it became U+FFFD.
+        case loneSurrogate
+        /// An XML file's declared encoding does not match its bytes.
+        case encodingMismatch
+    }
+
+    /// What was found.
+    public var kind: Kind
+    /// A human-readable message without position.
+    public var message: String
+    /// Where it was found.
+    public var location: SourceLocation
+    /// A second place involved (the first occurrence of a duplicate key).
+    public var related: SourceLocation?
+
+    /// A diagnostic of a kind with message and positions.
+    public init(_ kind: Kind, _ message: String, at location: SourceLocation, related: SourceLocation? = nil) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+        self.related = related
+    }
+
+    /// `LOCATION: MESSAGE` without a file name.
+    public var description: String {
+        let where_ = location.shortDescription
+        return where_.isEmpty ? message : "\(where_): \(message)"
+    }
+
+    /// As `lint` prints it: `PATH:LINE:COL: error: MESSAGE` (or the binary form),
+    /// with `severity` in place of `error`.
+    public func formatted(path: String, severity: String = "error") -> String {
+        switch location {
+        case .unknown: return "\(path): \(severity): \(message)"
+        case .text(let line, let column): return "\(path):\(line):\(column): \(severity): \(message)"
+        case .binary, .archive: return "\(path): \(location.shortDescription): \(severity): \(message)"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// An error from reading or writing a property list: what went wrong, in which
+/// format, and where.
+public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The class of problem; `message` has the details.
+    public enum Kind: Sendable, Equatable {
+        /// The bytes break the format's grammar (bad token, bad tag, truncated text).
+        case syntax
+        /// A binary plist's header, trailer, offset table or an object is corrupt.
+        case corrupt
+        /// The input is a variant Archivist does not read (`bplist15`, an unknown object type).
+        case unsupported
+        /// A container contains itself.
+        case cycle
+        /// A configured limit (depth, object count, length, input size) was exceeded.
+        case limitExceeded
+        /// A value is out of range or of the wrong kind for its place.
+        case invalidValue
+        /// Text is not valid in its declared encoding, or a string holds lone surrogates.
+        case encoding
+        /// A dictionary repeats a key.
+        case duplicateKey
+        /// The tree cannot be written in the requested format (a UID to JSON, NaN to JSON...).
+        case notRepresentable
+        /// A keyed archive's structure is broken.
+        case archive
+        /// Reading or writing a file failed.
+        case io
+    }
+
+    /// The class of problem.
+    public var kind: Kind
+    /// A human-readable message, without position or file name.
+    public var message: String
+    /// Where the problem is.
+    public var location: SourceLocation
+
+    /// An error of a kind, with a message and a location.
+    public init(_ kind: Kind, _ message: String, at location: SourceLocation = .unknown) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+    }
+
+    /// `LINE:COL: error: MESSAGE`, `offset N: error: MESSAGE`, or `error: MESSAGE`.
+    public var description: String {
+        let where_ = location.shortDescription
+        return where_.isEmpty ? "error: \(message)" : "\(where_): error: \(message)"
+    }
+
+    /// The message as `lint` prints it for a file: `PATH:LINE:COL: error: MESSAGE`
+    /// for text formats and `PATH: offset N: error: MESSAGE` for binary and archives.
+    public func formatted(path: String) -> String {
+        switch location {
+        case .unknown: return "\(path): error: \(message)"
+        case .text(let line, let column): return "\(path):\(line):\(column): error: \(message)"
+        case .binary, .archive: return "\(path): \(location.shortDescription): error: \(message)"
+        }
+    }
+}

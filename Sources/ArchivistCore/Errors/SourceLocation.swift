@@ -1,0 +1,49 @@
+/// Where in an input something was found.
+public enum SourceLocation: Sendable, Equatable {
+    /// No position is known.
+    case unknown
+    /// A line and column (both 1-based) in a text format: XML, JSON, OpenStep.
+    case text(line: Int, column: Int)
+    /// A byte offset in a binary plist, and the index of the object being read
+    /// when one was.
+    case binary(offset: Int, object: Int?)
+    /// An object of a keyed archive: its `$objects` index and the key path that led there.
+    case archive(object: Int, keyPath: String)
+
+    /// The line and column of a byte offset in a text buffer, counting CR, LF and
+    /// CRLF as one line break each; the column counts bytes, 1-based. Computed only
+    /// when an error is reported, so scanners carry byte offsets alone.
+    public static func text(in bytes: UnsafeRawBufferPointer, offset: Int) -> SourceLocation {
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        let end = min(max(offset, 0), bytes.count)
+        while i < end {
+            let b = bytes[i]
+            if b == 0x0A {
+                line += 1
+                lineStart = i + 1
+            } else if b == 0x0D {
+                if i + 1 < bytes.count, bytes[i + 1] == 0x0A, i + 1 < end { i += 1 }
+                line += 1
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return .text(line: line, column: end - lineStart + 1)
+    }
+
+    /// The location without a file name: `12:5`, `offset 40 (object 3)`,
+    /// `$objects[4] root.name`, or empty.
+    public var shortDescription: String {
+        switch self {
+        case .unknown: return ""
+        case .text(let line, let column): return "\(line):\(column)"
+        case .binary(let offset, let object):
+            if let object { return "offset \(offset) (object \(object))" }
+            return "offset \(offset)"
+        case .archive(let object, let keyPath):
+            return keyPath.isEmpty ? "$objects[\(object)]" : "$objects[\(object)] (\(keyPath))"
+        }
+    }
+}

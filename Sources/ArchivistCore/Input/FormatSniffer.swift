@@ -1,0 +1,93 @@
+/// Decides an input's format from its first bytes, never from a file name.
+public enum FormatSniffer {
+    /// What the first bytes say.
+    public enum Guess: Sendable, Equatable {
+        /// Certainly this format.
+        case format(PlistFormat)
+        /// A `bplist` header of a version Archivist does not read (`bplist15`...).
+        case unsupportedBinary(version: String)
+        /// Either JSON or OpenStep: JSON is tried first, OpenStep after.
+        case jsonOrOpenStep
+    }
+
+    /// Guesses the format of `bytes`.
+    public static func guess(_ bytes: UnsafeRawBufferPointer) -> Guess {
+        if bytes.count >= 6, bytes.starts(with: "bplist".utf8) {
+            if bytes.count >= 8, bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") {
+                return .format(.binary)
+            }
+            let version = String(decoding: bytes[6..<min(8, bytes.count)], as: UTF8.self)
+            return .unsupportedBinary(version: version)
+        }
+        // Byte-order marks: UTF-8, UTF-16 and UTF-32 text. XML carries its own
+        // encoding (libxml2 decodes it); other text formats are decoded first by
+        // the readers that accept them.
+        if let encoded = TextDecoding.detectBOM(bytes) {
+            if encoded.encoding == .utf8 {
+                return guessText(UnsafeRawBufferPointer(rebasing: bytes[encoded.bomLength...]))
+            }
+            let text = TextDecoding.decodeToUTF8(bytes)
+            return text.withUnsafeBytes { guessText($0) }
+        }
+        // UTF-16/32 XML without a BOM starts with `<` and NUL bytes.
+        if bytes.count >= 2, (bytes[0] == 0 && bytes[1] == UInt8(ascii: "<")) || (bytes[0] == UInt8(ascii: "<") && bytes[1] == 0) {
+            return .format(.xml)
+        }
+        return guessText(bytes)
+    }
+
+    private static func guessText(_ bytes: UnsafeRawBufferPointer) -> Guess {
+        var i = 0
+        let n = bytes.count
+        while i < n, isSpace(bytes[i]) { i += 1 }
+        guard i < n else { return .jsonOrOpenStep }
+        switch bytes[i] {
+        case UInt8(ascii: "<"):
+            return looksLikeXMLTag(bytes, after: i) ? .format(.xml) : .format(.openstep)
+        case UInt8(ascii: "["):
+            return .format(.json)
+        case UInt8(ascii: "("), UInt8(ascii: "/"):
+            return .format(.openstep)
+        case UInt8(ascii: "{"):
+            // `{ "k" :` is JSON, `{ "k" =` or `{ k =` is OpenStep.
+            var j = i + 1
+            while j < n, isSpace(bytes[j]) { j += 1 }
+            guard j < n else { return .jsonOrOpenStep }
+            if bytes[j] == UInt8(ascii: "}") { return .jsonOrOpenStep }
+            guard bytes[j] == UInt8(ascii: "\"") else { return .format(.openstep) }
+            j += 1
+            while j < n, bytes[j] != UInt8(ascii: "\"") {
+                j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            j += 1
+            while j < n, isSpace(bytes[j]) { j += 1 }
+            if j < n, bytes[j] == UInt8(ascii: ":") { return .format(.json) }
+            if j < n, bytes[j] == UInt8(ascii: "=") { return .format(.openstep) }
+            return .jsonOrOpenStep
+        default:
+            return .jsonOrOpenStep
+        }
+    }
+
+    /// `<?`, `<!` or a tag name that is not pure hex (`<dict>`, `<plist`) is XML;
+    /// `<0fbd 7777>` and `<abcd>` are OpenStep data.
+    private static func looksLikeXMLTag(_ bytes: UnsafeRawBufferPointer, after start: Int) -> Bool {
+        var j = start + 1
+        guard j < bytes.count else { return true }
+        let first = bytes[j]
+        if first == UInt8(ascii: "?") || first == UInt8(ascii: "!") || first == UInt8(ascii: "/") { return true }
+        while j < bytes.count {
+            let b = bytes[j]
+            if b == UInt8(ascii: ">") { return false }
+            if isSpace(b) || isHexDigit(b) { j += 1; continue }
+            return isLetter(b)
+        }
+        return false
+    }
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    static func isHexDigit(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+    }
+    static func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "_") }
+}

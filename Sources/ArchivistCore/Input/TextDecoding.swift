@@ -1,0 +1,53 @@
+/// Byte-order-mark detection and conversion of UTF-16/UTF-32 text to UTF-8, for
+/// the text formats that are not XML (libxml2 decodes XML itself).
+public enum TextDecoding {
+    /// A Unicode encoding form.
+    public enum Encoding: Sendable, Equatable {
+        case utf8, utf16BE, utf16LE, utf32BE, utf32LE
+    }
+
+    /// The encoding a byte-order mark announces and the mark's length.
+    public static func detectBOM(_ bytes: UnsafeRawBufferPointer) -> (encoding: Encoding, bomLength: Int)? {
+        let n = bytes.count
+        if n >= 4, bytes[0] == 0x00, bytes[1] == 0x00, bytes[2] == 0xFE, bytes[3] == 0xFF { return (.utf32BE, 4) }
+        if n >= 4, bytes[0] == 0xFF, bytes[1] == 0xFE, bytes[2] == 0x00, bytes[3] == 0x00 { return (.utf32LE, 4) }
+        if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return (.utf8, 3) }
+        if n >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return (.utf16BE, 2) }
+        if n >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return (.utf16LE, 2) }
+        return nil
+    }
+
+    /// The text as UTF-8 without a BOM. Input without a BOM is returned as it is;
+    /// ill-formed code units become U+FFFD.
+    public static func decodeToUTF8(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        guard let (encoding, bom) = detectBOM(bytes) else { return Array(bytes) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[bom...])
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count)
+        switch encoding {
+        case .utf8:
+            out.append(contentsOf: body)
+        case .utf16BE, .utf16LE:
+            let big = encoding == .utf16BE
+            var units: [UInt16] = []
+            units.reserveCapacity(body.count / 2)
+            var i = 0
+            while i + 1 < body.count {
+                units.append(big ? UInt16(body[i]) << 8 | UInt16(body[i + 1]) : UInt16(body[i + 1]) << 8 | UInt16(body[i]))
+                i += 2
+            }
+            _ = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) { out.append($0) }
+        case .utf32BE, .utf32LE:
+            let big = encoding == .utf32BE
+            var i = 0
+            while i + 3 < body.count {
+                let b0 = UInt32(body[i]), b1 = UInt32(body[i + 1]), b2 = UInt32(body[i + 2]), b3 = UInt32(body[i + 3])
+                let v = big ? (b0 << 24 | b1 << 16 | b2 << 8 | b3) : (b3 << 24 | b2 << 16 | b1 << 8 | b0)
+                let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+                out.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
+                i += 4
+            }
+        }
+        return out
+    }
+}

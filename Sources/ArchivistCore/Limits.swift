@@ -1,0 +1,21 @@
+/// Bounds every reader enforces, so that hostile input cannot exhaust the stack,
+/// memory or time. The defaults suit any real property list.
+public struct Limits: Sendable, Equatable {
+    /// Maximum nesting depth of containers (Foundation and libplist use 512).
+    public var maxDepth: Int = 512
+    /// Maximum number of objects (nodes) one input may produce.
+    public var maxObjects: Int = 50_000_000
+    /// Maximum length in bytes of one string or data value.
+    public var maxValueLength: Int = 1 << 31
+    /// Maximum size of an input in bytes.
+    public var maxInputSize: Int = 1 << 32
+    /// The largest capacity a reader reserves up front from a count taken from
+    /// the input; bigger collections grow as they are filled.
+    public var maxReservation: Int = 1 << 18
+
+    /// The default limits.
+    public init() {}
+
+    /// The default limits.
+    public static let `default` = Limits()
+}

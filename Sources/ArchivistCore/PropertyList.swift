@@ -1,0 +1,52 @@
+/// The entry point of the core: read any supported format into a `PlistValue`
+/// and write a `PlistValue` in any format.
+public enum PropertyList {
+    /// Reads `bytes`, detecting the format from the content.
+    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        try bytes.withUnsafeBytes { try read($0, options: options) }
+    }
+
+    /// Reads a buffer, detecting the format from the content.
+    public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        guard buffer.count <= options.limits.maxInputSize else {
+            throw PlistError(.limitExceeded, "input of \(buffer.count) bytes exceeds the limit of \(options.limits.maxInputSize)")
+        }
+        switch FormatSniffer.guess(buffer) {
+        case .format(let format):
+            return try read(buffer, as: format, options: options)
+        case .unsupportedBinary(let version):
+            throw PlistError(.unsupported, "binary property list version \"bplist\(version)\" is not supported (only bplist00)",
+                             at: .binary(offset: 0, object: nil))
+        case .jsonOrOpenStep:
+            do {
+                return try JSONPlistReader.read(buffer, options: options)
+            } catch let jsonError as PlistError {
+                do {
+                    return try OpenStepReader.read(buffer, options: options)
+                } catch {
+                    throw jsonError.kind == .limitExceeded ? jsonError : error
+                }
+            }
+        }
+    }
+
+    /// Reads a buffer as the given format.
+    public static func read(_ buffer: UnsafeRawBufferPointer, as format: PlistFormat, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        switch format {
+        case .binary: return try BinaryPlistReader.read(buffer, options: options)
+        case .xml: return try XMLPlistReader.read(buffer, options: options)
+        case .json: return try JSONPlistReader.read(buffer, options: options)
+        case .openstep: return try OpenStepReader.read(buffer, options: options)
+        }
+    }
+
+    /// Writes a tree in a format.
+    public static func write(_ value: PlistValue, as format: PlistFormat, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        switch format {
+        case .binary: return try BinaryPlistWriter.write(value, options: options)
+        case .xml: return try XMLPlistWriter.write(value, options: options)
+        case .json: return try JSONPlistWriter.write(value, options: options)
+        case .openstep: return try OpenStepWriter.write(value, options: options)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+extension PlistValue: CustomStringConvertible {
+    /// A stable one-line rendering for tests and messages, keys in stored order:
+    /// `{"a": 1, "b": [true, 2.5, <data 3 bytes 0a0b0c>, 2024-02-29T13:45:59Z, UID(3)]}`.
+    public var description: String {
+        var out = ""
+        render(into: &out)
+        return out
+    }
+
+    private func render(into out: inout String) {
+        switch self {
+        case .string(let s): out += Self.quoted(s)
+        case .integer(let i): out += i.description
+        case .real(let r): out += r.width == .bits32 ? "\(r.value)f" : "\(r.value)"
+        case .bool(let b): out += b ? "true" : "false"
+        case .date(let d):
+            out += d.description
+            let frac = d.secondsSinceReferenceDate - d.secondsSinceReferenceDate.rounded(.down)
+            if frac != 0, d.secondsSinceReferenceDate.isFinite { out += "+\(frac)s" }
+        case .data(let bytes):
+            out += "<data \(bytes.count) bytes"
+            if !bytes.isEmpty {
+                out += " "
+                for b in bytes.prefix(16) {
+                    out += String(b, radix: 16).count == 1 ? "0" + String(b, radix: 16) : String(b, radix: 16)
+                }
+                if bytes.count > 16 { out += "..." }
+            }
+            out += ">"
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += ", " }
+                item.render(into: &out)
+            }
+            out += "]"
+        case .dictionary(let dict):
+            out += "{"
+            for (i, (k, v)) in dict.enumerated() {
+                if i > 0 { out += ", " }
+                out += Self.quoted(k) + ": "
+                v.render(into: &out)
+            }
+            out += "}"
+        case .uid(let u): out += "UID(\(u))"
+        case .null: out += "null"
+        }
+    }
+
+    private static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,91 @@
+/// One node of Archivist's intermediate tree: everything a property list in any
+/// supported format can hold.
+///
+/// Every reader produces a `PlistValue` and every writer consumes one, so a
+/// conversion is always `reader -> PlistValue -> writer`.
+public enum PlistValue: Sendable {
+    /// A Unicode string.
+    case string(String)
+    /// An integer in the signed 64-bit range or an unsigned value up to 2^64-1.
+    case integer(PlistInteger)
+    /// A floating-point number, remembering whether it was stored in 32 or 64 bits.
+    case real(PlistReal)
+    /// A boolean.
+    case bool(Bool)
+    /// A point in time, as seconds since 2001-01-01T00:00:00Z.
+    case date(PlistDate)
+    /// Raw bytes.
+    case data([UInt8])
+    /// An ordered list.
+    case array([PlistValue])
+    /// A dictionary with string keys, in the order they were read.
+    case dictionary(PlistDictionary)
+    /// A `CF$UID` reference into a keyed archive's `$objects`.
+    case uid(UInt64)
+    /// The binary format's null object (0x00). Other formats have no null.
+    case null
+}
+
+extension PlistValue {
+    /// Shorthand for an integer node from a signed value.
+    public static func int(_ value: Int64) -> PlistValue { .integer(PlistInteger(value)) }
+    /// Shorthand for a 64-bit real node.
+    public static func double(_ value: Double) -> PlistValue { .real(PlistReal(value)) }
+
+    /// The name of this node's type as users see it (`string`, `integer`, `dictionary`...).
+    public var typeName: String {
+        switch self {
+        case .string: return "string"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .bool: return "bool"
+        case .date: return "date"
+        case .data: return "data"
+        case .array: return "array"
+        case .dictionary: return "dictionary"
+        case .uid: return "uid"
+        case .null: return "null"
+        }
+    }
+
+    /// The string, when this node is a string.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The dictionary, when this node is a dictionary.
+    public var dictionaryValue: PlistDictionary? {
+        if case .dictionary(let d) = self { return d }
+        return nil
+    }
+
+    /// The elements, when this node is an array.
+    public var arrayValue: [PlistValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+}
+
+extension PlistValue: Equatable {
+    /// Structural equality: dictionaries compare as unordered maps (XML output
+    /// sorts keys, so order is not part of a property list's value), reals by
+    /// value (NaN equals NaN; the 32/64-bit width is ignored), dates by value.
+    public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.real(let a), .real(let b)): return a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.date(let a), .date(let b)): return a == b
+        case (.data(let a), .data(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.dictionary(let a), .dictionary(let b)): return a == b
+        case (.uid(let a), .uid(let b)): return a == b
+        case (.null, .null): return true
+        case (.string, _), (.integer, _), (.real, _), (.bool, _), (.date, _), (.data, _),
+             (.array, _), (.dictionary, _), (.uid, _), (.null, _):
+            return false
+        }
+    }
+}
