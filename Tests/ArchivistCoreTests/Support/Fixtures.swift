@@ -1,0 +1,48 @@
+import Foundation
+
+/// Paths of the test fixtures: the bundled `Corpus/` and the shared conformance
+/// corpus beside the repository (`../shared/corpus`).
+enum Fixtures {
+    /// The package root (the folder holding Package.swift).
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    /// `Corpus/` of this repository.
+    static let corpus = packageRoot.appendingPathComponent("Corpus")
+
+    /// `../shared/corpus`, which CI places beside the clone.
+    static let sharedCorpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// One row of a `MANIFEST.tsv`.
+    struct ManifestEntry {
+        var path: String
+        var format: String
+        var valid: Bool
+        var kind: String
+        var url: URL
+    }
+
+    /// The rows of `root/MANIFEST.tsv` (header skipped). Empty when the file is missing.
+    static func manifest(at root: URL) -> [ManifestEntry] {
+        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return [] }
+        var rows: [ManifestEntry] = []
+        for line in text.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 4 else { continue }
+            rows.append(ManifestEntry(path: cols[0], format: cols[1], valid: cols[2] == "yes", kind: cols[3],
+                                      url: root.appendingPathComponent(cols[0])))
+        }
+        return rows
+    }
+
+    /// The bytes of a file.
+    static func bytes(_ url: URL) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url))
+    }
+}
