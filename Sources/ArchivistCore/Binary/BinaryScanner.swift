@@ -1,0 +1,285 @@
+/// The decoding state for one binary property list: the buffer, the validated
+/// offsets, a cache of decoded objects and the cycle bitset.
+struct BinaryScanner {
+    private let buf: UnsafeRawBufferPointer
+    private let trailer: BinaryTrailer
+    private let limits: Limits
+    /// Offsets of the objects, each checked to lie in the object area.
+    private var offsets: [Int]
+    /// Decoded objects by index, so shared objects are read once.
+    private var cache: [PlistValue?]
+    /// Number of nodes each decoded object expands to, to bound the logical tree size.
+    private var expandedSize: [Int]
+    /// Objects currently being decoded (for cycle detection).
+    private var onStack: [Bool]
+    /// Logical nodes produced so far.
+    private var nodeCount = 0
+    /// Duplicate keys and lone surrogates found.
+    private(set) var diagnostics: [PlistDiagnostic] = []
+
+    init(_ buffer: UnsafeRawBufferPointer, limits: Limits) throws {
+        buf = buffer
+        self.limits = limits
+        trailer = try BinaryTrailer(buffer)
+        let n = trailer.numObjects
+        let size = trailer.offsetIntSize
+        var offsets = [Int](repeating: 0, count: n)
+        let tableStart = trailer.offsetTableOffset
+        let end = tableStart
+        for i in 0..<n {
+            let at = tableStart + i * size
+            let off = BinaryScanner.readUInt(buffer, at, size)
+            guard off >= 8, off < UInt64(end) else {
+                throw PlistError(.corrupt, "offset table entry \(i) points at \(off), outside the object area 8..<\(end)",
+                                 at: .binary(offset: at, object: i))
+            }
+            offsets[i] = Int(off)
+        }
+        self.offsets = offsets
+        cache = [PlistValue?](repeating: nil, count: n)
+        expandedSize = [Int](repeating: 0, count: n)
+        onStack = [Bool](repeating: false, count: n)
+    }
+
+    mutating func readRoot() throws -> PlistValue {
+        try value(trailer.topObject, depth: 0)
+    }
+
+    // MARK: - Primitive reads
+
+    @inline(__always)
+    static func readUInt(_ b: UnsafeRawBufferPointer, _ at: Int, _ size: Int) -> UInt64 {
+        switch size {
+        case 1: return UInt64(b[at])
+        case 2: return UInt64(UInt16(bigEndian: b.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: b.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for k in 0..<size { v = v << 8 | UInt64(b[at + k]) }
+            return v
+        }
+    }
+
+    private func fail(_ kind: PlistError.Kind, _ message: String, offset: Int, object: Int) -> PlistError {
+        PlistError(kind, "object \(object): \(message)", at: .binary(offset: offset, object: object))
+    }
+
+    /// Checks that `length` bytes from `start` lie inside the object area.
+    @inline(__always)
+    private func checkRange(_ start: Int, _ length: Int, object: Int, what: String) throws {
+        let end = start.addingReportingOverflow(length)
+        guard length >= 0, !end.overflow, end.partialValue <= trailer.offsetTableOffset else {
+            throw fail(.corrupt, "\(what) of \(length) bytes at offset \(start) runs past the object area (ends at \(trailer.offsetTableOffset))",
+                       offset: start, object: object)
+        }
+    }
+
+    /// Reads the count of a data, string or collection object whose marker is at `at`;
+    /// returns the count and the offset of the payload.
+    @inline(__always)
+    private func count(marker: UInt8, at: Int, object: Int) throws -> (Int, Int) {
+        let info = Int(marker & 0x0F)
+        if info != 0x0F { return (info, at + 1) }
+        try checkRange(at + 1, 1, object: object, what: "count header")
+        let intMarker = buf[at + 1]
+        guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
+            throw fail(.corrupt, "count is not a 1-, 2-, 4- or 8-byte integer (marker 0x\(String(intMarker, radix: 16)))", offset: at + 1, object: object)
+        }
+        let size = 1 << Int(intMarker & 0x0F)
+        try checkRange(at + 2, size, object: object, what: "count")
+        let raw = BinaryScanner.readUInt(buf, at + 2, size)
+        guard raw <= UInt64(trailer.offsetTableOffset) * 2 + 1 else {
+            throw fail(.corrupt, "count \(raw) is larger than the file can hold", offset: at + 2, object: object)
+        }
+        return (Int(raw), at + 2 + size)
+    }
+
+    // MARK: - Objects
+
+    private mutating func value(_ index: Int, depth: Int) throws -> PlistValue {
+        if let cached = cache[index] {
+            try account(expandedSize[index], object: index)
+            return cached
+        }
+        let start = nodeCount
+        let v = try decode(index, depth: depth)
+        cache[index] = v
+        expandedSize[index] = nodeCount - start
+        return v
+    }
+
+    @inline(__always)
+    private mutating func account(_ nodes: Int, object: Int) throws {
+        nodeCount += nodes
+        if nodeCount > limits.maxObjects {
+            throw fail(.limitExceeded, "the property list expands to more than \(limits.maxObjects) objects", offset: offsets[object], object: object)
+        }
+    }
+
+    private mutating func decode(_ index: Int, depth: Int) throws -> PlistValue {
+        let at = offsets[index]
+        try account(1, object: index)
+        let marker = buf[at]
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return .null
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default:
+                throw fail(.corrupt, "unknown object marker 0x\(String(marker, radix: 16))", offset: at, object: index)
+            }
+        case 0x1:
+            return try integer(marker, at: at, object: index)
+        case 0x2:
+            switch marker & 0x0F {
+            case 2:
+                try checkRange(at + 1, 4, object: index, what: "real")
+                let bits = UInt32(bigEndian: buf.loadUnaligned(fromByteOffset: at + 1, as: UInt32.self))
+                return .real(PlistReal(float: Float(bitPattern: bits)))
+            case 3:
+                try checkRange(at + 1, 8, object: index, what: "real")
+                return .real(PlistReal(Double(bitPattern: BinaryScanner.readUInt(buf, at + 1, 8))))
+            default:
+                throw fail(.corrupt, "real of unsupported width (marker 0x\(String(marker, radix: 16)))", offset: at, object: index)
+            }
+        case 0x3:
+            guard marker == 0x33 else {
+                throw fail(.corrupt, "date with marker 0x\(String(marker, radix: 16)) (expected 0x33)", offset: at, object: index)
+            }
+            try checkRange(at + 1, 8, object: index, what: "date")
+            return .date(PlistDate(secondsSinceReferenceDate: Double(bitPattern: BinaryScanner.readUInt(buf, at + 1, 8))))
+        case 0x4:
+            let (n, p) = try count(marker: marker, at: at, object: index)
+            try checkLength(n, object: index, at: at)
+            try checkRange(p, n, object: index, what: "data")
+            return .data(Array(UnsafeRawBufferPointer(rebasing: buf[p..<(p + n)])))
+        case 0x5:
+            let (n, p) = try count(marker: marker, at: at, object: index)
+            try checkLength(n, object: index, at: at)
+            try checkRange(p, n, object: index, what: "ASCII string")
+            return .string(BinaryStrings.ascii(UnsafeRawBufferPointer(rebasing: buf[p..<(p + n)])))
+        case 0x6:
+            let (n, p) = try count(marker: marker, at: at, object: index)
+            let bytes = n.multipliedReportingOverflow(by: 2)
+            guard !bytes.overflow else { throw fail(.corrupt, "UTF-16 string length overflows", offset: at, object: index) }
+            try checkLength(bytes.partialValue, object: index, at: at)
+            try checkRange(p, bytes.partialValue, object: index, what: "UTF-16 string")
+            let (s, lone) = BinaryStrings.utf16BE(UnsafeRawBufferPointer(rebasing: buf[p..<(p + bytes.partialValue)]))
+            if lone {
+                diagnostics.append(PlistDiagnostic(.loneSurrogate, "string holds a lone UTF-16 surrogate (read as U+FFFD)",
+                                                   at: .binary(offset: at, object: index)))
+            }
+            return .string(s)
+        case 0x8:
+            let size = Int(marker & 0x0F) + 1
+            guard size <= 8 else { throw fail(.corrupt, "UID of \(size) bytes is wider than 8", offset: at, object: index) }
+            try checkRange(at + 1, size, object: index, what: "UID")
+            return .uid(BinaryScanner.readUInt(buf, at + 1, size))
+        case 0xA, 0xC:
+            return try array(marker, at: at, object: index, depth: depth)
+        case 0xD:
+            return try dictionary(marker, at: at, object: index, depth: depth)
+        default:
+            throw fail(.unsupported, "unknown object type 0x\(String(marker, radix: 16))", offset: at, object: index)
+        }
+    }
+
+    private func checkLength(_ n: Int, object: Int, at: Int) throws {
+        guard n <= limits.maxValueLength else {
+            throw fail(.limitExceeded, "value of \(n) bytes exceeds the limit of \(limits.maxValueLength)", offset: at, object: object)
+        }
+    }
+
+    private func integer(_ marker: UInt8, at: Int, object: Int) throws -> PlistValue {
+        let info = Int(marker & 0x0F)
+        switch info {
+        case 0, 1, 2:
+            let size = 1 << info
+            try checkRange(at + 1, size, object: object, what: "integer")
+            return .integer(PlistInteger(BinaryScanner.readUInt(buf, at + 1, size)))
+        case 3:
+            try checkRange(at + 1, 8, object: object, what: "integer")
+            return .integer(PlistInteger(Int64(bitPattern: BinaryScanner.readUInt(buf, at + 1, 8))))
+        case 4:
+            try checkRange(at + 1, 16, object: object, what: "integer")
+            let high = BinaryScanner.readUInt(buf, at + 1, 8)
+            let low = BinaryScanner.readUInt(buf, at + 9, 8)
+            if high == 0 { return .integer(PlistInteger(low)) }
+            if high == UInt64.max, low >> 63 == 1 { return .integer(PlistInteger(Int64(bitPattern: low))) }
+            throw fail(.invalidValue, "128-bit integer is outside the 64-bit range", offset: at, object: object)
+        default:
+            throw fail(.corrupt, "integer of unsupported width (marker 0x\(String(marker, radix: 16)))", offset: at, object: object)
+        }
+    }
+
+    /// Reads the `i`th object reference of a list starting at `p`.
+    @inline(__always)
+    private func ref(_ p: Int, _ i: Int, object: Int) throws -> Int {
+        let r = BinaryScanner.readUInt(buf, p + i * trailer.objectRefSize, trailer.objectRefSize)
+        guard r < UInt64(trailer.numObjects) else {
+            throw fail(.corrupt, "reference \(r) is not below the object count \(trailer.numObjects)",
+                       offset: p + i * trailer.objectRefSize, object: object)
+        }
+        return Int(r)
+    }
+
+    private mutating func enter(_ index: Int, depth: Int, at: Int) throws {
+        guard depth < limits.maxDepth else {
+            throw fail(.limitExceeded, "nesting deeper than \(limits.maxDepth) levels", offset: at, object: index)
+        }
+        onStack[index] = true
+    }
+
+    private mutating func child(_ r: Int, parent: Int, depth: Int, at: Int) throws -> PlistValue {
+        if onStack[r] {
+            throw fail(.cycle, "container contains itself through object \(r)", offset: at, object: parent)
+        }
+        return try value(r, depth: depth + 1)
+    }
+
+    private mutating func array(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> PlistValue {
+        let (n, p) = try count(marker: marker, at: at, object: object)
+        let refBytes = n.multipliedReportingOverflow(by: trailer.objectRefSize)
+        guard !refBytes.overflow else { throw fail(.corrupt, "array count \(n) overflows", offset: at, object: object) }
+        try checkRange(p, refBytes.partialValue, object: object, what: "array of \(n) references")
+        try enter(object, depth: depth, at: at)
+        defer { onStack[object] = false }
+        var items: [PlistValue] = []
+        items.reserveCapacity(min(n, limits.maxReservation))
+        for i in 0..<n {
+            items.append(try child(try ref(p, i, object: object), parent: object, depth: depth, at: at))
+        }
+        return .array(items)
+    }
+
+    private mutating func dictionary(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> PlistValue {
+        let (n, p) = try count(marker: marker, at: at, object: object)
+        let refBytes = n.multipliedReportingOverflow(by: 2 * trailer.objectRefSize)
+        guard !refBytes.overflow else { throw fail(.corrupt, "dictionary count \(n) overflows", offset: at, object: object) }
+        try checkRange(p, refBytes.partialValue, object: object, what: "dictionary of \(n) entries")
+        try enter(object, depth: depth, at: at)
+        defer { onStack[object] = false }
+        var dict = PlistDictionary(minimumCapacity: min(n, limits.maxReservation))
+        let hashKeys = n > 12
+        var seen = Set<String>(minimumCapacity: hashKeys ? min(n, limits.maxReservation) : 0)
+        let valuesAt = p + n * trailer.objectRefSize
+        for i in 0..<n {
+            let kr = try ref(p, i, object: object)
+            guard case .string(let key) = try child(kr, parent: object, depth: depth, at: at) else {
+                throw fail(.corrupt, "dictionary key \(i) (object \(kr)) is not a string", offset: offsets[kr], object: object)
+            }
+            let v = try child(try ref(valuesAt, i, object: object), parent: object, depth: depth, at: at)
+            let duplicate = hashKeys ? !seen.insert(key).inserted : dict.keys.contains(key)
+            if duplicate {
+                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" in dictionary (the last value is kept)",
+                                                   at: .binary(offset: at, object: object)))
+                dict[key] = v
+            } else {
+                dict.appendUnchecked(key: key, value: v)
+            }
+        }
+        return .dictionary(dict)
+    }
+}

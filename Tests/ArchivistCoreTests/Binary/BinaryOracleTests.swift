@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+@testable import ArchivistCore
+
+/// A tree that exercises every scalar type and edge the formats have.
+enum SampleTrees {
+    static var everyType: PlistValue {
+        var d = PlistDictionary()
+        d["string"] = .string("hello")
+        d["unicode"] = .string("héllo wörld ✓ 😀 𝄞")
+        d["empty"] = .string("")
+        d["int0"] = .int(0)
+        d["int8"] = .int(200)
+        d["int16"] = .int(60_000)
+        d["int32"] = .int(4_000_000_000)
+        d["int64"] = .int(Int64.max)
+        d["intMin"] = .int(Int64.min)
+        d["neg"] = .int(-1)
+        d["uintMax"] = .integer(PlistInteger(UInt64.max))
+        d["double"] = .double(0.1)
+        d["float"] = .real(PlistReal(float: 0.1))
+        d["negZero"] = .double(-0.0)
+        d["inf"] = .double(.infinity)
+        d["true"] = .bool(true)
+        d["false"] = .bool(false)
+        d["date"] = .date(PlistDate(secondsSinceReferenceDate: 730_907_159.5))
+        d["oldDate"] = .date(PlistDate(secondsSinceReferenceDate: -63_113_904_000))
+        d["futureDate"] = .date(PlistDate(secondsSinceReferenceDate: 3e10))
+        d["data"] = .data(Array(0..<255))
+        d["bigData"] = .data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        d["emptyData"] = .data([])
+        d["emptyArray"] = .array([])
+        d["emptyDict"] = .dictionary(PlistDictionary())
+        d["array"] = .array((0..<40).map { .int(Int64($0)) })
+        var nested = PlistValue.string("bottom")
+        for i in 0..<100 { nested = i % 2 == 0 ? .array([nested]) : .dictionary(PlistDictionary([("k", nested)])) }
+        d["nested"] = nested
+        return .dictionary(d)
+    }
+}
+
+final class BinaryOracleTests: XCTestCase {
+    func testFoundationReadsWhatArchivistWrites() throws {
+        let tree = SampleTrees.everyType
+        let bytes = try BinaryPlistWriter.write(tree)
+        XCTAssertEqual(try FoundationBridge.foundationRead(bytes), tree)
+        XCTAssertEqual(try BinaryPlistReader.read(bytes).value, tree)
+    }
+
+    func testArchivistReadsWhatFoundationWrites() throws {
+        let tree = SampleTrees.everyType
+        guard let bytes = try FoundationBridge.foundationWrite(tree, format: .binary) else { return XCTFail("bridge") }
+        XCTAssertEqual(try BinaryPlistReader.read(bytes).value, tree)
+    }
+
+    func testDeterministicAndScalarsShared() throws {
+        let tree = PlistValue.array(Array(repeating: .string("the same string, many times"), count: 1000))
+        let a = try BinaryPlistWriter.write(tree)
+        XCTAssertEqual(a, try BinaryPlistWriter.write(tree))
+        XCTAssertLessThan(a.count, 3000)
+        // Canonically equivalent strings stay distinct objects.
+        let b = try BinaryPlistWriter.write(.array([.string("\u{E9}"), .string("e\u{301}")]))
+        guard case .array(let items) = try BinaryPlistReader.read(b).value else { return XCTFail() }
+        XCTAssertEqual(items.map { Array($0.stringValue?.utf8 ?? "".utf8) }, [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
+    }
+
+    func testMinimalIntegerWidths() throws {
+        XCTAssertEqual(Array(try BinaryPlistWriter.write(.int(5))[8...9]), [0x10, 5])
+        XCTAssertEqual(Array(try BinaryPlistWriter.write(.int(-1))[8...16]), [0x13, 255, 255, 255, 255, 255, 255, 255, 255])
+        XCTAssertEqual(try BinaryPlistWriter.write(.integer(PlistInteger(UInt64.max)))[8], 0x14)
+    }
+}
+
+final class BinaryHostileTests: XCTestCase {
+    /// Builds a bplist from raw object bytes with 1-byte refs and offsets.
+    func make(_ objects: [[UInt8]], top: UInt8 = 0) -> [UInt8] {
+        var out = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for o in objects { offsets.append(UInt8(out.count)); out += o }
+        let table = out.count
+        out += offsets
+        out += [0, 0, 0, 0, 0, 0, 1, 1]
+        out += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+        out += [0, 0, 0, 0, 0, 0, 0, top]
+        out += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        return out
+    }
+
+    func testDirectCycle() {
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([[0xA1, 0x00]]))) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .cycle)
+            XCTAssertEqual((e as? PlistError)?.location, .binary(offset: 8, object: 0))
+        }
+    }
+
+    func testIndirectCycle() {
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([[0xA1, 0x01], [0xA1, 0x00]]))) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .cycle)
+        }
+    }
+
+    func testSharedSubtreeIsNotACycle() throws {
+        let doc = try BinaryPlistReader.read(make([[0xA2, 0x01, 0x01], [0xA1, 0x02], [0x10, 0x07]]))
+        XCTAssertEqual(doc.value, .array([.array([.int(7)]), .array([.int(7)])]))
+    }
+
+    func testExponentialSharingIsBounded() throws {
+        // 40 levels of arrays that each reference the next level twice: 2^40 nodes.
+        var objects: [[UInt8]] = []
+        for i in 0..<40 { objects.append([0xA2, UInt8(i + 1), UInt8(i + 1)]) }
+        objects.append([0x10, 0x01])
+        var limits = Limits()
+        limits.maxObjects = 1_000_000
+        XCTAssertThrowsError(try make(objects).withUnsafeBytes { try BinaryPlistReader.read($0, options: ReadOptions(limits: limits)) }) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
+        }
+    }
+
+    func testHugeCountsAreRejectedBeforeAllocation() {
+        // An array that claims 2^60 elements.
+        let huge: [UInt8] = [0xAF, 0x13, 0x10, 0, 0, 0, 0, 0, 0, 0]
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([huge])))
+        // A string that claims 4 GiB.
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([[0x5F, 0x12, 0xFF, 0xFF, 0xFF, 0xFF]])))
+    }
+
+    func testBadRefsAndKeys() {
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([[0xA1, 0x09]])))
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([[0xD1, 0x01, 0x01], [0x10, 0x01]]))) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .corrupt)
+        }
+        XCTAssertThrowsError(try BinaryPlistReader.read(make([[0x10, 0x01]], top: 3)))
+    }
+
+    func testUnsupportedVersion() {
+        var bytes = make([[0x09]])
+        bytes[6] = UInt8(ascii: "1"); bytes[7] = UInt8(ascii: "5")
+        XCTAssertThrowsError(try PropertyList.read(bytes)) { e in XCTAssertEqual((e as? PlistError)?.kind, .unsupported) }
+    }
+
+    func testDuplicateKeysAndLoneSurrogates() throws {
+        let doc = try BinaryPlistReader.read(make([[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x10, 1], [0x10, 2]]))
+        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .int(2))])))
+        XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey])
+        let lone = try BinaryPlistReader.read(make([[0x61, 0xD8, 0x00]]))
+        XCTAssertEqual(lone.value, .string("\u{FFFD}"))
+        XCTAssertEqual(lone.diagnostics.map(\.kind), [.loneSurrogate])
+    }
+}
