@@ -53,7 +53,7 @@ struct JSONParser {
                     value = .dictionary(PlistDictionary())
                 } else {
                     var frame = Frame(isObject: true, start: start)
-                    try readKey(into: &frame, afterComma: false)
+                    try readKey(into: &frame, comma: nil)
                     stack.append(frame)
                     continue parsing
                 }
@@ -106,7 +106,7 @@ struct JSONParser {
                     guard i < n else { throw error(.syntax, "unexpected end of input in the object that starts at \(position(stack[t].start)), expected ',' or '}'") }
                     if text[i] == UInt8(ascii: ",") {
                         i += 1
-                        try readKey(into: &stack[t], afterComma: true)
+                        try readKey(into: &stack[t], comma: i - 1)
                         continue parsing
                     }
                     guard text[i] == UInt8(ascii: "}") else { throw unexpected(expecting: "',' or '}' after an object member") }
@@ -135,12 +135,13 @@ struct JSONParser {
         }
     }
 
-    /// Reads `"key" :` into the frame; `afterComma` names a trailing comma as such.
-    private mutating func readKey(into frame: inout Frame, afterComma: Bool) throws {
+    /// Reads `"key" :` into the frame; `comma` is the offset of the comma
+    /// before it, to name a trailing comma as such.
+    private mutating func readKey(into frame: inout Frame, comma: Int?) throws {
         skipWhitespace()
         guard i < text.count, text[i] == UInt8(ascii: "\"") else {
-            if afterComma, i < text.count, text[i] == UInt8(ascii: "}") {
-                throw error(.syntax, "trailing comma before '}'")
+            if let comma, i < text.count, text[i] == UInt8(ascii: "}") {
+                throw error(.syntax, "trailing comma before '}'", at: comma)
             }
             throw unexpected(expecting: "a string key")
         }
