@@ -18,16 +18,27 @@ public enum PropertyList {
             throw PlistError(.unsupported, "binary property list version \"bplist\(version)\" is not supported (only bplist00)",
                              at: .binary(offset: 0, object: nil))
         case .jsonOrOpenStep:
+            let jsonError: PlistError
             do {
                 return try JSONPlistReader.read(buffer, options: options)
-            } catch let jsonError as PlistError {
-                do {
-                    return try OpenStepReader.read(buffer, options: options)
-                } catch {
-                    throw jsonError.kind == .limitExceeded ? jsonError : error
-                }
+            } catch let error as PlistError {
+                jsonError = error
+            }
+            do {
+                return try OpenStepReader.read(buffer, options: options)
+            } catch let openStepError as PlistError {
+                throw likelierError(json: jsonError, openStep: openStepError)
             }
         }
+    }
+
+    /// When text is neither valid JSON nor valid OpenStep, the error of the
+    /// reader that got further is the one about the author's mistake (ties go
+    /// to JSON); a limit hit by JSON stands.
+    static func likelierError(json: PlistError, openStep: PlistError) -> PlistError {
+        if json.kind == .limitExceeded { return json }
+        guard case .text(let jl, let jc) = json.location, case .text(let ol, let oc) = openStep.location else { return json }
+        return (ol, oc) > (jl, jc) ? openStep : json
     }
 
     /// Reads a buffer as the given format.

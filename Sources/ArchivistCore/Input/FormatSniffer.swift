@@ -33,6 +33,11 @@ public enum FormatSniffer {
         if bytes.count >= 2, (bytes[0] == 0 && bytes[1] == UInt8(ascii: "<")) || (bytes[0] == UInt8(ascii: "<") && bytes[1] == 0) {
             return .format(.xml)
         }
+        // UTF-16/32 JSON without a BOM (RFC 4627 §3).
+        if let encoding = TextInput.unmarkedEncoding(bytes) {
+            let text = TextInput.decodeUnmarked(bytes, as: encoding)
+            return text.withUnsafeBytes { guessText($0) }
+        }
         return guessText(bytes)
     }
 
@@ -46,27 +51,57 @@ public enum FormatSniffer {
             return looksLikeXMLTag(bytes, after: i) ? .format(.xml) : .format(.openstep)
         case UInt8(ascii: "["):
             return .format(.json)
-        case UInt8(ascii: "("), UInt8(ascii: "/"):
+        case UInt8(ascii: "("), UInt8(ascii: "/"), UInt8(ascii: "'"):
             return .format(.openstep)
+        case UInt8(ascii: "\""):
+            // `"key" = value;` is a strings file; `"text"` alone is either.
+            return afterString(bytes, from: i).map { isOpenStepPairMark($0) ? .format(.openstep) : .jsonOrOpenStep } ?? .jsonOrOpenStep
         case UInt8(ascii: "{"):
-            // `{ "k" :` is JSON, `{ "k" =` or `{ k =` is OpenStep.
+            // `{ "k" :` is JSON, `{ "k" =` or `{ "k";` or `{ k =` is OpenStep.
             var j = i + 1
             while j < n, isSpace(bytes[j]) { j += 1 }
             guard j < n else { return .jsonOrOpenStep }
             if bytes[j] == UInt8(ascii: "}") { return .jsonOrOpenStep }
             guard bytes[j] == UInt8(ascii: "\"") else { return .format(.openstep) }
-            j += 1
-            while j < n, bytes[j] != UInt8(ascii: "\"") {
-                j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
-            }
-            j += 1
-            while j < n, isSpace(bytes[j]) { j += 1 }
-            if j < n, bytes[j] == UInt8(ascii: ":") { return .format(.json) }
-            if j < n, bytes[j] == UInt8(ascii: "=") { return .format(.openstep) }
+            guard let next = afterString(bytes, from: j) else { return .jsonOrOpenStep }
+            if next == UInt8(ascii: ":") { return .format(.json) }
+            return isOpenStepPairMark(next) ? .format(.openstep) : .jsonOrOpenStep
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // A JSON number, or an OpenStep string such as `1.2.3` or a strings-file key.
             return .jsonOrOpenStep
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return isJSONLiteral(bytes, at: i) ? .jsonOrOpenStep : .format(.openstep)
         default:
-            return .jsonOrOpenStep
+            // Nothing else can start a JSON text: a bare word is an OpenStep
+            // string or the first key of a strings file, and anything else is
+            // not a property list, which the OpenStep reader says in its terms.
+            return .format(.openstep)
         }
+    }
+
+    /// The first byte after the quoted string at `start` and the whitespace
+    /// after it, or nil when the input ends first.
+    private static func afterString(_ bytes: UnsafeRawBufferPointer, from start: Int) -> UInt8? {
+        let n = bytes.count
+        var j = start + 1
+        while j < n, bytes[j] != UInt8(ascii: "\"") {
+            j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        j += 1
+        while j < n, isSpace(bytes[j]) { j += 1 }
+        return j < n ? bytes[j] : nil
+    }
+
+    private static func isOpenStepPairMark(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "=") || b == UInt8(ascii: ";")
+    }
+
+    /// True when the word at `i` is exactly `true`, `false` or `null`.
+    private static func isJSONLiteral(_ bytes: UnsafeRawBufferPointer, at i: Int) -> Bool {
+        var j = i
+        while j < bytes.count, isLetter(bytes[j]) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) { j += 1 }
+        let word = UnsafeRawBufferPointer(rebasing: bytes[i..<j])
+        return word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8) || word.elementsEqual("null".utf8)
     }
 
     /// `<?`, `<!` or a tag name that is not pure hex (`<dict>`, `<plist`) is XML;

@@ -1,6 +1,144 @@
-// PLACEHOLDER: replaced by the real JSONPlistWriter (work in progress on a branch).
+/// Writes a property-list tree as JSON (RFC 8259, UTF-8).
+///
+/// Dictionaries keep their stored key order. Integers are exact over the whole
+/// range (including values above 2^53 and up to `UInt64.max`); reals use the
+/// shortest text that reads back to the same `Double`. JSON has no date, data or
+/// UID: dates become ISO 8601 strings, data becomes base64 strings and a UID
+/// becomes `{"CF$UID": n}`, so reading the output back gives strings and a
+/// dictionary where the tree had those types. NaN, infinities and dates too far
+/// away to write as a calendar date are errors.
+///
+/// Output is compact (`{"a":1}`) unless `options.pretty` is set: then each
+/// element is on its own line, indented by two spaces, written `"key": value`,
+/// and the text ends with a newline.
 public enum JSONPlistWriter {
+    /// The JSON text of `value`.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        throw PlistError(.unsupported, "JSONPlistWriter is not built yet")
+        var out: [UInt8] = []
+        var walk = PlistTraversal(value, sortKeys: false)
+        let pretty = options.pretty
+        while let step = walk.next() {
+            switch step {
+            case .scalar(let scalar, let slot):
+                begin(slot, depth: walk.depth, pretty: pretty, into: &out)
+                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, into: &out)
+            case .beginArray(_, let slot):
+                begin(slot, depth: walk.depth - 1, pretty: pretty, into: &out)
+                out.append(UInt8(ascii: "["))
+            case .beginDictionary(_, let slot):
+                begin(slot, depth: walk.depth - 1, pretty: pretty, into: &out)
+                out.append(UInt8(ascii: "{"))
+            case .endArray(let count, _):
+                end(count: count, depth: walk.depth, pretty: pretty, into: &out)
+                out.append(UInt8(ascii: "]"))
+            case .endDictionary(let count, _):
+                end(count: count, depth: walk.depth, pretty: pretty, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+        if pretty { out.append(0x0A) }
+        return out
+    }
+
+    /// The separator, line break, indent and key that come before a node.
+    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, into out: inout [UInt8]) {
+        switch slot {
+        case .root:
+            return
+        case .element, .entry:
+            if slot.index > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { newline(depth: depth, into: &out) }
+        }
+        if case .entry(let key, _) = slot {
+            appendString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
+        }
+    }
+
+    /// The line break before a closing bracket of a non-empty container.
+    private static func end(count: Int, depth: Int, pretty: Bool, into out: inout [UInt8]) {
+        if pretty, count > 0 { newline(depth: depth, into: &out) }
+    }
+
+    private static func newline(depth: Int, into out: inout [UInt8]) {
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, into out: inout [UInt8]) throws {
+        switch value {
+        case .string(let s):
+            appendString(s, into: &out)
+        case .integer(let i):
+            out.append(contentsOf: i.description.utf8)
+        case .real(let r):
+            guard r.value.isFinite else {
+                throw PlistError(.notRepresentable, "JSON has no \(r.value.isNaN ? "NaN" : "infinity") (real \(describe(keyPath())))")
+            }
+            appendReal(r.value, into: &out)
+        case .bool(let b):
+            out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        case .date(let d):
+            guard let text = ISO8601.formatIfRepresentable(d) else {
+                throw PlistError(.notRepresentable, "the date \(describe(keyPath())) (\(d.secondsSinceReferenceDate) s since 2001) cannot be written as an ISO 8601 date")
+            }
+            appendString(text, into: &out)
+        case .data(let bytes):
+            out.append(UInt8(ascii: "\""))
+            Base64.encode(bytes, into: &out)
+            out.append(UInt8(ascii: "\""))
+        case .uid(let u):
+            out.append(contentsOf: "{\"CF$UID\":".utf8)
+            out.append(contentsOf: String(u).utf8)
+            out.append(UInt8(ascii: "}"))
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        case .array, .dictionary:
+            // The traversal hands containers over as begin/end steps.
+            break
+        }
+    }
+
+    private static func describe(_ keyPath: String) -> String {
+        keyPath.isEmpty ? "at the top level" : "at \"\(keyPath)\""
+    }
+
+    /// Swift's shortest round-tripping form, which is valid JSON for finite
+    /// values (`1.0`, `0.1`, `1e+20`, `5e-324`, `-0.0`).
+    private static func appendReal(_ value: Double, into out: inout [UInt8]) {
+        out.append(contentsOf: value.description.utf8)
+    }
+
+    private static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A quoted JSON string: `"` and `\` escaped, control characters as `\n`,
+    /// `\t`... or `\u00XX`; everything else copied as UTF-8.
+    static func appendString(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = string
+        s.withUTF8 { bytes in
+            var runStart = 0
+            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+                runStart = k + 1
+                out.append(UInt8(ascii: "\\"))
+                switch b {
+                case 0x22: out.append(0x22)
+                case 0x5C: out.append(0x5C)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                default:
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(lowercaseHexDigits[Int(b >> 4)])
+                    out.append(lowercaseHexDigits[Int(b & 0x0F)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -1,6 +1,149 @@
-// PLACEHOLDER: replaced by the real OpenStepWriter (work in progress on a branch).
+/// Writes a property-list tree as old-style (OpenStep) text, in the layout of
+/// Xcode project files: one entry per line, tab indentation, keys sorted by
+/// UTF-16 code units (as Core Foundation sorts them) unless
+/// `options.keepKeyOrder` is set.
+///
+/// ```
+/// {
+/// 	name = "My App";
+/// 	icon = <0fbd7777 12345678 9a>;
+/// 	tags = (
+/// 		a,
+/// 		b
+/// 	);
+/// }
+/// ```
+///
+/// Strings are quoted only when they are empty or hold a character outside
+/// `[A-Za-z0-9_$/:.-]`; inside quotes `"` and `\` are escaped, control
+/// characters are written as `\n`, `\t`... or `\U00XX`, other text stays UTF-8.
+/// Data is hex in groups of four bytes, as `NSData` describes itself.
+///
+/// OpenStep holds only strings, data, arrays and dictionaries. Apple's tools
+/// refuse to write it for anything else (Core Foundation cannot write OpenStep
+/// at all, and `plutil` offers no OpenStep output), so an integer, real,
+/// boolean, date, UID or null is an error naming its key path rather than a
+/// silent conversion to text that would read back as a string.
 public enum OpenStepWriter {
+    /// The OpenStep text of `value`, ending with a newline.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        throw PlistError(.unsupported, "OpenStepWriter is not built yet")
+        var out: [UInt8] = []
+        var walk = PlistTraversal(value, sortKeys: !options.keepKeyOrder)
+        while let step = walk.next() {
+            switch step {
+            case .scalar(let scalar, let slot):
+                begin(slot, depth: walk.depth, into: &out)
+                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, into: &out)
+                finish(slot, into: &out)
+            case .beginArray(_, let slot):
+                begin(slot, depth: walk.depth - 1, into: &out)
+                out.append(UInt8(ascii: "("))
+            case .beginDictionary(_, let slot):
+                begin(slot, depth: walk.depth - 1, into: &out)
+                out.append(UInt8(ascii: "{"))
+            case .endArray(_, let slot):
+                newline(depth: walk.depth, into: &out)
+                out.append(UInt8(ascii: ")"))
+                finish(slot, into: &out)
+            case .endDictionary(_, let slot):
+                newline(depth: walk.depth, into: &out)
+                out.append(UInt8(ascii: "}"))
+                finish(slot, into: &out)
+            }
+        }
+        out.append(0x0A)
+        return out
+    }
+
+    /// The separator, line break, indent and key that come before a node.
+    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, into out: inout [UInt8]) {
+        switch slot {
+        case .root:
+            break
+        case .element(let index):
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            newline(depth: depth, into: &out)
+        case .entry(let key, _):
+            newline(depth: depth, into: &out)
+            appendString(key, into: &out)
+            out.append(contentsOf: " = ".utf8)
+        }
+    }
+
+    /// The `;` that ends a dictionary entry.
+    private static func finish(_ slot: PlistTraversal.Slot, into out: inout [UInt8]) {
+        if case .entry = slot { out.append(UInt8(ascii: ";")) }
+    }
+
+    private static func newline(depth: Int, into out: inout [UInt8]) {
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(0x09, count: depth))
+    }
+
+    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, into out: inout [UInt8]) throws {
+        switch value {
+        case .string(let s):
+            appendString(s, into: &out)
+        case .data(let bytes):
+            appendData(bytes, into: &out)
+        case .integer, .real, .bool, .date, .uid, .null:
+            let path = keyPath()
+            let place = path.isEmpty ? "at the top level" : "at \"\(path)\""
+            throw PlistError(.notRepresentable,
+                             "OpenStep has no \(value.typeName) type: the \(value.typeName) \(place) cannot be written (OpenStep holds only strings, data, arrays and dictionaries; write xml1, binary1 or json instead)")
+        case .array, .dictionary:
+            // The traversal hands containers over as begin/end steps.
+            break
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// `<0fbd7777 12345678 9a>`.
+    private static func appendData(_ bytes: [UInt8], into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + bytes.count * 9 / 4 + 2)
+        out.append(UInt8(ascii: "<"))
+        for (k, b) in bytes.enumerated() {
+            if k > 0, k % 4 == 0 { out.append(UInt8(ascii: " ")) }
+            out.append(hexDigits[Int(b >> 4)])
+            out.append(hexDigits[Int(b & 0x0F)])
+        }
+        out.append(UInt8(ascii: ">"))
+    }
+
+    /// A string, bare when every byte is one of `[A-Za-z0-9_$/:.-]` and quoted
+    /// with escapes otherwise.
+    static func appendString(_ string: String, into out: inout [UInt8]) {
+        var s = string
+        s.withUTF8 { bytes in
+            if !bytes.isEmpty, bytes.allSatisfy(OpenStepParser.isUnquotedCharacter) {
+                out.append(contentsOf: bytes)
+                return
+            }
+            out.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+                runStart = k + 1
+                out.append(UInt8(ascii: "\\"))
+                switch b {
+                case 0x22: out.append(0x22)
+                case 0x5C: out.append(0x5C)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x07: out.append(UInt8(ascii: "a"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0B: out.append(UInt8(ascii: "v"))
+                default:
+                    out.append(contentsOf: "U00".utf8)
+                    out.append(hexDigits[Int(b >> 4)])
+                    out.append(hexDigits[Int(b & 0x0F)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            out.append(UInt8(ascii: "\""))
+        }
     }
 }

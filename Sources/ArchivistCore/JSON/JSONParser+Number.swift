@@ -1,0 +1,112 @@
+extension JSONParser {
+    /// Parses a number at `i`. Integers (no fraction, no exponent) in
+    /// `Int64.min...UInt64.max` stay exact; everything else becomes a correctly
+    /// rounded 64-bit real. Reals beyond the range of `Double` are errors.
+    mutating func parseNumber() throws -> PlistValue {
+        let n = text.count
+        let start = i
+        let negative = text[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < n, isDigit(text[i]) else { throw error(.syntax, "expected a digit after '-'") }
+        let integerStart = i
+        if text[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < n, isDigit(text[i]) { throw error(.syntax, "leading zeros are not allowed in numbers", at: integerStart) }
+        } else {
+            while i < n, isDigit(text[i]) { i += 1 }
+        }
+        let integerEnd = i
+        var fractionEnd = integerEnd
+        if i < n, text[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < n, isDigit(text[i]) else { throw error(.syntax, "expected a digit after the decimal point") }
+            while i < n, isDigit(text[i]) { i += 1 }
+            fractionEnd = i
+        }
+        var exponent = 0
+        var hasExponent = false
+        if i < n, text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E") {
+            hasExponent = true
+            i += 1
+            var exponentNegative = false
+            if i < n, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") {
+                exponentNegative = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            guard i < n, isDigit(text[i]) else { throw error(.syntax, "expected a digit in the exponent") }
+            while i < n, isDigit(text[i]) {
+                // Far beyond any finite double either way; the slow path decides.
+                if exponent < 1_000_000 { exponent = exponent * 10 + Int(text[i] - UInt8(ascii: "0")) }
+                i += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        if fractionEnd == integerEnd, !hasExponent, let integer = exactInteger(integerStart..<integerEnd, negative: negative) {
+            return .integer(integer)
+        }
+        let value = fastDouble(integer: integerStart..<integerEnd, fractionEnd: fractionEnd, exponent: exponent, negative: negative)
+            ?? Double(String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self))
+        guard let value, value.isFinite else {
+            var shown = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<min(i, start + 40)]), as: UTF8.self)
+            if i > start + 40 { shown += "..." }
+            throw error(.invalidValue, "number \(shown) is beyond the range of a 64-bit real", at: start)
+        }
+        return .real(PlistReal(value))
+    }
+
+    @inline(__always)
+    private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    /// The integer of the digits in `digits`, or nil when it is outside
+    /// `Int64.min...UInt64.max`.
+    private func exactInteger(_ digits: Range<Int>, negative: Bool) -> PlistInteger? {
+        var magnitude: UInt64 = 0
+        for k in digits {
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(text[k] - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            magnitude = sum
+        }
+        guard negative else { return PlistInteger(magnitude) }
+        if magnitude <= UInt64(Int64.max) { return PlistInteger(-Int64(magnitude)) }
+        return magnitude == UInt64(Int64.max) + 1 ? PlistInteger(Int64.min) : nil
+    }
+
+    /// Clinger's fast path: when the significant digits fit in 53 bits and the
+    /// decimal exponent is within ±22, one IEEE multiplication or division of
+    /// exact operands gives the correctly rounded result. Nil otherwise.
+    private func fastDouble(integer: Range<Int>, fractionEnd: Int, exponent: Int, negative: Bool) -> Double? {
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        func take(_ b: UInt8) {
+            if mantissa == 0, b == UInt8(ascii: "0") { return }
+            significant += 1
+            if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(b - UInt8(ascii: "0")) }
+        }
+        for k in integer { take(text[k]) }
+        if fractionEnd > integer.upperBound {
+            for k in integer.upperBound + 1..<fractionEnd {
+                take(text[k])
+                fractionDigits += 1
+            }
+        }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        guard significant <= 19, mantissa <= 1 << 53 else { return nil }
+        let decimalExponent = exponent - fractionDigits
+        guard decimalExponent >= -22, decimalExponent <= 22 else { return nil }
+        var value = Double(mantissa)
+        if decimalExponent >= 0 {
+            value *= Self.powersOfTen[decimalExponent]
+        } else {
+            value /= Self.powersOfTen[-decimalExponent]
+        }
+        return negative ? -value : value
+    }
+
+    /// 1e0 through 1e22, all exact in binary64.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+}

@@ -1,0 +1,97 @@
+/// Base64 with the standard alphabet and `=` padding (RFC 4648 §4), as JSON
+/// output of `data` values and XML `<data>` use it.
+public enum Base64 {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// 0...63 for alphabet bytes, 0xFF for everything else.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
+        return table
+    }()
+
+    /// The padded base64 text of `bytes`, on one line.
+    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(bytes, into: &out)
+        return out
+    }
+
+    /// Appends the padded base64 text of `bytes` to `out`, on one line.
+    public static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+        let n = bytes.count
+        out.reserveCapacity(out.count + (n + 2) / 3 * 4)
+        alphabet.withUnsafeBufferPointer { a in
+            bytes.withUnsafeBufferPointer { b in
+                var i = 0
+                while i + 3 <= n {
+                    let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
+                    out.append(a[Int(v >> 18)])
+                    out.append(a[Int(v >> 12 & 0x3F)])
+                    out.append(a[Int(v >> 6 & 0x3F)])
+                    out.append(a[Int(v & 0x3F)])
+                    i += 3
+                }
+                switch n - i {
+                case 1:
+                    let v = UInt32(b[i]) << 16
+                    out.append(a[Int(v >> 18)])
+                    out.append(a[Int(v >> 12 & 0x3F)])
+                    out.append(UInt8(ascii: "="))
+                    out.append(UInt8(ascii: "="))
+                case 2:
+                    let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
+                    out.append(a[Int(v >> 18)])
+                    out.append(a[Int(v >> 12 & 0x3F)])
+                    out.append(a[Int(v >> 6 & 0x3F)])
+                    out.append(UInt8(ascii: "="))
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// The bytes of base64 text, or nil when it is not base64. ASCII whitespace
+    /// anywhere is skipped (line-wrapped text decodes); `=` may only end the
+    /// text, and may be left out.
+    public static func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count / 4 * 3)
+        var accumulator: UInt32 = 0
+        var pending = 0
+        var padding = 0
+        for c in text {
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C { continue }
+            if c == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            let v = values[Int(c)]
+            guard v != 0xFF, padding == 0 else { return nil }
+            accumulator = accumulator << 6 | UInt32(v)
+            pending += 1
+            if pending == 4 {
+                out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+                out.append(UInt8(truncatingIfNeeded: accumulator >> 8))
+                out.append(UInt8(truncatingIfNeeded: accumulator))
+                accumulator = 0
+                pending = 0
+            }
+        }
+        switch pending {
+        case 0:
+            guard padding == 0 else { return nil }
+        case 2:
+            guard padding == 0 || padding == 2 else { return nil }
+            out.append(UInt8(truncatingIfNeeded: accumulator >> 4))
+        case 3:
+            guard padding == 0 || padding == 1 else { return nil }
+            out.append(UInt8(truncatingIfNeeded: accumulator >> 10))
+            out.append(UInt8(truncatingIfNeeded: accumulator >> 2))
+        default:
+            return nil
+        }
+        return out
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+@testable import ArchivistCore
+
+/// Every `json` row of the shared corpus: valid files read, match Foundation's
+/// `JSONSerialization` and survive a write/read round trip; malformed files
+/// fail with a JSON error at a line and column, also through format detection.
+final class JSONCorpusTests: XCTestCase {
+    private var rows: [Fixtures.ManifestEntry] {
+        Fixtures.manifest(at: Fixtures.sharedCorpus).filter { $0.format == "json" }
+    }
+
+    func testCorpusHasJSONRows() {
+        XCTAssertGreaterThanOrEqual(rows.filter(\.valid).count, 9)
+        XCTAssertGreaterThanOrEqual(rows.filter { !$0.valid }.count, 5)
+    }
+
+    func testValidFilesReadAndRoundTrip() throws {
+        for row in rows where row.valid {
+            let bytes = try Fixtures.bytes(row.url)
+            let document: PlistDocument
+            do {
+                document = try JSONPlistReader.read(bytes)
+            } catch {
+                XCTFail("\(row.path): \(error)")
+                continue
+            }
+            XCTAssertEqual(document.format, .json, row.path)
+            let detected = try PropertyList.read(bytes)
+            XCTAssertEqual(detected.format, .json, row.path)
+            XCTAssertEqual(detected.value, document.value, row.path)
+
+            for pretty in [false, true] {
+                let written = try JSONPlistWriter.write(document.value, options: WriteOptions(pretty: pretty))
+                let again = try JSONPlistReader.read(written)
+                XCTAssertEqual(again.value, document.value, "\(row.path) pretty=\(pretty)")
+                XCTAssertEqual(again.value.description, document.value.description, "key order kept: \(row.path)")
+            }
+        }
+    }
+
+    func testValidFilesMatchJSONSerialization() throws {
+        for row in rows where row.valid {
+            let bytes = try Fixtures.bytes(row.url)
+            let ours = try JSONPlistReader.read(bytes).value
+            let object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            let theirs = try XCTUnwrap(FoundationBridge.value(from: object), row.path)
+            XCTAssertTrue(Self.sameJSONValue(ours, theirs), "\(row.path): ours \(ours), Foundation \(theirs)")
+        }
+    }
+
+    /// Equality, except that `JSONSerialization` reads some integer literals
+    /// (`-9223372036854775808`) as a Double: an exact integer of ours then
+    /// equals Foundation's real of the same numeric value.
+    static func sameJSONValue(_ ours: PlistValue, _ theirs: PlistValue) -> Bool {
+        switch (ours, theirs) {
+        case (.integer(let i), .real(let r)):
+            return i.doubleValue == r.value
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { sameJSONValue($0, $1) }
+        case (.dictionary(let a), .dictionary(let b)):
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { sameJSONValue(value, $0) } ?? false }
+        default:
+            return ours == theirs
+        }
+    }
+
+    func testDuplicateKeyFileReportsTheDuplicate() throws {
+        let row = try XCTUnwrap(rows.first { $0.kind.contains("duplicate keys") })
+        let document = try JSONPlistReader.read(Fixtures.bytes(row.url))
+        XCTAssertEqual(document.value, .dictionary(PlistDictionary([("a", .int(1))])))
+        XCTAssertEqual(document.diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(document.diagnostics.first?.location, .text(line: 1, column: 9))
+        XCTAssertEqual(document.diagnostics.first?.related, .text(line: 1, column: 2))
+    }
+
+    func testMalformedFilesFailWithJSONPositions() throws {
+        for row in rows where !row.valid {
+            let bytes = try Fixtures.bytes(row.url)
+            var direct: PlistError?
+            XCTAssertThrowsError(try JSONPlistReader.read(bytes), row.path) { direct = $0 as? PlistError }
+            guard let direct else {
+                XCTFail("\(row.path): not a PlistError")
+                continue
+            }
+            guard case .text(let line, let column) = direct.location else {
+                XCTFail("\(row.path): no text position in \(direct)")
+                continue
+            }
+            XCTAssertGreaterThanOrEqual(line, 1, row.path)
+            XCTAssertGreaterThanOrEqual(column, 1, row.path)
+            // Detection must report the same JSON error, not an OpenStep one.
+            XCTAssertThrowsError(try PropertyList.read(bytes), row.path) { error in
+                XCTAssertEqual(error as? PlistError, direct, row.path)
+            }
+        }
+    }
+}
