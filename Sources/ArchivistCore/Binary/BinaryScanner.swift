@@ -62,7 +62,7 @@ struct BinaryScanner {
     }
 
     private func fail(_ kind: PlistError.Kind, _ message: String, offset: Int, object: Int) -> PlistError {
-        PlistError(kind, "object \(object): \(message)", at: .binary(offset: offset, object: object))
+        PlistError(kind, message, at: .binary(offset: offset, object: object))
     }
 
     /// Checks that `length` bytes from `start` lie inside the object area.

@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Line output: results to standard output, errors and warnings to standard error.
+enum Console {
+    static func output(_ line: String) {
+        print(line)
+    }
+
+    static func error(_ line: String) {
+        let text = Array((line + "\n").utf8)
+        _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
