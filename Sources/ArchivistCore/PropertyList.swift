@@ -11,6 +11,9 @@ public enum PropertyList {
         guard buffer.count <= options.limits.maxInputSize else {
             throw PlistError(.limitExceeded, "input of \(buffer.count) bytes exceeds the limit of \(options.limits.maxInputSize)")
         }
+        guard !buffer.isEmpty else {
+            throw PlistError(.syntax, "empty input is not a property list", at: .text(line: 1, column: 1))
+        }
         switch FormatSniffer.guess(buffer) {
         case .format(let format):
             return try read(buffer, as: format, options: options)

@@ -1,6 +1,75 @@
-// PLACEHOLDER: replaced by the real XMLPlistReader (work in progress on a branch).
+import CLibXML2
+
+/// Reads XML property lists with libxml2's streaming `xmlTextReader`: no DOM,
+/// no network, no external DTDs or entities, and no user-defined entities at
+/// all (CoreFoundation's parser refuses them too), which also rules out entity
+/// expansion bombs. Errors carry libxml2's line and column.
 public enum XMLPlistReader {
+    /// Reads an XML property list.
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
-        throw PlistError(.unsupported, "XMLPlistReader is not built yet")
+        guard buffer.count <= Int(Int32.max) else {
+            throw PlistError(.limitExceeded, "XML input of \(buffer.count) bytes is larger than libxml2 reads")
+        }
+        var diagnostics: [PlistDiagnostic] = []
+        if let mismatch = XMLEncodingCheck.mismatch(buffer) {
+            diagnostics.append(PlistDiagnostic(.encodingMismatch, mismatch, at: .text(line: 1, column: 1)))
+        }
+        // libxml2 2.9 has no UTF-32 decoder: transcode such input to UTF-8 first.
+        if let bom = TextDecoding.detectBOM(buffer), bom.encoding == .utf32BE || bom.encoding == .utf32LE {
+            let utf8 = TextDecoding.decodeToUTF8(buffer)
+            return try utf8.withUnsafeBytes { bytes in
+                var doc = try parse(bytes, encoding: "UTF-8", options: options)
+                doc.diagnostics = diagnostics + doc.diagnostics
+                return doc
+            }
+        }
+        var doc = try parse(buffer, encoding: nil, options: options)
+        doc.diagnostics = diagnostics + doc.diagnostics
+        return doc
+    }
+
+    private static func parse(_ buffer: UnsafeRawBufferPointer, encoding: String?, options: ReadOptions) throws -> PlistDocument {
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            throw PlistError(.syntax, "empty input is not an XML property list", at: .text(line: 1, column: 1))
+        }
+        var flags = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        if encoding != nil { flags |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+        let reader: xmlTextReaderPtr? = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+            if let encoding {
+                return xmlReaderForMemory(chars, Int32(buffer.count), nil, encoding, flags)
+            }
+            return xmlReaderForMemory(chars, Int32(buffer.count), nil, nil, flags)
+        }
+        guard let reader else {
+            throw PlistError(.syntax, "libxml2 could not start reading the input", at: .text(line: 1, column: 1))
+        }
+        defer { xmlFreeTextReader(reader) }
+        let errors = XMLErrorSink()
+        let sink = Unmanaged.passUnretained(errors).toOpaque()
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error)
+        }, sink)
+        var builder = XMLTreeBuilder(reader: reader, limits: options.limits, errors: errors)
+        let value = try withExtendedLifetime(errors) { try builder.run() }
+        return PlistDocument(value: value, format: .xml, diagnostics: builder.diagnostics)
+    }
+}
+
+/// Collects the first error libxml2 reports, with its position.
+final class XMLErrorSink {
+    var message: String?
+    var line = 0
+    var column = 0
+
+    func record(_ error: UnsafeMutablePointer<xmlError>) {
+        guard message == nil else { return }
+        let e = error.pointee
+        guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        var text = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
+        while text.last == "\n" || text.last == " " { text.removeLast() }
+        message = text
+        line = Int(e.line)
+        column = Int(e.int2)
     }
 }

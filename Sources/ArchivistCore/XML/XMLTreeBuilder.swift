@@ -1,0 +1,243 @@
+import CLibXML2
+
+/// Turns the node stream of an `xmlTextReader` into a `PlistValue`, with an
+/// explicit stack of open containers (no recursion).
+struct XMLTreeBuilder {
+    private let reader: xmlTextReaderPtr
+    private let limits: Limits
+    private let errors: XMLErrorSink
+    private(set) var diagnostics: [PlistDiagnostic] = []
+
+    /// An open container.
+    private enum Frame {
+        case plist(PlistValue?)
+        case array([PlistValue])
+        case dictionary(PlistDictionary, pendingKey: String?, keyPositions: [SourceLocation])
+    }
+
+    private var stack: [Frame] = []
+    private var nodes = 0
+    private var text: [UInt8] = []
+
+    init(reader: xmlTextReaderPtr, limits: Limits, errors: XMLErrorSink) {
+        self.reader = reader
+        self.limits = limits
+        self.errors = errors
+    }
+
+    private var position: SourceLocation {
+        .text(line: Int(xmlTextReaderGetParserLineNumber(reader)), column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+    }
+
+    private func syntax(_ message: String, at location: SourceLocation? = nil) -> PlistError {
+        PlistError(.syntax, message, at: location ?? position)
+    }
+
+    /// Advances the reader; libxml2's own errors become located `PlistError`s.
+    private mutating func next() throws -> Bool {
+        let r = xmlTextReaderRead(reader)
+        if r == 1 { return true }
+        if let message = errors.message {
+            throw PlistError(.syntax, message, at: .text(line: max(errors.line, 1), column: max(errors.column, 1)))
+        }
+        if r < 0 { throw syntax("the XML is not well-formed") }
+        return false
+    }
+
+    private func name() -> String {
+        xmlTextReaderConstName(reader).map { String(cString: $0) } ?? ""
+    }
+
+    private func isName(_ literal: StaticString) -> Bool {
+        guard let n = xmlTextReaderConstName(reader) else { return false }
+        return literal.withUTF8Buffer { lit in
+            var i = 0
+            while i < lit.count {
+                if n[i] != lit[i] { return false }
+                i += 1
+            }
+            return n[i] == 0
+        }
+    }
+
+    mutating func run() throws -> PlistValue {
+        var root: PlistValue?
+        var sawPlist = false
+        while try next() {
+            switch xmlTextReaderNodeType(reader) {
+            case 1: // element
+                if stack.isEmpty, root == nil, !sawPlist, isName("plist") {
+                    sawPlist = true
+                    if xmlTextReaderIsEmptyElement(reader) == 1 {
+                        throw syntax("<plist> holds no value")
+                    }
+                    stack.append(.plist(nil))
+                    continue
+                }
+                guard !stack.isEmpty || (root == nil && !sawPlist) else {
+                    throw syntax("unexpected <\(name())> after the property list's value")
+                }
+                if let value = try element() {
+                    if stack.isEmpty { root = value } else { try add(value) }
+                }
+            case 15: // end element
+                guard let frame = stack.popLast() else { throw syntax("unexpected </\(name())>") }
+                let value: PlistValue
+                switch frame {
+                case .plist(let v):
+                    guard let v else { throw syntax("<plist> holds no value") }
+                    root = v
+                    continue
+                case .array(let items):
+                    value = .array(items)
+                case .dictionary(let dict, let pending, _):
+                    if let pending { throw syntax("key \"\(pending)\" has no value") }
+                    value = XMLTreeBuilder.uidOrDictionary(dict)
+                }
+                if stack.isEmpty { root = value } else { try add(value) }
+            case 3, 4: // text, CDATA
+                throw syntax("unexpected text outside a value")
+            case 5: // entity reference
+                throw syntax("entity references other than &amp; &lt; &gt; &quot; &apos; are not allowed in property lists")
+            case 13, 14, 7, 8, 10: // whitespace, processing instruction, comment, DOCTYPE
+                continue
+            default:
+                continue
+            }
+        }
+        guard stack.isEmpty, let root else { throw syntax("the input holds no property-list value") }
+        return root
+    }
+
+    /// A dictionary with the single key `CF$UID` and an integer value is a UID,
+    /// as CoreFoundation reads it.
+    static func uidOrDictionary(_ dict: PlistDictionary) -> PlistValue {
+        if dict.count == 1, dict.keys[0] == "CF$UID", case .integer(let i) = dict.values[0],
+           let u = i.uint64Value, u <= UInt64(UInt32.max) {
+            return .uid(u)
+        }
+        return .dictionary(dict)
+    }
+
+    /// Handles a start tag: opens a container (returns nil) or reads a scalar.
+    private mutating func element() throws -> PlistValue? {
+        nodes += 1
+        guard nodes <= limits.maxObjects else {
+            throw PlistError(.limitExceeded, "more than \(limits.maxObjects) objects", at: position)
+        }
+        let start = position
+        let empty = xmlTextReaderIsEmptyElement(reader) == 1
+        if isName("dict") || isName("array") {
+            let isDict = isName("dict")
+            if empty { return isDict ? .dictionary(PlistDictionary()) : .array([]) }
+            guard stack.count < limits.maxDepth else {
+                throw PlistError(.limitExceeded, "nesting deeper than \(limits.maxDepth) levels", at: start)
+            }
+            if case .dictionary(_, nil, _)? = stack.last {
+                throw syntax("expected <key> in <dict>, found <\(name())>", at: start)
+            }
+            stack.append(isDict ? .dictionary(PlistDictionary(), pendingKey: nil, keyPositions: []) : .array([]))
+            return nil
+        }
+        if isName("true") || isName("false") {
+            let value = isName("true")
+            if !empty { try readText(of: name()); guard isBlank(text) else { throw syntax("<\(value)> must be empty", at: start) } }
+            return .bool(value)
+        }
+        if isName("key") {
+            guard case .dictionary(var dict, let pending, var positions)? = stack.last else {
+                throw syntax("<key> outside a <dict>", at: start)
+            }
+            if let pending { throw syntax("key \"\(pending)\" has no value", at: start) }
+            if !empty { try readText(of: "key") } else { text.removeAll(keepingCapacity: true) }
+            let key = String(decoding: text, as: UTF8.self)
+            stack.removeLast()
+            if let i = dict.index(forKey: key) {
+                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" (first at \(positions[i].shortDescription)); the last value is kept",
+                                                   at: start, related: positions[i]))
+                dict[key] = nil
+                positions.remove(at: i)
+            }
+            positions.append(start)
+            stack.append(.dictionary(dict, pendingKey: key, keyPositions: positions))
+            return nil
+        }
+        let tag = name()
+        if empty { text.removeAll(keepingCapacity: true) } else { try readText(of: tag) }
+        guard text.count <= limits.maxValueLength else {
+            throw PlistError(.limitExceeded, "<\(tag)> of \(text.count) bytes exceeds the limit", at: start)
+        }
+        switch tag {
+        case "string":
+            return .string(String(decoding: text, as: UTF8.self))
+        case "integer":
+            guard let i = XMLScalars.integer(text) else { throw syntax("invalid <integer> \"\(preview())\"", at: start) }
+            return .integer(i)
+        case "real":
+            guard let r = XMLScalars.real(text) else { throw syntax("invalid <real> \"\(preview())\"", at: start) }
+            return .real(PlistReal(r))
+        case "date":
+            guard let d = ISO8601.parse(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
+            return .date(d)
+        case "data":
+            guard let bytes = Base64.decode(text) else { throw syntax("invalid base64 in <data>", at: start) }
+            return .data(bytes)
+        default:
+            throw syntax("unknown element <\(tag)>", at: start)
+        }
+    }
+
+    private func preview() -> String {
+        String(decoding: text.prefix(40), as: UTF8.self)
+    }
+
+    private func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    /// Collects the text of the current element up to its end tag into `text`.
+    private mutating func readText(of tag: String) throws {
+        text.removeAll(keepingCapacity: true)
+        while try next() {
+            switch xmlTextReaderNodeType(reader) {
+            case 3, 4, 13, 14:
+                if let value = xmlTextReaderConstValue(reader) {
+                    var p = value
+                    while p.pointee != 0 { text.append(p.pointee); p += 1 }
+                }
+                if text.count > limits.maxValueLength {
+                    throw PlistError(.limitExceeded, "<\(tag)> exceeds the length limit", at: position)
+                }
+            case 15:
+                return
+            case 5:
+                throw syntax("entity references other than &amp; &lt; &gt; &quot; &apos; are not allowed in property lists")
+            case 1:
+                throw syntax("unexpected <\(name())> inside <\(tag)>")
+            default:
+                continue
+            }
+        }
+        throw syntax("<\(tag)> is not closed")
+    }
+
+    /// Adds a finished value to the innermost open container.
+    private mutating func add(_ value: PlistValue) throws {
+        guard let top = stack.popLast() else { return }
+        switch top {
+        case .plist(let existing):
+            if existing != nil { throw syntax("<plist> holds more than one value") }
+            stack.append(.plist(value))
+        case .array(var items):
+            items.append(value)
+            stack.append(.array(items))
+        case .dictionary(var dict, let pending, let positions):
+            guard let key = pending else {
+                stack.append(.dictionary(dict, pendingKey: nil, keyPositions: positions))
+                throw syntax("expected <key> in <dict>, found a \(value.typeName)")
+            }
+            dict.appendUnchecked(key: key, value: value)
+            stack.append(.dictionary(dict, pendingKey: nil, keyPositions: positions))
+        }
+    }
+}
