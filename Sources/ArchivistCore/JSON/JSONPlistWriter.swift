@@ -71,7 +71,7 @@ public enum JSONPlistWriter {
         case .string(let s):
             appendString(s, into: &out)
         case .integer(let i):
-            out.append(contentsOf: i.description.utf8)
+            appendInteger(i, into: &out)
         case .real(let r):
             guard r.value.isFinite else {
                 throw PlistError(.notRepresentable, "JSON has no \(r.value.isNaN ? "NaN" : "infinity") (real \(describe(keyPath())))")
@@ -107,7 +107,28 @@ public enum JSONPlistWriter {
     /// Swift's shortest round-tripping form, which is valid JSON for finite
     /// values (`1.0`, `0.1`, `1e+20`, `5e-324`, `-0.0`).
     private static func appendReal(_ value: Double, into out: inout [UInt8]) {
-        out.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Plain decimal over the whole signed and unsigned range, without
+    /// building a `String`.
+    private static func appendInteger(_ integer: PlistInteger, into out: inout [UInt8]) {
+        var magnitude = integer.bitPattern
+        if integer.isNegative {
+            out.append(UInt8(ascii: "-"))
+            magnitude = Int64(bitPattern: integer.bitPattern).magnitude
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var k = buffer.count
+            repeat {
+                k -= 1
+                buffer[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[k...]))
+        }
     }
 
     private static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
