@@ -21,7 +21,7 @@ public enum JSONPlistWriter {
             switch step {
             case .scalar(let scalar, let slot):
                 begin(slot, depth: walk.depth, pretty: pretty, into: &out)
-                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, into: &out)
+                try writeScalar(scalar, pretty: pretty, keyPath: { walk.keyPath(to: slot) }, into: &out)
             case .beginArray(_, let slot):
                 begin(slot, depth: walk.depth - 1, pretty: pretty, into: &out)
                 out.append(UInt8(ascii: "["))
@@ -66,7 +66,7 @@ public enum JSONPlistWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, into out: inout [UInt8]) throws {
+    private static func writeScalar(_ value: PlistValue, pretty: Bool, keyPath: () -> String, into out: inout [UInt8]) throws {
         switch value {
         case .string(let s):
             appendString(s, into: &out)
@@ -89,8 +89,8 @@ public enum JSONPlistWriter {
             Base64.encode(bytes, into: &out)
             out.append(UInt8(ascii: "\""))
         case .uid(let u):
-            out.append(contentsOf: "{\"CF$UID\":".utf8)
-            out.append(contentsOf: String(u).utf8)
+            out.append(contentsOf: (pretty ? "{\"CF$UID\": " : "{\"CF$UID\":").utf8)
+            appendInteger(PlistInteger(u), into: &out)
             out.append(UInt8(ascii: "}"))
         case .null:
             out.append(contentsOf: "null".utf8)

@@ -88,7 +88,7 @@ struct OpenStepParser {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     value = .string(try parseQuotedString())
                 case let b where Self.isUnquotedCharacter(b):
-                    value = .string(parseUnquotedString())
+                    value = .string(try parseUnquotedString())
                 default:
                     throw unexpected(expecting: "a value")
                 }
@@ -119,7 +119,7 @@ struct OpenStepParser {
                     throw unexpected(expecting: isStringsFile ? "a key or the end of the strings file" : "a key or '}'")
                 }
                 let keyOffset = i
-                let key = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") ? try parseQuotedString() : parseUnquotedString()
+                let key = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") ? try parseQuotedString() : try parseUnquotedString()
                 stack[t].key = key
                 stack[t].keyOffset = keyOffset
                 guard try skipSpace() else { throw endOfInput(in: stack, expecting: "'=' or ';' after the key") }
@@ -240,9 +240,10 @@ struct OpenStepParser {
         }
     }
 
-    private mutating func parseUnquotedString() -> String {
+    private mutating func parseUnquotedString() throws -> String {
         let start = i
         while i < text.count, Self.isUnquotedCharacter(text[i]) { i += 1 }
+        try checkLength(i - start, at: start)
         return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self)
     }
 
