@@ -98,27 +98,6 @@ enum UTF8Validation {
             return nil
         }
     }
-
-    /// The offset of the first byte in `range` that does not belong to a
-    /// well-formed UTF-8 sequence, or nil when all of it is UTF-8.
-    static func firstInvalidOffset(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        var i = range.lowerBound
-        let end = range.upperBound
-        while i < end {
-            // ASCII runs eight bytes at a time.
-            while i + 8 <= end, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
-            guard i < end else { break }
-            if bytes[i] < 0x80 {
-                i += 1
-                continue
-            }
-            guard let length = multibyteLength(in: bytes, at: i), i + length <= end else { return i }
-            i += length
-        }
-        return nil
-    }
 }
 
 extension TextInput {

@@ -7,7 +7,7 @@ struct JSONParser {
     /// The read position (a byte offset into `text`).
     var i = 0
     /// Lone surrogates and duplicate keys, in input order.
-    var diagnostics: [PlistDiagnostic] = []
+    private var pendingDiagnostics = TextDiagnostics()
     private var objectCount = 0
     /// Reused for strings that hold escapes.
     private var scratch: [UInt8] = []
@@ -29,6 +29,9 @@ struct JSONParser {
     }
 
     // MARK: - Document
+
+    /// Lone surrogates and duplicate keys found so far, in input order.
+    var diagnostics: [PlistDiagnostic] { pendingDiagnostics.resolved(in: text) }
 
     /// Parses the whole buffer: one value and nothing but whitespace around it.
     mutating func parseDocument() throws -> PlistValue {
@@ -99,9 +102,7 @@ struct JSONParser {
                     let key = stack[t].key
                     let keyOffset = stack[t].keyOffset
                     if let first = stack[t].members.add(key: key, at: keyOffset, value: value) {
-                        diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept",
-                                                           at: .text(in: text, offset: keyOffset),
-                                                           related: .text(in: text, offset: first)))
+                        pendingDiagnostics.add(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept", at: keyOffset, related: first)
                     }
                     guard i < n else { throw error(.syntax, "unexpected end of input in the object that starts at \(position(stack[t].start)), expected ',' or '}'") }
                     if text[i] == UInt8(ascii: ",") {
@@ -278,8 +279,7 @@ struct JSONParser {
     }
 
     private mutating func loneSurrogate(_ unit: UInt16, at offset: Int) -> Unicode.Scalar {
-        diagnostics.append(PlistDiagnostic(.loneSurrogate, "lone UTF-16 surrogate \\u\(TextInput.hex(UInt32(unit), width: 4)) replaced by U+FFFD",
-                                           at: .text(in: text, offset: offset)))
+        pendingDiagnostics.add(.loneSurrogate, "lone UTF-16 surrogate \\u\(TextInput.hex(UInt32(unit), width: 4)) replaced by U+FFFD", at: offset)
         return "\u{FFFD}"
     }
 

@@ -21,7 +21,7 @@ public enum JSONPlistWriter {
             switch step {
             case .scalar(let scalar, let slot):
                 begin(slot, depth: walk.depth, pretty: pretty, into: &out)
-                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, into: &out)
+                try writeScalar(scalar, pretty: pretty, keyPath: { walk.keyPath(to: slot) }, into: &out)
             case .beginArray(_, let slot):
                 begin(slot, depth: walk.depth - 1, pretty: pretty, into: &out)
                 out.append(UInt8(ascii: "["))
@@ -66,12 +66,12 @@ public enum JSONPlistWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, into out: inout [UInt8]) throws {
+    private static func writeScalar(_ value: PlistValue, pretty: Bool, keyPath: () -> String, into out: inout [UInt8]) throws {
         switch value {
         case .string(let s):
             appendString(s, into: &out)
         case .integer(let i):
-            out.append(contentsOf: i.description.utf8)
+            appendInteger(i, into: &out)
         case .real(let r):
             guard r.value.isFinite else {
                 throw PlistError(.notRepresentable, "JSON has no \(r.value.isNaN ? "NaN" : "infinity") (real \(describe(keyPath())))")
@@ -89,8 +89,8 @@ public enum JSONPlistWriter {
             Base64.encode(bytes, into: &out)
             out.append(UInt8(ascii: "\""))
         case .uid(let u):
-            out.append(contentsOf: "{\"CF$UID\":".utf8)
-            out.append(contentsOf: String(u).utf8)
+            out.append(contentsOf: (pretty ? "{\"CF$UID\": " : "{\"CF$UID\":").utf8)
+            appendInteger(PlistInteger(u), into: &out)
             out.append(UInt8(ascii: "}"))
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -107,7 +107,28 @@ public enum JSONPlistWriter {
     /// Swift's shortest round-tripping form, which is valid JSON for finite
     /// values (`1.0`, `0.1`, `1e+20`, `5e-324`, `-0.0`).
     private static func appendReal(_ value: Double, into out: inout [UInt8]) {
-        out.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Plain decimal over the whole signed and unsigned range, without
+    /// building a `String`.
+    private static func appendInteger(_ integer: PlistInteger, into out: inout [UInt8]) {
+        var magnitude = integer.bitPattern
+        if integer.isNegative {
+            out.append(UInt8(ascii: "-"))
+            magnitude = Int64(bitPattern: integer.bitPattern).magnitude
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var k = buffer.count
+            repeat {
+                k -= 1
+                buffer[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[k...]))
+        }
     }
 
     private static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)

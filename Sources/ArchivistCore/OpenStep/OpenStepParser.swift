@@ -8,7 +8,7 @@ struct OpenStepParser {
     /// The read position (a byte offset into `text`).
     private var i = 0
     /// Lone surrogates and duplicate keys, in input order.
-    private(set) var diagnostics: [PlistDiagnostic] = []
+    private var pendingDiagnostics = TextDiagnostics()
     private var objectCount = 0
     /// Reused for strings that hold escapes.
     private var scratch: [UInt8] = []
@@ -49,6 +49,9 @@ struct OpenStepParser {
 
     // MARK: - Document
 
+    /// Lone surrogates and duplicate keys found so far, in input order.
+    var diagnostics: [PlistDiagnostic] { pendingDiagnostics.resolved(in: text) }
+
     /// Parses the whole buffer, as Core Foundation does: whitespace only is an
     /// empty dictionary; a value followed by more text is either a strings file
     /// (when the value was a string, as in `key = value;`) or an error.
@@ -59,7 +62,7 @@ struct OpenStepParser {
         guard case .string = value else { throw unexpected(expecting: "the end of input after the property list") }
         // `key = value; ...`: read again from the start as a strings file.
         i = 0
-        diagnostics = []
+        pendingDiagnostics.removeAll()
         objectCount = 0
         return try parse(from: [Frame(kind: .stringsFile, start: 0)])
     }
@@ -88,7 +91,7 @@ struct OpenStepParser {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     value = .string(try parseQuotedString())
                 case let b where Self.isUnquotedCharacter(b):
-                    value = .string(parseUnquotedString())
+                    value = .string(try parseUnquotedString())
                 default:
                     throw unexpected(expecting: "a value")
                 }
@@ -119,7 +122,7 @@ struct OpenStepParser {
                     throw unexpected(expecting: isStringsFile ? "a key or the end of the strings file" : "a key or '}'")
                 }
                 let keyOffset = i
-                let key = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") ? try parseQuotedString() : parseUnquotedString()
+                let key = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") ? try parseQuotedString() : try parseUnquotedString()
                 stack[t].key = key
                 stack[t].keyOffset = keyOffset
                 guard try skipSpace() else { throw endOfInput(in: stack, expecting: "'=' or ';' after the key") }
@@ -152,9 +155,7 @@ struct OpenStepParser {
                     let key = stack[t].key
                     let keyOffset = stack[t].keyOffset
                     if let first = stack[t].members.add(key: key, at: keyOffset, value: value) {
-                        diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept",
-                                                           at: .text(in: text, offset: keyOffset),
-                                                           related: .text(in: text, offset: first)))
+                        pendingDiagnostics.add(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept", at: keyOffset, related: first)
                     }
                     guard try skipSpace(), text[i] == UInt8(ascii: ";") else {
                         throw error(.syntax, "missing ';' after the value of key \"\(key)\" (found \(TextInput.describeCharacter(in: text, at: i)))")
@@ -240,9 +241,10 @@ struct OpenStepParser {
         }
     }
 
-    private mutating func parseUnquotedString() -> String {
+    private mutating func parseUnquotedString() throws -> String {
         let start = i
         while i < text.count, Self.isUnquotedCharacter(text[i]) { i += 1 }
+        try checkLength(i - start, at: start)
         return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self)
     }
 
@@ -354,8 +356,7 @@ struct OpenStepParser {
     }
 
     private mutating func loneSurrogate(_ unit: UInt16, at offset: Int) -> Unicode.Scalar {
-        diagnostics.append(PlistDiagnostic(.loneSurrogate, "lone UTF-16 surrogate \\U\(TextInput.hex(UInt32(unit), width: 4)) replaced by U+FFFD",
-                                           at: .text(in: text, offset: offset)))
+        pendingDiagnostics.add(.loneSurrogate, "lone UTF-16 surrogate \\U\(TextInput.hex(UInt32(unit), width: 4)) replaced by U+FFFD", at: offset)
         return "\u{FFFD}"
     }
 

@@ -33,15 +33,13 @@ struct PlistTraversal {
         case endDictionary(count: Int, Slot)
     }
 
-    private enum Container {
-        case array([PlistValue])
-        /// A dictionary and the order to visit its entries (nil: stored order).
-        case dictionary(PlistDictionary, order: [Int]?)
-    }
-
+    /// An open container: its elements (a dictionary's values), a
+    /// dictionary's keys, and the order to visit them (nil: stored order).
     private struct Frame {
-        var container: Container
-        var count: Int
+        var isDictionary: Bool
+        var values: [PlistValue]
+        var keys: [String]
+        var order: [Int]?
         var next: Int
         var slot: Slot
     }
@@ -67,32 +65,28 @@ struct PlistTraversal {
             return enter(value, .root)
         }
         guard let t = stack.indices.last else { return nil }
-        let frame = stack[t]
-        guard frame.next < frame.count else {
-            stack.removeLast()
-            switch frame.container {
-            case .array: return .endArray(count: frame.count, frame.slot)
-            case .dictionary: return .endDictionary(count: frame.count, frame.slot)
-            }
+        let position = stack[t].next
+        guard position < stack[t].values.count else {
+            let frame = stack.removeLast()
+            return frame.isDictionary ? .endDictionary(count: frame.values.count, frame.slot)
+                                      : .endArray(count: frame.values.count, frame.slot)
         }
-        stack[t].next += 1
-        switch frame.container {
-        case .array(let items):
-            return enter(items[frame.next], .element(index: frame.next))
-        case .dictionary(let dict, let order):
-            let i = order?[frame.next] ?? frame.next
-            return enter(dict.values[i], .entry(key: dict.keys[i], index: frame.next))
+        stack[t].next = position + 1
+        guard stack[t].isDictionary else {
+            return enter(stack[t].values[position], .element(index: position))
         }
+        let i = stack[t].order?[position] ?? position
+        return enter(stack[t].values[i], .entry(key: stack[t].keys[i], index: position))
     }
 
     private mutating func enter(_ value: PlistValue, _ slot: Slot) -> Step {
         switch value {
         case .array(let items):
-            stack.append(Frame(container: .array(items), count: items.count, next: 0, slot: slot))
+            stack.append(Frame(isDictionary: false, values: items, keys: [], order: nil, next: 0, slot: slot))
             return .beginArray(count: items.count, slot)
         case .dictionary(let dict):
             let order = sortKeys ? dict.indicesSortedByUTF16() : nil
-            stack.append(Frame(container: .dictionary(dict, order: order), count: dict.count, next: 0, slot: slot))
+            stack.append(Frame(isDictionary: true, values: dict.values, keys: dict.keys, order: order, next: 0, slot: slot))
             return .beginDictionary(count: dict.count, slot)
         case .string, .integer, .real, .bool, .date, .data, .uid, .null:
             return .scalar(value, slot)

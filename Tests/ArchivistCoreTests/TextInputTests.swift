@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+@testable import ArchivistCore
+
+/// The helpers the JSON and OpenStep readers share.
+final class TextInputTests: XCTestCase {
+    func testLineTableAgreesWithSourceLocation() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x0A, 0x0D, 0x61, 0x62, 0x20]
+        for _ in 0..<300 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? 0x61 }
+            bytes.withUnsafeBytes { text in
+                let table = LineTable(text)
+                for offset in 0...text.count {
+                    XCTAssertEqual(table.location(of: offset), SourceLocation.text(in: text, offset: offset), "\(bytes) @\(offset)")
+                }
+            }
+        }
+    }
+
+    func testManyDiagnosticsCostOnePass() throws {
+        let pairs = (0..<50_000).map { "\"k\($0 % 10)\": \($0)" }.joined(separator: ",\n")
+        let start = Date()
+        let document = try JSONPlistReader.read(Array(("{" + pairs + "}").utf8))
+        XCTAssertEqual(document.diagnostics.count, 49_990)
+        XCTAssertEqual(document.diagnostics.last?.location, .text(line: 50_000, column: 1))
+        XCTAssertEqual(document.diagnostics.last?.related, .text(line: 10, column: 1))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+
+    func testUTF8Validation() {
+        let valid: [[UInt8]] = [[0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80],
+                                [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF]]
+        let invalid: [[UInt8]] = [[0x80], [0xC0, 0x80], [0xC1, 0xBF], [0xC2], [0xE0, 0x9F, 0x80], [0xED, 0xA0, 0x80],
+                                  [0xF0, 0x8F, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xE2, 0x82]]
+        for bytes in valid {
+            bytes.withUnsafeBytes { XCTAssertEqual(UTF8Validation.multibyteLength(in: $0, at: 0), bytes.count, "\(bytes)") }
+        }
+        for bytes in invalid {
+            bytes.withUnsafeBytes { XCTAssertNil(UTF8Validation.multibyteLength(in: $0, at: 0), "\(bytes)") }
+        }
+    }
+
+    func testCharacterDescriptions() {
+        let bytes: [UInt8] = Array("a é".utf8) + [0x01, 0xFF]
+        bytes.withUnsafeBytes { text in
+            XCTAssertEqual(TextInput.describeCharacter(in: text, at: 0), "'a'")
+            XCTAssertEqual(TextInput.describeCharacter(in: text, at: 1), "' '")
+            XCTAssertEqual(TextInput.describeCharacter(in: text, at: 2), "'é' (U+00E9)")
+            XCTAssertEqual(TextInput.describeCharacter(in: text, at: 4), "U+0001")
+            XCTAssertEqual(TextInput.describeCharacter(in: text, at: 5), "byte 0xFF")
+            XCTAssertEqual(TextInput.describeCharacter(in: text, at: 6), "end of input")
+        }
+    }
+}
