@@ -63,8 +63,10 @@ final class FormatSnifferTests: XCTestCase {
     func testAmbiguousTextFallsBackToOpenStep() throws {
         XCTAssertEqual(try read("1.2.3").value, .string("1.2.3"))
         XCTAssertEqual(try read("1.2.3").format, .openstep)
-        XCTAssertEqual(try read("").value, .dictionary(PlistDictionary()))
-        XCTAssertEqual(try read("").format, .openstep)
+        // A zero-length file is no property list (Foundation rejects it too);
+        // a .strings file of only a comment is an empty dictionary.
+        XCTAssertThrowsError(try read(""))
+        XCTAssertEqual(try read("/* empty */\n").value, .dictionary(PlistDictionary()))
         XCTAssertEqual(try read("1 = one;\n2 = two;").value, .dictionary(PlistDictionary([("1", .string("one")), ("2", .string("two"))])))
     }
 

@@ -50,7 +50,7 @@ public enum XMLPlistReader {
             guard let context, let error else { return }
             Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error)
         }, sink)
-        var builder = XMLTreeBuilder(reader: reader, limits: options.limits, errors: errors)
+        var builder = XMLTreeBuilder(reader: reader, source: buffer, limits: options.limits, errors: errors)
         let value = try withExtendedLifetime(errors) { try builder.run() }
         return PlistDocument(value: value, format: .xml, diagnostics: builder.diagnostics)
     }

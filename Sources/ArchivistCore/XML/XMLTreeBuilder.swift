@@ -19,14 +19,34 @@ struct XMLTreeBuilder {
     private var nodes = 0
     private var text: [UInt8] = []
 
-    init(reader: xmlTextReaderPtr, limits: Limits, errors: XMLErrorSink) {
+    private let source: UnsafeRawBufferPointer
+
+    init(reader: xmlTextReaderPtr, source: UnsafeRawBufferPointer, limits: Limits, errors: XMLErrorSink) {
         self.reader = reader
+        self.source = source
         self.limits = limits
         self.errors = errors
     }
 
     private var position: SourceLocation {
         .text(line: Int(xmlTextReaderGetParserLineNumber(reader)), column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+    }
+
+    /// The line of the current element's start tag, and the column of the first
+    /// non-blank character of that line (libxml2 keeps no columns for nodes).
+    private var elementPosition: SourceLocation {
+        guard let node = xmlTextReaderCurrentNode(reader) else { return position }
+        let line = Int(xmlGetLineNo(node))
+        guard line > 0 else { return position }
+        var current = 1
+        var i = 0
+        while current < line, i < source.count {
+            if source[i] == 0x0A { current += 1 }
+            i += 1
+        }
+        let lineStart = i
+        while i < source.count, source[i] == 0x20 || source[i] == 0x09 { i += 1 }
+        return .text(line: line, column: i - lineStart + 1)
     }
 
     private func syntax(_ message: String, at location: SourceLocation? = nil) -> PlistError {
@@ -125,7 +145,7 @@ struct XMLTreeBuilder {
         guard nodes <= limits.maxObjects else {
             throw PlistError(.limitExceeded, "more than \(limits.maxObjects) objects", at: position)
         }
-        let start = position
+        let start = elementPosition
         let empty = xmlTextReaderIsEmptyElement(reader) == 1
         if isName("dict") || isName("array") {
             let isDict = isName("dict")
@@ -180,8 +200,7 @@ struct XMLTreeBuilder {
             guard let d = ISO8601.parse(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
             return .date(d)
         case "data":
-            guard let bytes = Base64.decode(text) else { throw syntax("invalid base64 in <data>", at: start) }
-            return .data(bytes)
+            return .data(Base64.decodeLikeCoreFoundation(text))
         default:
             throw syntax("unknown element <\(tag)>", at: start)
         }

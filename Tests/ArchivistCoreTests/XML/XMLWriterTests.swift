@@ -54,3 +54,70 @@ final class XMLWriterTests: XCTestCase {
         XCTAssertThrowsError(try XMLPlistWriter.write(.null))
     }
 }
+
+final class XMLReaderTests: XCTestCase {
+    func read(_ xml: String) throws -> PlistDocument {
+        try Array(xml.utf8).withUnsafeBytes { try XMLPlistReader.read($0) }
+    }
+
+    /// `<data>` decodes as CoreFoundation decodes it, odd input included.
+    func testDataDecodingMatchesFoundation() throws {
+        for body in ["AQI=", "AQI", "A*QI=", "AQ==", "AQ", "A", "AQIDB", "AB=CD",
+                     "AQIDBA==AQ==", "QUJD RA==", "AQ=QI", "  QU\n\tJD  "] {
+            let xml = "<plist version=\"1.0\"><data>\(body)</data></plist>"
+            let ours = try read(xml).value
+            XCTAssertEqual(ours, try FoundationBridge.foundationRead(Array(xml.utf8)), body)
+        }
+    }
+
+    func testElementsAndErrors() throws {
+        let doc = try read("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>i</key><integer> 0x1F </integer><key>n</key><integer>-9223372036854775808</integer>
+            <key>u</key><integer>18446744073709551615</integer><key>r</key><real>-inf</real>
+            <key>s</key><string><![CDATA[<raw>]]> &amp; &#x41;</string><key>uid</key><dict><key>CF$UID</key><integer>3</integer></dict>
+            <key>e</key><array/><key>t</key><true/><key>d</key><date>2024-02-29T13:45:59Z</date>
+            </dict></plist>
+            """)
+        guard case .dictionary(let d) = doc.value else { return XCTFail() }
+        XCTAssertEqual(d["i"], .int(31))
+        XCTAssertEqual(d["n"], .int(Int64.min))
+        XCTAssertEqual(d["u"], .integer(PlistInteger(UInt64.max)))
+        XCTAssertEqual(d["r"], .double(-.infinity))
+        XCTAssertEqual(d["s"], .string("<raw> & A"))
+        XCTAssertEqual(d["uid"], .uid(3))
+        XCTAssertEqual(d["e"], .array([]))
+        XCTAssertEqual(d["t"], .bool(true))
+        XCTAssertEqual(d["d"], .date(PlistDate(secondsSinceReferenceDate: 730_907_159)))
+
+        XCTAssertThrowsError(try read("<plist>\n<dict>\n<key>a</key>\n</dict></plist>")) { e in
+            guard case .text(let line, _)? = (e as? PlistError)?.location else { return XCTFail("no text location") }
+            XCTAssertEqual(line, 4)
+        }
+        XCTAssertThrowsError(try read("<plist><integer>18446744073709551616</integer></plist>"))
+        XCTAssertThrowsError(try read("<plist><string>a</plist>"))
+        XCTAssertThrowsError(try read("<plist><foo/></plist>"))
+    }
+
+    func testNoExternalEntitiesOrBombs() throws {
+        let xxe = """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+            <plist><string>&x;</string></plist>
+            """
+        XCTAssertThrowsError(try read(xxe))
+        var bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [<!ENTITY a0 \"lol\">"
+        for i in 1...10 { bomb += "<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">" }
+        bomb += "]>\n<plist><string>&a10;</string></plist>"
+        XCTAssertThrowsError(try read(bomb))
+    }
+
+    func testDuplicateKeyDiagnostic() throws {
+        let doc = try read("<plist><dict>\n<key>k</key><integer>1</integer>\n<key>k</key><integer>2</integer>\n</dict></plist>")
+        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("k", .int(2))])))
+        XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(doc.diagnostics.first?.location, .text(line: 3, column: 1))
+        XCTAssertEqual(doc.diagnostics.first?.related, .text(line: 2, column: 1))
+    }
+}
