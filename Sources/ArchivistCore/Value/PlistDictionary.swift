@@ -27,7 +27,16 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// position and its last value.
     public init(_ pairs: [(String, PlistValue)]) {
         self.init(minimumCapacity: pairs.count)
-        for (k, v) in pairs { self[k] = v }
+        var positions: [String: Int] = [:]
+        for (k, v) in pairs {
+            if let i = positions[k] {
+                values[i] = v
+            } else {
+                positions[k] = keys.count
+                keys.append(k)
+                values.append(v)
+            }
+        }
     }
 
     /// Appends a pair without checking for a duplicate key. Readers that have
@@ -91,8 +100,17 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     public static func == (lhs: PlistDictionary, rhs: PlistDictionary) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.count <= 16 {
+            for (k, v) in lhs {
+                guard let other = rhs[k], other == v else { return false }
+            }
+            return true
+        }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(rhs.count)
+        for (i, k) in rhs.keys.enumerated() { index[k] = i }
         for (k, v) in lhs {
-            guard let other = rhs[k], other == v else { return false }
+            guard let i = index[k], rhs.values[i] == v else { return false }
         }
         return true
     }

@@ -12,7 +12,7 @@ struct XMLTreeBuilder {
     private enum Frame {
         case plist(PlistValue?)
         case array([PlistValue])
-        case dictionary(PlistDictionary, pendingKey: String?, keyPositions: [SourceLocation])
+        case dictionary(PlistDictionary, pendingKey: String?, keyLines: [Int])
     }
 
     private var stack: [Frame] = []
@@ -32,11 +32,16 @@ struct XMLTreeBuilder {
         .text(line: Int(xmlTextReaderGetParserLineNumber(reader)), column: Int(xmlTextReaderGetParserColumnNumber(reader)))
     }
 
-    /// The line of the current element's start tag, and the column of the first
-    /// non-blank character of that line (libxml2 keeps no columns for nodes).
-    private var elementPosition: SourceLocation {
-        guard let node = xmlTextReaderCurrentNode(reader) else { return position }
-        let line = Int(xmlGetLineNo(node))
+    /// The line of the current element's start tag (cheap: libxml2 stores it).
+    private var elementLine: Int {
+        guard let node = xmlTextReaderCurrentNode(reader) else { return 0 }
+        return Int(xmlGetLineNo(node))
+    }
+
+    /// A location for a start tag's line, with the column of the first non-blank
+    /// character of that line (libxml2 keeps no columns for nodes). Computed only
+    /// when an error or diagnostic is reported.
+    private func location(line: Int) -> SourceLocation {
         guard line > 0 else { return position }
         var current = 1
         var i = 0
@@ -145,7 +150,8 @@ struct XMLTreeBuilder {
         guard nodes <= limits.maxObjects else {
             throw PlistError(.limitExceeded, "more than \(limits.maxObjects) objects", at: position)
         }
-        let start = elementPosition
+        let startLine = elementLine
+        var start: SourceLocation { location(line: startLine) }
         let empty = xmlTextReaderIsEmptyElement(reader) == 1
         if isName("dict") || isName("array") {
             let isDict = isName("dict")
@@ -156,7 +162,7 @@ struct XMLTreeBuilder {
             if case .dictionary(_, nil, _)? = stack.last {
                 throw syntax("expected <key> in <dict>, found <\(name())>", at: start)
             }
-            stack.append(isDict ? .dictionary(PlistDictionary(), pendingKey: nil, keyPositions: []) : .array([]))
+            stack.append(isDict ? .dictionary(PlistDictionary(), pendingKey: nil, keyLines: []) : .array([]))
             return nil
         }
         if isName("true") || isName("false") {
@@ -165,7 +171,7 @@ struct XMLTreeBuilder {
             return .bool(value)
         }
         if isName("key") {
-            guard case .dictionary(var dict, let pending, var positions)? = stack.last else {
+            guard case .dictionary(var dict, let pending, var keyLines)? = stack.last else {
                 throw syntax("<key> outside a <dict>", at: start)
             }
             if let pending { throw syntax("key \"\(pending)\" has no value", at: start) }
@@ -173,13 +179,13 @@ struct XMLTreeBuilder {
             let key = String(decoding: text, as: UTF8.self)
             stack.removeLast()
             if let i = dict.index(forKey: key) {
-                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" (first at \(positions[i].shortDescription)); the last value is kept",
-                                                   at: start, related: positions[i]))
+                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept",
+                                                   at: start, related: location(line: keyLines[i])))
                 dict[key] = nil
-                positions.remove(at: i)
+                keyLines.remove(at: i)
             }
-            positions.append(start)
-            stack.append(.dictionary(dict, pendingKey: key, keyPositions: positions))
+            keyLines.append(startLine)
+            stack.append(.dictionary(dict, pendingKey: key, keyLines: keyLines))
             return nil
         }
         let tag = name()
@@ -250,13 +256,13 @@ struct XMLTreeBuilder {
         case .array(var items):
             items.append(value)
             stack.append(.array(items))
-        case .dictionary(var dict, let pending, let positions):
+        case .dictionary(var dict, let pending, let keyLines):
             guard let key = pending else {
-                stack.append(.dictionary(dict, pendingKey: nil, keyPositions: positions))
+                stack.append(.dictionary(dict, pendingKey: nil, keyLines: keyLines))
                 throw syntax("expected <key> in <dict>, found a \(value.typeName)")
             }
             dict.appendUnchecked(key: key, value: value)
-            stack.append(.dictionary(dict, pendingKey: nil, keyPositions: positions))
+            stack.append(.dictionary(dict, pendingKey: nil, keyLines: keyLines))
         }
     }
 }
