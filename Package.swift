@@ -28,10 +28,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "fixture-gen",
+            dependencies: ["ArchivistCore"],
+            path: "tools/fixture-gen"
+        ),
         .testTarget(
             name: "ArchivistCoreTests",
-            dependencies: ["ArchivistCore"],
-            resources: []
+            dependencies: ["ArchivistCore"]
         ),
     ]
 )

@@ -89,3 +89,19 @@ extension PlistValue: Equatable {
         }
     }
 }
+
+extension PlistValue {
+    /// The same tree with every dictionary's keys sorted as CoreFoundation sorts
+    /// them (by UTF-16 code units): a canonical form whose `description` does not
+    /// depend on the order keys were read in.
+    public var sortingKeys: PlistValue {
+        switch self {
+        case .array(let items): return .array(items.map(\.sortingKeys))
+        case .dictionary(let d):
+            var sorted = PlistDictionary(minimumCapacity: d.count)
+            for i in d.indicesSortedByUTF16() { sorted.appendUnchecked(key: d.keys[i], value: d.values[i].sortingKeys) }
+            return .dictionary(sorted)
+        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return self
+        }
+    }
+}
