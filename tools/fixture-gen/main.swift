@@ -1,13 +1,15 @@
 // Writes Archivist's fixture corpus with Foundation's own PropertyListSerialization:
-// one XML and one binary file per tree, the tree's expected reading beside them
-// (`NAME.expected.txt`, PlistValue's stable description), a few malformed files,
+// one XML and one binary file per tree in `foundation/`, the tree's expected reading in
+// `expected/NAME.txt` (PlistValue's stable description, keys sorted), a few malformed files,
 // and `MANIFEST.tsv`. Usage: swift run fixture-gen [Corpus]
 import ArchivistCore
 import Foundation
 
 let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Corpus")
 let dir = root.appendingPathComponent("foundation")
+let expectedDir = root.appendingPathComponent("expected")
 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(at: expectedDir, withIntermediateDirectories: true)
 
 /// Foundation's object for a tree (the generator's trees hold no UIDs or nulls).
 func object(_ v: PlistValue) -> Any {
@@ -71,7 +73,7 @@ for (name, kind, tree) in trees {
         manifest += "foundation/\(name).\(ext)\t\(label)\tyes\t\(kind); written by Foundation\t\(source)\n"
     }
     // The expected reading of the binary file: the tree itself, keys sorted.
-    try Data((tree.sortingKeys.description + "\n").utf8).write(to: dir.appendingPathComponent("\(name).expected.txt"))
+    try Data((tree.sortingKeys.description + "\n").utf8).write(to: expectedDir.appendingPathComponent("\(name).txt"))
     if let json = try? PropertyList.write(tree, as: .json, options: WriteOptions(pretty: true)) {
         try Data(json).write(to: dir.appendingPathComponent("\(name).json"))
         manifest += "foundation/\(name).json\tjson\tyes\t\(kind); JSON form\t\(source)\n"
