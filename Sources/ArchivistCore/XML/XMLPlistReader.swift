@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Reads XML property lists with libxml2's streaming `xmlTextReader`: no DOM,
 /// no network, no external DTDs or entities, and no user-defined entities at

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Turns the node stream of an `xmlTextReader` into a `PlistValue`, with an
 /// explicit stack of open containers (no recursion).
