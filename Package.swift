@@ -37,5 +37,9 @@ let package = Package(
             name: "ArchivistCoreTests",
             dependencies: ["ArchivistCore"]
         ),
+        .testTarget(
+            name: "ArchivistCLITests",
+            dependencies: ["archivist", "ArchivistCore"]
+        ),
     ]
 )

@@ -75,6 +75,14 @@ public enum FileIO {
         return stat(path, &st) == 0
     }
 
+    /// Creates a directory and any missing parents (`mkdir -p`).
+    public static func createDirectories(_ path: String) throws {
+        if isDirectory(path) { return }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty, !isDirectory(parent) { try createDirectories(parent) }
+        guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw ioError("cannot create \(path)") }
+    }
+
     /// True when `path` is a directory.
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

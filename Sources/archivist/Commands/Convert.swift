@@ -43,6 +43,14 @@ struct Convert: ParsableCommand {
         guard let format = PlistFormat(name: to) else { throw ExitCode.validationFailure }
         let options = WriteOptions(keepKeyOrder: keepKeyOrder, pretty: pretty)
         var failed = false
+        if let dir = output.outputDir {
+            do {
+                try FileIO.createDirectories(dir)
+            } catch let error as PlistError {
+                Console.error("error: \(error.message)")
+                throw ExitCode.failure
+            }
+        }
         for input in inputs {
             let destination = output.destination(for: input, extension: format == .json ? "json" : "plist")
             do {
