@@ -123,6 +123,15 @@ final class CLITests: XCTestCase {
         let binary = try run(["lint", Self.packageRoot.appendingPathComponent("Corpus/malformed/bad-offset.bplist").path])
         XCTAssertEqual(binary.status, 1)
         XCTAssertTrue(binary.stdout.contains(": offset "), binary.stdout)
+        let archive = "<plist><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>"
+            + "<key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>"
+            + "<key>$objects</key><array><string>$null</string><dict><key>name</key><dict><key>CF$UID</key><integer>5</integer></dict>"
+            + "<key>$class</key><dict><key>CF$UID</key><integer>2</integer></dict></dict>"
+            + "<dict><key>$classname</key><string>Foo</string><key>$classes</key><array><string>Foo</string></array></dict></array></dict></plist>"
+        FileManager.default.createFile(atPath: work.appendingPathComponent("archive.plist").path, contents: Data(archive.utf8))
+        let broken = try run(["lint", "archive.plist"])
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertEqual(broken.stdout, "archive.plist: $objects[1] (root.name): error: name refers to object 5, past the 3 objects\n")
         XCTAssertEqual(try run(["lint"]).status, 64)
         XCTAssertEqual(try run(["convert", "a", "b", "--to", "xml"]).status, 64)
         XCTAssertEqual(try run(["convert", "a", "--to", "yaml"]).status, 64)

@@ -1,3 +1,4 @@
+import ArchivistArchive
 import ArchivistCore
 import ArgumentParser
 
@@ -10,7 +11,9 @@ struct Lint: ParsableCommand {
             'PATH:LINE:COL: error: MESSAGE' (XML, JSON, OpenStep) or
             'PATH: offset N (object I): error: MESSAGE' (binary). Duplicate dictionary
             keys and lone UTF-16 surrogates, which Apple's parsers accept silently, are
-            errors here. Folders are searched recursively (hidden entries skipped).
+            errors here. A keyed archive (NSKeyedArchiver) is also checked as an archive:
+            $archiver, $version, $top, $objects, UIDs in range and class dictionaries;
+            its errors name the $objects index and the key path that leads there. Folders are searched recursively (hidden entries skipped).
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
             Example:
@@ -44,6 +47,9 @@ struct Lint: ParsableCommand {
     private func lintFile(_ path: String) -> Bool {
         do {
             let document = try PropertyList.read(try FileIO.read(path))
+            if KeyedArchive.looksLikeArchive(document.value) {
+                _ = try KeyedArchive(document.value)
+            }
             if document.diagnostics.isEmpty {
                 if !quiet { Console.output("\(path): OK") }
                 return true
