@@ -7,6 +7,6 @@ struct Archivist: ParsableCommand {
         commandName: "archivist",
         abstract: "Convert, inspect, validate and migrate property lists and keyed archives.",
         version: "0.1.0",
-        subcommands: [Convert.self, Lint.self]
+        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self]
     )
 }

@@ -6,8 +6,8 @@ import Darwin
 
 /// Line output: results to standard output, errors and warnings to standard error.
 enum Console {
-    static func output(_ line: String) {
-        print(line)
+    static func output(_ text: String, terminator: String = "\n") {
+        print(text, terminator: terminator)
     }
 
     static func error(_ line: String) {
