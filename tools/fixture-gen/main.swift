@@ -100,5 +100,6 @@ for (name, format, kind, data) in broken {
     try data.write(to: malformed.appendingPathComponent(name))
     manifest += "malformed/\(name)\t\(format)\tno\t\(kind)\t\(source)\n"
 }
+manifest += try ArchiveFixtures.write(into: root)
 try Data(manifest.utf8).write(to: root.appendingPathComponent("MANIFEST.tsv"))
 print("wrote \(trees.count) trees and \(broken.count) malformed files into \(root.path)")
