@@ -22,6 +22,13 @@ public struct ArchiveDumper {
         return d.out
     }
 
+    /// The text of one node of a graph (what a key path leads to).
+    public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) -> String {
+        var d = ArchiveDumper(graph: graph, options: options)
+        d.node(index, indent: 0)
+        return d.out + "\n"
+    }
+
     init(graph: ObjectGraph, options: DumpOptions) {
         self.graph = graph
         self.options = options

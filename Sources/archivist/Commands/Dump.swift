@@ -19,6 +19,7 @@ struct Dump: ParsableCommand {
               archivist dump Data.plist
               archivist dump --raw Data.plist
               archivist dump --json Data.plist
+              archivist dump --key-path root.cpu_coder.cores.1 Computer.plist
               archivist dump --depth 2 Preferences.plist
             """
     )
@@ -35,6 +36,9 @@ struct Dump: ParsableCommand {
     @Flag(help: "Print the same view as JSON, for programs.")
     var json = false
 
+    @Option(name: .customLong("key-path"), help: ArgumentHelp("Show only what a dotted key path leads to (root.items.0.name; \\. for a dot).", valueName: "PATH"))
+    var keyPath: String?
+
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth takes a number of levels, 0 or more.") }
     }
@@ -43,6 +47,17 @@ struct Dump: ParsableCommand {
         do {
             let document = try PropertyList.read(try FileIO.read(file))
             let options = DumpOptions(maxDepth: depth)
+            if let keyPath {
+                switch try KeyPath(keyPath).resolve(in: document.value) {
+                case .value(let v):
+                    Console.output(TreeDumper.render(v, options: options), terminator: "")
+                case .node(let graph, let i):
+                    Console.output(ArchiveDumper.render(graph, node: i, options: options), terminator: "")
+                case .references(let graph, let refs):
+                    for r in refs { Console.output(ArchiveDumper.render(graph, node: r, options: options), terminator: "") }
+                }
+                return
+            }
             let isArchive = !raw && KeyedArchive.looksLikeArchive(document.value)
             if json {
                 let view = isArchive ? ArchiveJSONView.tree(try ObjectGraph(document.value), options: options) : document.value

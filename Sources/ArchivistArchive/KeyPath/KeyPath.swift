@@ -1,0 +1,152 @@
+import ArchivistCore
+
+/// A dotted key path as `plutil` spells it (`CFBundleURLTypes.0.CFBundleURLSchemes`,
+/// `\.` for a literal dot), resolved through plain trees, keyed archives'
+/// objects (starting at a `$top` key: `root.cpu_coder.cores.1.coreID`) and
+/// archives nested in `<data>` (`currentUser.root.name`).
+public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
+    /// The components, unescaped.
+    public let components: [String]
+
+    /// Parses `a.b.0`, with `\.` for a dot inside a component and `\\` for a backslash.
+    public init(_ text: String) {
+        var parts: [String] = []
+        var current = ""
+        var escaped = false
+        for c in text {
+            if escaped {
+                current.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "." {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if escaped { current.append("\\") }
+        parts.append(current)
+        components = text.isEmpty ? [] : parts
+    }
+
+    /// The path as written, escaping dots inside components.
+    public var description: String {
+        components.map { $0.replacingDots() }.joined(separator: ".")
+    }
+
+    /// What a path leads to.
+    public enum Target {
+        /// A value of a plain tree (or an inline field of an archived object).
+        case value(PlistValue)
+        /// A node of an archive's object graph.
+        case node(ObjectGraph, Int)
+        /// A field of an archived object that lists references (as `NS.objects` does).
+        case references(ObjectGraph, [Int])
+    }
+
+    /// Resolves the path in a tree read from a file.
+    public func resolve(in root: PlistValue) throws -> Target {
+        var target = try Self.start(root)
+        for (n, component) in components.enumerated() {
+            let here = KeyPath(components: Array(components[...n]))
+            target = try Self.step(target, component, path: here)
+        }
+        return target
+    }
+
+    init(components: [String]) {
+        self.components = components
+    }
+
+    /// An archive starts as its graph (its first component is a `$top` key); a
+    /// plain tree as itself.
+    private static func start(_ root: PlistValue) throws -> Target {
+        if KeyedArchive.looksLikeArchive(root) {
+            return .node(try ObjectGraph(root), -1)
+        }
+        return .value(root)
+    }
+
+    private static func fail(_ path: KeyPath, _ message: String) -> PlistError {
+        PlistError(.invalidValue, "\(path): \(message)")
+    }
+
+    private static func step(_ target: Target, _ key: String, path: KeyPath) throws -> Target {
+        switch target {
+        case .value(let v):
+            switch v {
+            case .dictionary(let d):
+                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(d.count) keys)") }
+                return .value(next)
+            case .array(let items):
+                return .value(items[try index(key, count: items.count, path: path)])
+            case .data(let bytes):
+                guard let nested = try? PropertyList.read(bytes).value else {
+                    throw fail(path, "data of \(bytes.count) bytes holds no property list to look into")
+                }
+                return try step(try start(nested), key, path: path)
+            case .string, .integer, .real, .bool, .date, .uid, .null:
+                throw fail(path, "a \(v.typeName) has no key \"\(key)\"")
+            }
+        case .references(let graph, let refs):
+            return .node(graph, refs[try index(key, count: refs.count, path: path)])
+        case .node(let graph, let i):
+            if i < 0 {
+                guard let top = graph.top.first(where: { $0.key == key }) else {
+                    throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.top.map(\.key).joined(separator: ", ")))")
+                }
+                return .node(graph, top.object)
+            }
+            switch graph.nodes[safe: i] {
+            case .object(let o)?:
+                if let value = FoundationValue.interpret(o) {
+                    switch value {
+                    case .list(let refs):
+                        return .node(graph, refs[try index(key, count: refs.count, path: path)])
+                    case .map(let keys, let values):
+                        for (k, v) in zip(keys, values) {
+                            if case .value(.string(let s))? = graph.nodes[safe: k], s == key { return .node(graph, v) }
+                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko), s == key { return .node(graph, v) }
+                        }
+                        throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries")
+                    case .data(let bytes):
+                        return try step(.value(.data(bytes)), key, path: path)
+                    case .string, .date, .uuid, .url, .null:
+                        throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
+                    }
+                }
+                guard let field = o[key] else {
+                    throw fail(path, "\(o.className.readable) has no field \"\(key)\" (fields: \(o.fields.map(\.key).joined(separator: ", ")))")
+                }
+                switch field {
+                case .inline(let v): return .value(v)
+                case .reference(let r): return .node(graph, r)
+                case .references(let rs): return .references(graph, rs)
+                }
+            case .value(let v)?:
+                return try step(.value(v), key, path: path)
+            case .null?, .classDescription?, nil:
+                throw fail(path, "nil has no key \"\(key)\"")
+            }
+        }
+    }
+
+    private static func index(_ key: String, count: Int, path: KeyPath) throws -> Int {
+        guard let i = Int(key), i >= 0 else { throw fail(path, "\"\(key)\" is not an index (array of \(count))") }
+        guard i < count else { throw fail(path, "index \(i) out of range (array of \(count))") }
+        return i
+    }
+}
+
+extension String {
+    fileprivate func replacingDots() -> String {
+        var out = ""
+        for c in self {
+            if c == "." || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}
