@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "ArchivistCore", targets: ["ArchivistCore"]),
+        .library(name: "ArchivistArchive", targets: ["ArchivistArchive"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -21,10 +22,15 @@ let package = Package(
             name: "ArchivistCore",
             dependencies: ["CLibXML2"]
         ),
+        .target(
+            name: "ArchivistArchive",
+            dependencies: ["ArchivistCore"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
                 "ArchivistCore",
+                "ArchivistArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,6 +42,10 @@ let package = Package(
         .testTarget(
             name: "ArchivistCoreTests",
             dependencies: ["ArchivistCore"]
+        ),
+        .testTarget(
+            name: "ArchivistArchiveTests",
+            dependencies: ["ArchivistArchive", "ArchivistCore"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

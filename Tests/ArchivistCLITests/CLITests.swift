@@ -280,6 +280,20 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(stdin.stdout, "-: OK\n")
     }
 
+    func testLintChecksKeyedArchives() throws {
+        let archive = "<plist><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>"
+            + "<key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>"
+            + "<key>$objects</key><array><string>$null</string><dict><key>name</key><dict><key>CF$UID</key><integer>5</integer></dict>"
+            + "<key>$class</key><dict><key>CF$UID</key><integer>2</integer></dict></dict>"
+            + "<dict><key>$classname</key><string>Foo</string><key>$classes</key><array><string>Foo</string></array></dict></array></dict></plist>"
+        make("archive.plist", archive)
+        let broken = try run(["lint", "archive.plist"])
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertEqual(broken.stdout, "archive.plist: $objects[1] (root.name): error: name refers to object 5, past the 3 objects\n")
+        make("fixed.plist", archive.replacingOccurrences(of: "<integer>5</integer>", with: "<integer>0</integer>"))
+        XCTAssertEqual(try run(["lint", "fixed.plist"]).stdout, "fixed.plist: OK\n")
+    }
+
     func testLintWalksFoldersInOrderSkippingHiddenEntries() throws {
         make("tree/b.plist", "<plist><true/></plist>")
         make("tree/a/inner.json", "[1]")
@@ -294,6 +308,42 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(Array(lines[0..<3]), ["tree/a/inner.json: OK", "tree/a.strings: OK", "tree/b.plist: OK"])
         XCTAssertTrue(lines[3].hasPrefix("tree/c/broken.plist:1:"), lines[3])
         XCTAssertEqual(try run(["lint", "-q", "tree/a", "tree/b.plist"]).status, 0)
+    }
+
+    /// `lint` agrees with the manifests: every valid file is OK, except those
+    /// with duplicate keys, which Apple accepts and lint reports; every invalid
+    /// one (broken archives included) has an error line.
+    func testLintAgreesWithTheManifests() throws {
+        let roots = [Self.packageRoot.appendingPathComponent("Corpus"),
+                     Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")]
+        var paths: [String] = [], valid: [String: Bool] = [:]
+        for root in roots {
+            guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
+            for row in text.split(separator: "\n").dropFirst() {
+                let cols = row.split(separator: "\t", omittingEmptySubsequences: false)
+                guard cols.count >= 4 else { continue }
+                let path = root.appendingPathComponent(String(cols[0])).path
+                paths.append(path)
+                valid[path] = cols[2] == "yes" && !cols[3].contains("duplicate key")
+            }
+        }
+        XCTAssertGreaterThan(paths.count, 40)
+        let r = try run(["lint"] + paths)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.status, valid.values.contains(false) ? 1 : 0)
+        var verdicts: [String: Bool] = [:]
+        for line in r.stdout.split(separator: "\n").map(String.init) {
+            if line.hasSuffix(": OK"), valid[String(line.dropLast(4))] != nil {
+                verdicts[String(line.dropLast(4))] = true
+            } else if let path = paths.first(where: { line.hasPrefix($0 + ":") && line.contains(": error: ") }) {
+                verdicts[path] = false
+            } else {
+                XCTFail("unexpected line: \(line)")
+            }
+        }
+        for path in paths {
+            XCTAssertEqual(verdicts[path], valid[path], path)
+        }
     }
 
     func testLintTheBundledCorpus() throws {

@@ -11,16 +11,28 @@ public enum Linter {
     /// The problems of `bytes` read from `path`, one line each as `lint` prints
     /// them (`PATH:LINE:COL: error: MESSAGE`, or `PATH: offset N: error: MESSAGE`
     /// for binary); empty when the input is valid. A duplicate key's line points
-    /// at the repeated key and names the first one (`(see LINE:COL)`).
-    public static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions()) -> [String] {
+    /// at the repeated key and names the earlier one (`(see LINE:COL)`).
+    ///
+    /// `check` runs on a document that reads, for checks that live outside the
+    /// core (keyed archives); the error it throws is one more problem.
+    public static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
+                                check: (PlistDocument) throws -> Void = { _ in }) -> [String] {
         let document: PlistDocument
         do {
             document = try PropertyList.read(bytes, options: options)
-        } catch let error as PlistError {
-            return [error.formatted(path: path)]
         } catch {
-            return ["\(path): error: \(error)"]
+            return [line(for: error, path: path)]
         }
-        return document.diagnostics.map { $0.formatted(path: path) }
+        var lines = document.diagnostics.map { $0.formatted(path: path) }
+        do {
+            try check(document)
+        } catch {
+            lines.append(line(for: error, path: path))
+        }
+        return lines
+    }
+
+    private static func line(for error: any Error, path: String) -> String {
+        (error as? PlistError)?.formatted(path: path) ?? "\(path): error: \(error)"
     }
 }

@@ -7,8 +7,9 @@ public enum SourceLocation: Sendable, Equatable {
     /// A byte offset in a binary plist, and the index of the object being read
     /// when one was.
     case binary(offset: Int, object: Int?)
-    /// An object of a keyed archive: its `$objects` index and the key path that led there.
-    case archive(object: Int, keyPath: String)
+    /// A place in a keyed archive: the `$objects` index (nil for the envelope:
+    /// `$archiver`, `$top`...) and the key path that led there.
+    case archive(object: Int?, keyPath: String)
 
     /// The line and column of a byte offset in a text buffer, counting CR, LF and
     /// CRLF as one line break each; the column counts bytes, 1-based. Computed only
@@ -43,6 +44,7 @@ public enum SourceLocation: Sendable, Equatable {
             if let object { return "offset \(offset) (object \(object))" }
             return "offset \(offset)"
         case .archive(let object, let keyPath):
+            guard let object else { return keyPath }
             return keyPath.isEmpty ? "$objects[\(object)]" : "$objects[\(object)] (\(keyPath))"
         }
     }

@@ -23,6 +23,13 @@ public enum XMLPlistReader {
                 return doc
             }
         }
+        if let protected = XMLCarriageReturns.protect(buffer) {
+            return try protected.withUnsafeBytes { bytes in
+                var doc = try parse(bytes, encoding: nil, options: options)
+                doc.diagnostics = diagnostics + doc.diagnostics
+                return doc
+            }
+        }
         var doc = try parse(buffer, encoding: nil, options: options)
         doc.diagnostics = diagnostics + doc.diagnostics
         return doc

@@ -8,11 +8,30 @@ struct XMLTreeBuilder {
     private let errors: XMLErrorSink
     private(set) var diagnostics: [PlistDiagnostic] = []
 
-    /// An open container.
-    private enum Frame {
-        case plist(PlistValue?)
-        case array([PlistValue])
-        case dictionary(PlistDictionary, pendingKey: String?, keyLines: [Int])
+    /// An open container. A class, so that appending to the innermost one
+    /// mutates its storage in place (an enum payload on a stack would be copied).
+    private final class Frame {
+        enum Kind { case plist, array, dictionary }
+        let kind: Kind
+        var plistValue: PlistValue?
+        var items: [PlistValue] = []
+        var dict = PlistDictionary()
+        var pendingKey: String?
+        /// The line of each key's start tag, parallel to `dict.keys`.
+        var keyLines: [Int] = []
+        /// A key index, built once a dictionary grows past 16 keys.
+        var index: [String: Int] = [:]
+
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The position of `key`, if the dictionary has it.
+        func position(of key: String) -> Int? {
+            if dict.count <= 16 { return dict.index(forKey: key) }
+            if index.isEmpty {
+                for (i, k) in dict.keys.enumerated() { index[k] = i }
+            }
+            return index[key]
+        }
     }
 
     private var stack: [Frame] = []
@@ -96,7 +115,7 @@ struct XMLTreeBuilder {
                     if xmlTextReaderIsEmptyElement(reader) == 1 {
                         throw syntax("<plist> holds no value")
                     }
-                    stack.append(.plist(nil))
+                    stack.append(Frame(.plist))
                     continue
                 }
                 guard !stack.isEmpty || (root == nil && !sawPlist) else {
@@ -108,16 +127,16 @@ struct XMLTreeBuilder {
             case 15: // end element
                 guard let frame = stack.popLast() else { throw syntax("unexpected </\(name())>") }
                 let value: PlistValue
-                switch frame {
-                case .plist(let v):
-                    guard let v else { throw syntax("<plist> holds no value") }
+                switch frame.kind {
+                case .plist:
+                    guard let v = frame.plistValue else { throw syntax("<plist> holds no value") }
                     root = v
                     continue
-                case .array(let items):
-                    value = .array(items)
-                case .dictionary(let dict, let pending, _):
-                    if let pending { throw syntax("key \"\(pending)\" has no value") }
-                    value = XMLTreeBuilder.uidOrDictionary(dict)
+                case .array:
+                    value = .array(frame.items)
+                case .dictionary:
+                    if let pending = frame.pendingKey { throw syntax("key \"\(pending)\" has no value") }
+                    value = XMLTreeBuilder.uidOrDictionary(frame.dict)
                 }
                 if stack.isEmpty { root = value } else { try add(value) }
             case 3, 4: // text, CDATA
@@ -159,10 +178,10 @@ struct XMLTreeBuilder {
             guard stack.count < limits.maxDepth else {
                 throw PlistError(.limitExceeded, "nesting deeper than \(limits.maxDepth) levels", at: start)
             }
-            if case .dictionary(_, nil, _)? = stack.last {
+            if let top = stack.last, top.kind == .dictionary, top.pendingKey == nil {
                 throw syntax("expected <key> in <dict>, found <\(name())>", at: start)
             }
-            stack.append(isDict ? .dictionary(PlistDictionary(), pendingKey: nil, keyLines: []) : .array([]))
+            stack.append(Frame(isDict ? .dictionary : .array))
             return nil
         }
         if isName("true") || isName("false") {
@@ -171,21 +190,21 @@ struct XMLTreeBuilder {
             return .bool(value)
         }
         if isName("key") {
-            guard case .dictionary(var dict, let pending, var keyLines)? = stack.last else {
+            guard let frame = stack.last, frame.kind == .dictionary else {
                 throw syntax("<key> outside a <dict>", at: start)
             }
-            if let pending { throw syntax("key \"\(pending)\" has no value", at: start) }
+            if let pending = frame.pendingKey { throw syntax("key \"\(pending)\" has no value", at: start) }
             if !empty { try readText(of: "key") } else { text.removeAll(keepingCapacity: true) }
             let key = String(decoding: text, as: UTF8.self)
-            stack.removeLast()
-            if let i = dict.index(forKey: key) {
+            if let i = frame.position(of: key) {
                 diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept",
-                                                   at: start, related: location(line: keyLines[i])))
-                dict[key] = nil
-                keyLines.remove(at: i)
+                                                   at: start, related: location(line: frame.keyLines[i])))
+                frame.dict[key] = nil
+                frame.keyLines.remove(at: i)
+                frame.index = [:]
             }
-            keyLines.append(startLine)
-            stack.append(.dictionary(dict, pendingKey: key, keyLines: keyLines))
+            frame.keyLines.append(startLine)
+            frame.pendingKey = key
             return nil
         }
         let tag = name()
@@ -248,21 +267,20 @@ struct XMLTreeBuilder {
 
     /// Adds a finished value to the innermost open container.
     private mutating func add(_ value: PlistValue) throws {
-        guard let top = stack.popLast() else { return }
-        switch top {
-        case .plist(let existing):
-            if existing != nil { throw syntax("<plist> holds more than one value") }
-            stack.append(.plist(value))
-        case .array(var items):
-            items.append(value)
-            stack.append(.array(items))
-        case .dictionary(var dict, let pending, let keyLines):
-            guard let key = pending else {
-                stack.append(.dictionary(dict, pendingKey: nil, keyLines: keyLines))
+        guard let frame = stack.last else { return }
+        switch frame.kind {
+        case .plist:
+            if frame.plistValue != nil { throw syntax("<plist> holds more than one value") }
+            frame.plistValue = value
+        case .array:
+            frame.items.append(value)
+        case .dictionary:
+            guard let key = frame.pendingKey else {
                 throw syntax("expected <key> in <dict>, found a \(value.typeName)")
             }
-            dict.appendUnchecked(key: key, value: value)
-            stack.append(.dictionary(dict, pendingKey: nil, keyLines: keyLines))
+            if !frame.index.isEmpty { frame.index[key] = frame.dict.count }
+            frame.dict.appendUnchecked(key: key, value: value)
+            frame.pendingKey = nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArchivistArchive
 import ArchivistCore
 import ArgumentParser
 
@@ -10,9 +11,12 @@ struct Lint: ParsableCommand {
             'PATH:LINE:COL: error: MESSAGE' (XML, JSON, OpenStep) or
             'PATH: offset N (object I): error: MESSAGE' (binary). Duplicate dictionary
             keys, lone UTF-16 surrogates and XML encoding declarations that contradict
-            the bytes, which Apple's parsers accept silently, are errors here. Folders are
-            searched recursively in sorted order, hidden entries skipped. Files that
-            cannot be read are reported on standard error.
+            the bytes, which Apple's parsers accept silently, are errors here. A keyed
+            archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
+            $top, $objects, UIDs in range and class dictionaries; its errors name the
+            $objects index and the key path that leads there. Folders are searched
+            recursively in sorted order, hidden entries skipped. Files that cannot be
+            read are reported on standard error.
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
             Examples:
@@ -52,7 +56,9 @@ struct Lint: ParsableCommand {
             Console.error("\(path): error: \(error)")
             return false
         }
-        let problems = Linter.problems(in: bytes, path: path)
+        let problems = Linter.problems(in: bytes, path: path) { document in
+            if KeyedArchive.looksLikeArchive(document.value) { _ = try KeyedArchive(document.value) }
+        }
         if problems.isEmpty {
             if !quiet { Console.output("\(path): OK") }
             return true

@@ -95,5 +95,11 @@ final class BatchConverterTests: XCTestCase {
                        ["d.json:3:2: error: duplicate key \"a\"; the last value is kept (see 2:2)"])
         XCTAssertEqual(Linter.problems(in: Array("bplist00".utf8), path: "b").count, 1)
         XCTAssertTrue(Linter.problems(in: Array("bplist00".utf8), path: "b")[0].hasPrefix("b: offset "))
+        // A check beyond the format (keyed archives) adds its error after the diagnostics.
+        let checked = Linter.problems(in: Array("{\"a\": 1, \"a\": 2}".utf8), path: "c.json") { _ in
+            throw PlistError(.archive, "not an archive\nsecond line", at: .archive(object: 3, keyPath: "root"))
+        }
+        XCTAssertEqual(checked.count, 2)
+        XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive second line")
     }
 }

@@ -121,3 +121,20 @@ final class XMLReaderTests: XCTestCase {
         XCTAssertEqual(doc.diagnostics.first?.related, .text(line: 2, column: 1))
     }
 }
+
+final class XMLCarriageReturnTests: XCTestCase {
+    /// A CR inside string and key text survives as CoreFoundation keeps it; CRLF
+    /// line ends of the file itself are still line ends.
+    func testCarriageReturnsInStringsSurvive() throws {
+        let tree = PlistValue.dictionary(PlistDictionary([
+            ("crlf\r\nkey", .string("line 1\r\nline 2\rend")), ("cdata", .string("x")),
+        ]))
+        let xml = try XMLPlistWriter.write(tree)
+        XCTAssertEqual(try xml.withUnsafeBytes { try XMLPlistReader.read($0) }.value, tree)
+        XCTAssertEqual(try FoundationBridge.foundationRead(xml), tree)
+        let windows = Array("<?xml version=\"1.0\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n\t<key>a</key>\r\n\t<string><![CDATA[p\r\nq]]>\r</string>\r\n\t<key>b</key>\r\n\t<true/>\r\n</dict>\r\n</plist>\r\n".utf8)
+        let doc = try windows.withUnsafeBytes { try XMLPlistReader.read($0) }
+        XCTAssertEqual(doc.value, try FoundationBridge.foundationRead(windows))
+        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .string("p\r\nq\r")), ("b", .bool(true))])))
+    }
+}

@@ -1,0 +1,92 @@
+import ArchivistCore
+
+/// Checks every UID and class reference of `$objects` and finds, breadth first,
+/// the key path by which each object is first reached from `$top`.
+enum ArchiveValidator {
+    static func validate(objects: [PlistValue], top: [(key: String, object: Int)]) throws -> [String?] {
+        let count = objects.count
+        var paths = [String?](repeating: nil, count: count)
+        var queue: [Int] = []
+        for (key, object) in top where paths[object] == nil {
+            paths[object] = key
+            queue.append(object)
+        }
+        // Breadth-first from $top, so an error names the shortest way there.
+        var head = 0
+        while head < queue.count {
+            let object = queue[head]
+            head += 1
+            let base = paths[object] ?? "$objects[\(object)]"
+            try forEachUID(in: objects[object], path: "") { uid, field in
+                guard uid < UInt64(count) else {
+                    throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
+                                     at: .archive(object: object, keyPath: join(base, field)))
+                }
+                let target = Int(uid)
+                if field != "$class", paths[target] == nil {
+                    paths[target] = join(base, field)
+                    queue.append(target)
+                }
+            }
+        }
+        // Every object, reachable or not: UIDs in range, classes well formed.
+        for object in 0..<count {
+            let base = paths[object] ?? ""
+            try forEachUID(in: objects[object], path: "") { uid, field in
+                guard uid < UInt64(count) else {
+                    throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
+                                     at: .archive(object: object, keyPath: join(base, field)))
+                }
+            }
+            guard case .dictionary(let d) = objects[object] else { continue }
+            // A dictionary in $objects is an object (with $class) or a class description.
+            guard let cls = d["$class"] else {
+                if d["$classname"] != nil { continue }
+                throw PlistError(.archive, "object \(object) is a dictionary with neither $class nor $classname",
+                                 at: .archive(object: object, keyPath: base))
+            }
+            guard case .uid(let c) = cls else {
+                throw PlistError(.archive, "$class is a \(cls.typeName), not a UID", at: .archive(object: object, keyPath: join(base, "$class")))
+            }
+            try checkClass(Int(c), objects: objects, from: object, path: join(base, "$class"))
+        }
+        return paths
+    }
+
+    private static func checkClass(_ index: Int, objects: [PlistValue], from object: Int, path: String) throws {
+        guard case .dictionary(let cls) = objects[index] else {
+            throw PlistError(.archive, "$class refers to object \(index), a \(objects[index].typeName), not a class dictionary",
+                             at: .archive(object: object, keyPath: path))
+        }
+        guard case .string? = cls["$classname"] else {
+            throw PlistError(.archive, "class dictionary at object \(index) has no $classname string",
+                             at: .archive(object: index, keyPath: path + ".$classname"))
+        }
+        if let chain = cls["$classes"] {
+            guard case .array(let names) = chain, names.allSatisfy({ $0.stringValue != nil }) else {
+                throw PlistError(.archive, "class dictionary at object \(index) has a $classes that is not an array of strings",
+                                 at: .archive(object: index, keyPath: path + ".$classes"))
+            }
+        }
+    }
+
+    private static func join(_ base: String, _ field: String) -> String {
+        if field.isEmpty { return base }
+        if base.isEmpty { return field }
+        return field.hasPrefix("[") ? base + field : base + "." + field
+    }
+
+    /// Calls `body` for each UID inside a value (not descending into other
+    /// objects: UIDs are the edges), with the field path inside the value.
+    private static func forEachUID(in value: PlistValue, path: String, depth: Int = 0, _ body: (UInt64, String) throws -> Void) throws {
+        guard depth < 512 else { return }
+        switch value {
+        case .uid(let u): try body(u, path)
+        case .array(let items):
+            for (i, item) in items.enumerated() { try forEachUID(in: item, path: path + "[\(i)]", depth: depth + 1, body) }
+        case .dictionary(let d):
+            for (k, v) in d { try forEachUID(in: v, path: path.isEmpty ? k : path + "." + k, depth: depth + 1, body) }
+        case .string, .integer, .real, .bool, .date, .data, .null: return
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+final class KeyedArchiveTests: XCTestCase {
+    static let sharedCorpus: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("shared/corpus")
+    }()
+
+    /// Every keyed archive of the shared corpus: valid ones validate, the
+    /// `archive-invalid:` ones fail with an archive location.
+    func testSharedCorpusArchives() throws {
+        guard let text = try? String(contentsOf: Self.sharedCorpus.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
+            throw XCTSkip("shared corpus not found")
+        }
+        var checked = 0
+        for line in text.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 4, cols[1].hasPrefix("keyed-archive") else { continue }
+            let tree = try PropertyList.read([UInt8](try Data(contentsOf: Self.sharedCorpus.appendingPathComponent(cols[0])))).value
+            XCTAssertTrue(KeyedArchive.looksLikeArchive(tree), cols[0])
+            do {
+                let archive = try KeyedArchive(tree)
+                XCTAssertEqual(cols[2], "yes", "\(cols[0]): broken archive accepted")
+                XCTAssertFalse(archive.top.isEmpty, cols[0])
+            } catch let error as PlistError {
+                XCTAssertEqual(cols[2], "no", "\(cols[0]): \(error)")
+                XCTAssertEqual(error.kind, .archive)
+                guard case .archive = error.location else { return XCTFail("\(cols[0]): \(error.location)") }
+            }
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 40)
+    }
+
+    /// Archives written by Foundation's NSKeyedArchiver validate, with key paths
+    /// from $top to each object.
+    func testFoundationArchivesValidate() throws {
+        let root: NSDictionary = ["name": "Ada", "tags": ["a", "b"], "when": Date(timeIntervalSinceReferenceDate: 5), "n": 3.5]
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+            archiver.outputFormat = format
+            archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
+            archiver.finishEncoding()
+            let archive = try KeyedArchive(try PropertyList.read([UInt8](archiver.encodedData)).value)
+            XCTAssertEqual(archive.archiver, "NSKeyedArchiver")
+            XCTAssertEqual(archive.top.map(\.key), ["root"])
+            XCTAssertEqual(archive.className(of: archive.top[0].object), "NSDictionary")
+            XCTAssertTrue(archive.paths.contains { $0?.hasPrefix("root.NS.objects[") ?? false }, "\(archive.paths)")
+        }
+    }
+
+    func envelope(_ objects: [PlistValue], top: PlistValue = .uid(1), archiver: String = "NSKeyedArchiver", version: Int64 = 100_000) -> PlistValue {
+        .dictionary(PlistDictionary([
+            ("$archiver", .string(archiver)), ("$version", .int(version)),
+            ("$top", .dictionary(PlistDictionary([("root", top)]))), ("$objects", .array(objects)),
+        ]))
+    }
+
+    var classDict: PlistValue {
+        .dictionary(PlistDictionary([("$classname", .string("Foo")), ("$classes", .array([.string("Foo"), .string("NSObject")]))]))
+    }
+
+    func object(_ fields: [(String, PlistValue)], cls: UInt64 = 2) -> PlistValue {
+        .dictionary(PlistDictionary(fields + [("$class", .uid(cls))]))
+    }
+
+    func assertArchiveError(_ tree: PlistValue, _ location: SourceLocation, _ fragment: String, line: UInt = #line) {
+        XCTAssertThrowsError(try KeyedArchive(tree), line: line) { e in
+            guard let e = e as? PlistError else { return XCTFail("\(e)", line: line) }
+            XCTAssertEqual(e.location, location, line: line)
+            XCTAssertTrue(e.message.contains(fragment), e.message, line: line)
+        }
+    }
+
+    func testMalformedArchivesAreLocated() throws {
+        XCTAssertNoThrow(try KeyedArchive(envelope([.string("$null"), object([("a", .int(1))]), classDict])))
+        assertArchiveError(envelope([.string("$null"), object([("name", .uid(9))]), classDict]), .archive(object: 1, keyPath: "root.name"), "object 9")
+        assertArchiveError(envelope([.string("$null"), object([("list", .array([.uid(1), .uid(7)]))]), classDict]),
+                           .archive(object: 1, keyPath: "root.list[1]"), "object 7")
+        assertArchiveError(envelope([.string("$null"), .dictionary(PlistDictionary([("a", .int(1))])), classDict]),
+                           .archive(object: 1, keyPath: "root"), "neither $class")
+        assertArchiveError(envelope([.string("$null"), object([]), .dictionary(PlistDictionary([("$classes", .array([]))]))]),
+                           .archive(object: 2, keyPath: "root.$class.$classname"), "$classname")
+        assertArchiveError(envelope([.string("$null"), object([], cls: 0), classDict]), .archive(object: 1, keyPath: "root.$class"), "not a class dictionary")
+        assertArchiveError(envelope([.string("$null")], top: .uid(4)), .archive(object: nil, keyPath: "$top.root"), "past the 1 objects")
+        assertArchiveError(envelope([.string("$null")], archiver: "NSArchiver"), .archive(object: nil, keyPath: "$archiver"), "NSArchiver")
+        assertArchiveError(envelope([.string("$null")], version: 7), .archive(object: nil, keyPath: "$version"), "not 100000")
+        assertArchiveError(envelope([.string("x")]), .archive(object: nil, keyPath: "$objects[0]"), "$null")
+        // An object that refers to itself is a cycle, which archives may hold.
+        XCTAssertNoThrow(try KeyedArchive(envelope([.string("$null"), object([("me", .uid(1))]), classDict])))
+    }
+}
