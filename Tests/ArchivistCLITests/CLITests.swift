@@ -202,6 +202,13 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stdout, #"{"k":false}"#)
         XCTAssertEqual(r.stderr, "dup.plist:3:1: warning: duplicate key \"k\"; the last value is kept (see 2:1)\n")
+        // The warning comes even when the result cannot be written.
+        let failed = try run(["convert", "dup.plist", "--to", "openstep"])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertEqual(failed.stderr.split(separator: "\n").map(String.init), [
+            "dup.plist:3:1: warning: duplicate key \"k\"; the last value is kept (see 2:1)",
+            "dup.plist: error: OpenStep has no bool type: the bool at \"k\" cannot be written (OpenStep holds only strings, data, arrays and dictionaries; write xml1, binary1 or json instead)",
+        ])
     }
 
     func testUsageErrorsExit64() throws {

@@ -29,13 +29,13 @@ public struct BatchConverter {
         if case .directory(let dir) = target { try FileIO.createDirectories(dir) }
     }
 
-    /// Reads `input`, converts it and writes the result atomically. Returns the
-    /// input's diagnostics (duplicate keys and the like), which do not stop the
-    /// conversion. Throws a `PlistError`: located in the input when it is
-    /// malformed or cannot be written in the format, `.io` when a file cannot be
-    /// read or written or the destination is protected. On error nothing is
-    /// written and the destination is as it was.
-    public mutating func convert(_ input: String) throws -> [PlistDiagnostic] {
+    /// Reads `input`, converts it and writes the result atomically. The input's
+    /// diagnostics (duplicate keys and the like) go to `warn` as soon as it is
+    /// read; they do not stop the conversion. Throws a `PlistError`: located in
+    /// the input when it is malformed or cannot be written in the format, `.io`
+    /// when a file cannot be read or written or the destination is protected.
+    /// On error nothing is written and the destination is as it was.
+    public mutating func convert(_ input: String, warn: (PlistDiagnostic) -> Void = { _ in }) throws {
         let destination = target.destination(for: input, format: format)
         if destination != "-" {
             if let earlier = written[destination] {
@@ -46,9 +46,9 @@ public struct BatchConverter {
             }
         }
         let document = try PropertyList.read(try FileIO.read(input, maxSize: readOptions.limits.maxInputSize), options: readOptions)
+        document.diagnostics.forEach(warn)
         let bytes = try PropertyList.write(document.value, as: format, options: writeOptions)
         try FileIO.writeAtomically(bytes, to: destination)
         if destination != "-" { written[destination] = input }
-        return document.diagnostics
     }
 }

@@ -48,9 +48,7 @@ struct Convert: ParsableCommand {
         var failed = false
         for input in inputs {
             do {
-                for diagnostic in try batch.convert(input) {
-                    Console.error(diagnostic.formatted(path: input, severity: "warning"))
-                }
+                try batch.convert(input) { Console.error($0.formatted(path: input, severity: "warning")) }
             } catch let error as PlistError {
                 Console.error(error.formatted(path: input))
                 failed = true
