@@ -6,9 +6,9 @@ import Darwin
 
 /// Line output: results to standard output, errors and warnings to standard error.
 enum Console {
-    /// Prints a result line on standard output.
-    static func output(_ line: String) {
-        print(line)
+    /// Prints a result on standard output, ending with `terminator`.
+    static func output(_ text: String, terminator: String = "\n") {
+        print(text, terminator: terminator)
     }
 
     /// Prints an error or warning line on standard error (unbuffered).

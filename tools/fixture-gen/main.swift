@@ -10,6 +10,7 @@
 // - expected/PATH.txt for every valid file: the reading a correct parser gives
 //   (PlistValue.description with keys sorted), derived from the tree the file was
 //   made from and what the format keeps of it, never from Archivist's readers.
+// - archives/: keyed archives written by NSKeyedArchiver (Archives.swift).
 // - MANIFEST.tsv: path, format, valid, kind, source (as ../shared/corpus/MANIFEST.tsv).
 //
 // Foundation writes binary dictionaries in hash order; run with
@@ -261,5 +262,8 @@ for (name, format, kind, data) in broken {
     try emit("malformed/\(name)", data, format: format, kind: kind, expected: nil)
 }
 
+// MARK: Keyed archives (Archives.swift); their readings are checked by the archive dump goldens.
+
+manifest += try ArchiveFixtures.write(into: root)
 try Data(manifest.utf8).write(to: root.appendingPathComponent("MANIFEST.tsv"))
 print("wrote \(written) files and their expected readings into \(root.path)")

@@ -63,7 +63,7 @@ struct Lint: ParsableCommand {
             if !quiet { Console.output("\(path): OK") }
             return true
         }
-        problems.forEach(Console.output)
+        for line in problems { Console.output(line) }
         return false
     }
 }

@@ -5,9 +5,10 @@ import XCTest
 /// golden `Corpus/expected/PATH.txt`, which the generator derived from the tree
 /// the file was made from. Files Foundation wrote also read as Foundation reads
 /// them, and Archivist's XML for them is Foundation's XML byte for byte.
+/// (`Corpus/archives/` is checked by the archive module's dump goldens.)
 final class CorpusExpectedTests: XCTestCase {
     func testEveryValidFileReadsAsExpected() throws {
-        let rows = Fixtures.manifest(at: Fixtures.corpus).filter(\.valid)
+        let rows = Fixtures.manifest(at: Fixtures.corpus).filter { $0.valid && !$0.path.hasPrefix("archives/") }
         XCTAssertGreaterThanOrEqual(rows.count, 40, "Corpus/MANIFEST.tsv lists the generated fixtures")
         for row in rows {
             let expectedURL = Fixtures.corpus.appendingPathComponent("expected/\(row.path).txt")

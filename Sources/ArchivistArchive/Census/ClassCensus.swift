@@ -1,0 +1,61 @@
+/// The classes of one or more archives: counts, chains, which are Foundation's.
+public struct ClassCensus: Sendable {
+    /// One class.
+    public struct Entry: Sendable, Equatable {
+        /// Archived and readable name.
+        public var name: ClassName
+        /// The `$classes` chain.
+        public var chain: [String]
+        /// Objects of this class, over all archives counted.
+        public var count: Int
+        /// True for Foundation's classes (secure by themselves).
+        public var isFoundation: Bool
+    }
+
+    /// The classes, in the order first met.
+    public private(set) var entries: [Entry] = []
+
+    /// An empty census.
+    public init() {}
+
+    /// Adds an archive's classes.
+    public mutating func add(_ graph: ObjectGraph) {
+        for (name, chain, count) in graph.classCensus() {
+            if let i = entries.firstIndex(where: { $0.name == name }) {
+                entries[i].count += count
+            } else {
+                entries.append(Entry(name: name, chain: chain, count: count, isFoundation: FoundationClasses.isFoundation(name.archived)))
+            }
+        }
+    }
+
+    /// The `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)` call a developer
+    /// needs for these classes: Foundation classes by type, custom ones by their
+    /// readable Swift names.
+    public var swiftAllowlist: String {
+        let names = entries.map { e -> String in
+            e.isFoundation ? "\(e.name.archived).self" : "\(e.name.readable.split(separator: ".").last.map(String.init) ?? e.name.readable).self"
+        }
+        return "try NSKeyedUnarchiver.unarchivedObject(ofClasses: [\(names.joined(separator: ", "))], from: data)"
+    }
+}
+
+/// Foundation's classes that archives hold.
+public enum FoundationClasses {
+    static let names: Set<String> = [
+        "NSObject", "NSString", "NSMutableString", "NSNumber", "NSValue", "NSArray", "NSMutableArray", "NSDictionary",
+        "NSMutableDictionary", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet", "NSMutableOrderedSet", "NSData",
+        "NSMutableData", "NSDate", "NSUUID", "NSURL", "NSNull", "NSLocale", "NSTimeZone", "NSAttributedString",
+        "NSMutableAttributedString", "NSIndexSet", "NSMutableIndexSet", "NSIndexPath", "NSMeasurement", "NSUnit",
+        "NSCalendar", "NSDateComponents", "NSError", "NSDecimalNumber", "NSCharacterSet", "NSMutableCharacterSet",
+        "NSRegularExpression", "NSTextCheckingResult", "NSDateInterval", "NSPersonNameComponents", "NSAffineTransform",
+        "NSByteCountFormatter", "NSDateFormatter", "NSNumberFormatter", "NSDateIntervalFormatter", "NSISO8601DateFormatter",
+    ]
+
+    /// True when a class name is one of Foundation's (or a Foundation private
+    /// subclass such as `NSSimpleRegularExpressionCheckingResult` or `NSUnitLength`).
+    public static func isFoundation(_ name: String) -> Bool {
+        if names.contains(name) { return true }
+        return name.hasPrefix("NS") && (name.hasSuffix("CheckingResult") || name.hasPrefix("NSUnit") || name.hasPrefix("__NS"))
+    }
+}

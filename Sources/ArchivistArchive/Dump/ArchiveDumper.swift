@@ -1,0 +1,163 @@
+import ArchivistCore
+
+/// Renders a keyed archive as objects, not `$objects` indices: each object with
+/// its class and fields in order, inline primitives marked, Foundation values
+/// shown as values, an object referenced from several places labelled `@N` where
+/// it is first shown and referred to as `-> @N` after (so cycles stay finite).
+public struct ArchiveDumper {
+    let graph: ObjectGraph
+    let options: DumpOptions
+    let incoming: [Int]
+    var shown: [Bool]
+    var onStack: [Bool]
+    var out = ""
+
+    /// The text of an archive's graph.
+    public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> String {
+        var d = ArchiveDumper(graph: graph, options: options)
+        let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
+        d.out += "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
+        d.body(indent: 0)
+        d.out += "\n"
+        return d.out
+    }
+
+    init(graph: ObjectGraph, options: DumpOptions) {
+        self.graph = graph
+        self.options = options
+        incoming = graph.incomingCounts()
+        shown = [Bool](repeating: false, count: graph.nodes.count)
+        onStack = [Bool](repeating: false, count: graph.nodes.count)
+    }
+
+    private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
+
+    /// `{ topKey = object ... }` at an indent.
+    mutating func body(indent: Int) {
+        out += "{\n"
+        for (key, object) in graph.top {
+            out += pad(indent + 1) + key + " = "
+            node(object, indent: indent + 1)
+            out += "\n"
+        }
+        out += pad(indent) + "}"
+    }
+
+    private func label(_ i: Int) -> String { incoming[i] > 1 ? " @\(i)" : "" }
+
+    mutating func node(_ i: Int, indent: Int) {
+        guard i >= 0, i < graph.nodes.count else { out += "<missing object \(i)>"; return }
+        switch graph.nodes[i] {
+        case .null:
+            out += "nil"
+        case .value(let v):
+            if case .data(let bytes) = v {
+                data(bytes, indent: indent)
+            } else {
+                out += DumpText.scalar(v)
+            }
+        case .classDescription(let name, _):
+            out += "<class \(name)>"
+        case .object(let o):
+            if onStack[i] || (shown[i] && incoming[i] > 1) {
+                out += "-> @\(i)"
+                return
+            }
+            shown[i] = true
+            if indent > options.depthLimit {
+                out += "\(o.className.readable)\(label(i)) { … }"
+                return
+            }
+            onStack[i] = true
+            defer { onStack[i] = false }
+            if let value = FoundationValue.interpret(o) {
+                foundation(value, o, i, indent: indent)
+            } else {
+                generic(o, i, indent: indent)
+            }
+        }
+    }
+
+    private mutating func data(_ bytes: [UInt8], indent: Int) {
+        var t = TreeDumper(options: options)
+        t.value(.data(bytes), indent: indent)
+        out += t.out
+    }
+
+    private mutating func foundation(_ value: FoundationValue, _ o: ArchivedObject, _ i: Int, indent: Int) {
+        let name = o.className.readable + label(i)
+        switch value {
+        case .list(let refs):
+            if refs.isEmpty { out += "\(name) []"; return }
+            out += "\(name) [\n"
+            for r in refs {
+                out += pad(indent + 1)
+                node(r, indent: indent + 1)
+                out += "\n"
+            }
+            out += pad(indent) + "]"
+        case .map(let keys, let values):
+            if keys.isEmpty { out += "\(name) {}"; return }
+            out += "\(name) {\n"
+            for (k, v) in zip(keys, values) {
+                out += pad(indent + 1)
+                node(k, indent: indent + 1)
+                out += " => "
+                node(v, indent: indent + 1)
+                out += "\n"
+            }
+            out += pad(indent) + "}"
+        case .string(let s):
+            out += DumpText.quoted(s)
+        case .data(let bytes):
+            data(bytes, indent: indent)
+        case .date(let t):
+            out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(o.className.readable))"
+        case .uuid(let s):
+            out += "UUID \(s)"
+        case .url(let base, let relative):
+            out += "URL "
+            if let relative { node(relative, indent: indent) } else { out += "nil" }
+            if let base {
+                out += " relative to "
+                node(base, indent: indent)
+            }
+        case .null:
+            out += "NSNull"
+        }
+    }
+
+    private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) {
+        out += o.className.description + label(i)
+        if o.fields.isEmpty { out += " {}"; return }
+        out += " {\n"
+        for field in o.fields {
+            out += pad(indent + 1) + field.key + " = "
+            switch field.value {
+            case .inline(let v):
+                switch v {
+                case .integer, .real, .bool:
+                    out += DumpText.scalar(v) + " (inline \(v.typeName))"
+                case .data(let bytes):
+                    data(bytes, indent: indent + 1)
+                case .array, .dictionary, .string, .date, .uid, .null:
+                    var t = TreeDumper(options: options)
+                    t.value(v, indent: indent + 1)
+                    out += t.out + " (inline)"
+                }
+            case .reference(let r):
+                node(r, indent: indent + 1)
+            case .references(let refs):
+                out += "[\n"
+                for r in refs {
+                    out += pad(indent + 2)
+                    node(r, indent: indent + 2)
+                    out += "\n"
+                }
+                out += pad(indent + 1) + "]"
+            }
+            out += "\n"
+        }
+        out += pad(indent) + "}"
+    }
+}

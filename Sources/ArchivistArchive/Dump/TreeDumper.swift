@@ -1,0 +1,134 @@
+import ArchivistCore
+
+/// A readable, typed rendering of a plain property-list tree, in the manner of
+/// macOS `plutil -p`: `"key" => value`, arrays with indices, dictionaries in the
+/// order read. `<data>` holding a property list or keyed archive is decoded and
+/// shown nested.
+public struct TreeDumper {
+    let options: DumpOptions
+    var out = ""
+
+    /// The text of a tree.
+    public static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) -> String {
+        var d = TreeDumper(options: options)
+        d.value(value, indent: 0)
+        d.out += "\n"
+        return d.out
+    }
+
+    init(options: DumpOptions) {
+        self.options = options
+    }
+
+    private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
+
+    mutating func value(_ v: PlistValue, indent: Int) {
+        switch v {
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            if indent >= options.depthLimit { out += "[ … \(items.count) items ]"; return }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += pad(indent + 1) + "\(i) => "
+                value(item, indent: indent + 1)
+                out += "\n"
+            }
+            out += pad(indent) + "]"
+        case .dictionary(let d):
+            if d.isEmpty { out += "{}"; return }
+            if indent >= options.depthLimit { out += "{ … \(d.count) keys }"; return }
+            out += "{\n"
+            for (k, item) in d {
+                out += pad(indent + 1) + DumpText.quoted(k) + " => "
+                value(item, indent: indent + 1)
+                out += "\n"
+            }
+            out += pad(indent) + "}"
+        case .data(let bytes):
+            if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedPlist.decode(bytes) {
+                out += DumpText.data(bytes) + " holding " + nested.label + " "
+                var inner = options
+                inner.nestedLevels -= 1
+                if let graph = nested.graph {
+                    var a = ArchiveDumper(graph: graph, options: inner)
+                    a.body(indent: indent)
+                    out += a.out
+                } else {
+                    var t = TreeDumper(options: inner)
+                    t.value(nested.tree, indent: indent)
+                    out += t.out
+                }
+            } else {
+                out += DumpText.data(bytes)
+            }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            out += DumpText.scalar(v)
+        }
+    }
+}
+
+/// Text of scalars shared by both dumpers.
+enum DumpText {
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func data(_ bytes: [UInt8]) -> String {
+        var hex = ""
+        for b in bytes.prefix(24) {
+            hex += b < 16 ? "0" + String(b, radix: 16) : String(b, radix: 16)
+        }
+        return "<data \(bytes.count) bytes" + (bytes.isEmpty ? "" : " 0x" + hex + (bytes.count > 24 ? "…" : "")) + ">"
+    }
+
+    static func scalar(_ v: PlistValue) -> String {
+        switch v {
+        case .string(let s): return quoted(s)
+        case .integer(let i): return i.description
+        case .real(let r): return r.width == .bits32 ? "\(Float(r.value)) (float)" : "\(r.value)"
+        case .bool(let b): return b ? "true" : "false"
+        case .date(let d):
+            let frac = d.secondsSinceReferenceDate - d.secondsSinceReferenceDate.rounded(.down)
+            return ISO8601.format(d) + (frac != 0 && frac.isFinite ? " (+\(frac)s)" : "")
+        case .data(let bytes): return data(bytes)
+        case .uid(let u): return "UID(\(u))"
+        case .null: return "null"
+        case .array(let a): return "[\(a.count) items]"
+        case .dictionary(let d): return "{\(d.count) keys}"
+        }
+    }
+}
+
+/// A property list (or keyed archive) found inside a `<data>` value.
+struct NestedPlist {
+    var tree: PlistValue
+    var graph: ObjectGraph?
+    var label: String
+
+    /// Decodes data that starts like a binary or XML property list.
+    static func decode(_ bytes: [UInt8]) -> NestedPlist? {
+        let binary = bytes.starts(with: Array("bplist00".utf8))
+        let xml = bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8))
+        guard binary || xml, let doc = try? PropertyList.read(bytes) else { return nil }
+        if KeyedArchive.looksLikeArchive(doc.value), let graph = try? ObjectGraph(doc.value) {
+            return NestedPlist(tree: doc.value, graph: graph, label: "a keyed archive")
+        }
+        return NestedPlist(tree: doc.value, graph: nil, label: binary ? "a binary property list" : "an XML property list")
+    }
+}

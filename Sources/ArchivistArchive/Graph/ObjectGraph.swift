@@ -1,0 +1,106 @@
+import ArchivistCore
+
+/// An archive as an object graph: one node per `$objects` entry, edges by index.
+/// An object referenced from several places is one node; cycles are edges like
+/// any other, so nothing here follows them.
+public struct ObjectGraph: Sendable {
+    /// The nodes, indexed as `$objects` is.
+    public var nodes: [ArchivedNode]
+    /// The `$top` entries.
+    public var top: [(key: String, object: Int)]
+
+    /// The graph of a validated archive.
+    public init(_ archive: KeyedArchive) {
+        top = archive.top
+        nodes = archive.objects.enumerated().map { index, value in
+            ObjectGraph.node(index: index, value: value, archive: archive)
+        }
+    }
+
+    /// Reads and validates an archive tree, then builds its graph.
+    public init(_ value: PlistValue) throws {
+        self.init(try KeyedArchive(value))
+    }
+
+    private static func node(index: Int, value: PlistValue, archive: KeyedArchive) -> ArchivedNode {
+        if index == 0 { return .null }
+        guard case .dictionary(let d) = value else { return .value(value) }
+        if d["$class"] == nil, case .string(let name)? = d["$classname"] {
+            let chain = (d["$classes"]?.arrayValue ?? []).compactMap(\.stringValue)
+            return .classDescription(ClassName(archived: name), chain: chain)
+        }
+        guard case .uid(let c)? = d["$class"], case .dictionary(let cls) = archive.objects[Int(c)],
+              case .string(let name)? = cls["$classname"] else {
+            return .value(value)
+        }
+        let chain = (cls["$classes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        var fields: [Field] = []
+        fields.reserveCapacity(d.count)
+        for (key, field) in d where key != "$class" {
+            fields.append(Field(key: key, value: fieldValue(field)))
+        }
+        return .object(ArchivedObject(className: ClassName(archived: name), classChain: chain, fields: fields))
+    }
+
+    private static func fieldValue(_ value: PlistValue) -> FieldValue {
+        switch value {
+        case .uid(let u): return .reference(Int(u))
+        case .array(let items) where !items.isEmpty && items.allSatisfy({ if case .uid = $0 { return true } else { return false } }):
+            return .references(items.compactMap { if case .uid(let u) = $0 { return Int(u) } else { return nil } })
+        default: return .inline(value)
+        }
+    }
+
+    /// The object at an index, when that node is an object.
+    public func object(_ index: Int) -> ArchivedObject? {
+        guard index >= 0, index < nodes.count, case .object(let o) = nodes[index] else { return nil }
+        return o
+    }
+
+    /// The indices a node refers to, in field order.
+    public func edges(of index: Int) -> [Int] {
+        guard let o = object(index) else { return [] }
+        var out: [Int] = []
+        for field in o.fields {
+            switch field.value {
+            case .reference(let r): out.append(r)
+            case .references(let rs): out.append(contentsOf: rs)
+            case .inline: continue
+            }
+        }
+        return out
+    }
+
+    /// For each node, how many edges point at it from nodes reachable from `$top`.
+    public func incomingCounts() -> [Int] {
+        var counts = [Int](repeating: 0, count: nodes.count)
+        var seen = [Bool](repeating: false, count: nodes.count)
+        var stack = top.map(\.object)
+        for t in stack { counts[t] += 1 }
+        while let n = stack.popLast() {
+            if seen[n] { continue }
+            seen[n] = true
+            for e in edges(of: n) where e < nodes.count {
+                counts[e] += 1
+                if !seen[e] { stack.append(e) }
+            }
+        }
+        return counts
+    }
+
+    /// Every class used by an object reachable or not, with how many objects use it.
+    public func classCensus() -> [(name: ClassName, chain: [String], count: Int)] {
+        var order: [String] = []
+        var info: [String: (ClassName, [String], Int)] = [:]
+        for node in nodes {
+            guard case .object(let o) = node else { continue }
+            if let existing = info[o.className.archived] {
+                info[o.className.archived] = (existing.0, existing.1, existing.2 + 1)
+            } else {
+                order.append(o.className.archived)
+                info[o.className.archived] = (o.className, o.classChain, 1)
+            }
+        }
+        return order.compactMap { info[$0].map { (name: $0.0, chain: $0.1, count: $0.2) } }
+    }
+}

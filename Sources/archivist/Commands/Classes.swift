@@ -1,0 +1,48 @@
+import ArchivistArchive
+import ArchivistCore
+import ArgumentParser
+
+/// `archivist classes`: the classes keyed archives use.
+struct Classes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the classes of keyed archives, with counts and class chains.",
+        discussion: """
+            Each class is shown with its object count, readable and archived names and
+            its $classes chain, marked Foundation or custom. --swift prints the
+            NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) call that decodes the
+            archives under secure coding.
+
+            Example:
+              archivist classes Data.plist
+              archivist classes --swift *.plist
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Keyed archives to read.", valueName: "FILE"))
+    var files: [String]
+
+    @Flag(help: "Print the Swift allowlist for NSKeyedUnarchiver.unarchivedObject(ofClasses:from:).")
+    var swift = false
+
+    func run() throws {
+        var census = ClassCensus()
+        var failed = false
+        for file in files {
+            do {
+                census.add(try ObjectGraph(try PropertyList.read(try FileIO.read(file)).value))
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: file))
+                failed = true
+            }
+        }
+        if swift {
+            Console.output(census.swiftAllowlist)
+        } else {
+            for e in census.entries {
+                let kind = e.isFoundation ? "Foundation" : "custom"
+                Console.output("\(e.count)\t\(e.name)\t\(kind)\t\(e.chain.joined(separator: " < "))")
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+}

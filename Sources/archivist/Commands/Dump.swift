@@ -1,0 +1,52 @@
+import ArchivistArchive
+import ArchivistCore
+import ArgumentParser
+
+/// `archivist dump`: shows a property list or keyed archive for people.
+struct Dump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a property list, or a keyed archive as objects.",
+        discussion: """
+            A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices:
+            each object with its class and fields in order, inline primitives marked
+            "(inline real)", Foundation values as values, an object referenced from
+            several places labelled @N once and referred to as -> @N after (cycles stay
+            finite). A <data> value holding a property list or keyed archive is decoded
+            and shown nested. Other property lists are shown as a typed tree, as
+            plutil -p does.
+
+            Example:
+              archivist dump Data.plist
+              archivist dump --raw Data.plist
+              archivist dump --depth 2 Preferences.plist
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The file to show ('-' reads standard input).", valueName: "FILE"))
+    var file: String
+
+    @Flag(help: "Show the plain tree, with UIDs, without resolving an archive.")
+    var raw = false
+
+    @Option(help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
+    var depth: Int?
+
+    func validate() throws {
+        if let depth, depth < 0 { throw ValidationError("--depth takes a number of levels, 0 or more.") }
+    }
+
+    func run() throws {
+        do {
+            let document = try PropertyList.read(try FileIO.read(file))
+            let options = DumpOptions(maxDepth: depth)
+            if !raw, KeyedArchive.looksLikeArchive(document.value) {
+                Console.output(ArchiveDumper.render(try ObjectGraph(document.value), options: options), terminator: "")
+            } else {
+                Console.output(TreeDumper.render(document.value, options: options), terminator: "")
+            }
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: file))
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+/// `dump` output for archives and plists, compared with golden files in
+/// `Golden/`. Run with ARCHIVIST_UPDATE_GOLDEN=1 to rewrite them after a
+/// deliberate change, and review the diff.
+final class DumpGoldenTests: XCTestCase {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static let goldenDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static func render(_ url: URL, options: DumpOptions = DumpOptions()) throws -> String {
+        let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).value
+        if KeyedArchive.looksLikeArchive(value) {
+            return ArchiveDumper.render(try ObjectGraph(value), options: options)
+        }
+        return TreeDumper.render(value, options: options)
+    }
+
+    func check(_ url: URL, golden: String, options: DumpOptions = DumpOptions(), line: UInt = #line) throws {
+        let text = try Self.render(url, options: options)
+        let goldenURL = Self.goldenDir.appendingPathComponent(golden)
+        if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
+            try Data(text.utf8).write(to: goldenURL)
+        }
+        XCTAssertEqual(text, try String(contentsOf: goldenURL, encoding: .utf8), golden, line: line)
+    }
+
+    func testCorpusArchives() throws {
+        let archives = Self.packageRoot.appendingPathComponent("Corpus/archives")
+        for name in ["scary-creature-v1", "computer", "foundation-values", "cycle", "preferences-with-user"] {
+            try check(archives.appendingPathComponent("\(name).plist"), golden: "\(name).txt")
+        }
+        try check(archives.appendingPathComponent("computer.plist"), golden: "computer-depth1.txt", options: DumpOptions(maxDepth: 1))
+    }
+
+    func testSharedCorpusArchives() throws {
+        let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: shared.path), "shared corpus not found")
+        try check(shared.appendingPathComponent("bpylist/tests/fixture_data/circular_archive.plist"), golden: "bpylist-circular.txt")
+        try check(shared.appendingPathComponent("corelibs-foundation/Tests/Foundation/Resources/NSKeyedUnarchiver-URLTest.plist"), golden: "corelibs-url.txt")
+        try check(shared.appendingPathComponent("bpylist/tests/fixture_data/dict_nested.plist"), golden: "plain-dict-nested.txt")
+    }
+
+    /// Every archive of both corpora dumps without failing, and the dump of a
+    /// cyclic archive is finite.
+    func testEveryArchiveDumps() throws {
+        let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        guard let text = try? String(contentsOf: shared.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return }
+        for line in text.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 3, cols[1].hasPrefix("keyed-archive"), cols[2] == "yes" else { continue }
+            let out = try Self.render(shared.appendingPathComponent(cols[0]))
+            XCTAssertTrue(out.hasPrefix("NSKeyedArchiver archive"), cols[0])
+        }
+    }
+}

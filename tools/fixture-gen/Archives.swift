@@ -1,0 +1,132 @@
+// Keyed archives written by Foundation's real NSKeyedArchiver, for Corpus/archives.
+import ArchivistCore
+import Foundation
+
+final class ScaryCreatureData: NSObject, NSCoding {
+    let title: String
+    let rating: Float
+    init(title: String, rating: Float) { self.title = title; self.rating = rating }
+    func encode(with coder: NSCoder) {
+        coder.encode(title, forKey: "Title")
+        coder.encode(rating, forKey: "Rating")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+final class CPUCore: NSObject, NSCoding {
+    let constant: Int
+    let coreID: String
+    init(constant: Int, coreID: String) { self.constant = constant; self.coreID = coreID }
+    func encode(with coder: NSCoder) {
+        coder.encode(constant, forKey: "constant")
+        coder.encode(coreID as NSString, forKey: "coreID")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+final class CPUCoder: NSObject, NSCoding {
+    let clock: Int, constant: Int, cores: [CPUCore]
+    init(clock: Int, constant: Int, cores: [CPUCore]) { self.clock = clock; self.constant = constant; self.cores = cores }
+    func encode(with coder: NSCoder) {
+        coder.encode(NSNumber(value: clock), forKey: "clock")
+        coder.encode(NSNumber(value: constant), forKey: "constant")
+        coder.encode(cores as NSArray, forKey: "cores")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+final class Computer: NSObject, NSCoding {
+    let name: String, cpu: CPUCoder
+    init(name: String, cpu: CPUCoder) { self.name = name; self.cpu = cpu }
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "cpu_name")
+        coder.encode(cpu, forKey: "cpu_coder")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+final class User: NSObject, NSCoding {
+    let name: String, age: Int, email: String?
+    init(name: String, age: Int, email: String?) { self.name = name; self.age = age; self.email = email }
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(age, forKey: "age")
+        coder.encode(email.map { $0 as NSString }, forKey: "email")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+/// A node that points back at its owner with a conditional reference.
+final class Node: NSObject, NSCoding {
+    let label: String
+    var children: [Node] = []
+    weak var parent: Node?
+    init(label: String) { self.label = label }
+    func encode(with coder: NSCoder) {
+        coder.encode(label as NSString, forKey: "label")
+        coder.encode(children as NSArray, forKey: "children")
+        coder.encodeConditionalObject(parent, forKey: "parent")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+enum ArchiveFixtures {
+    /// Archives `root` and renames Linux's `fixture_gen.X` class names to the
+    /// names the scenarios have on disk (Foundation on Linux ignores setClassName).
+    static func archive(_ root: Any, names: [String: String]) throws -> [UInt8] {
+        let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
+        var tree = try PropertyList.read([UInt8](data)).value
+        guard case .dictionary(var envelope) = tree, case .array(var objects)? = envelope["$objects"] else { return [UInt8](data) }
+        func rename(_ s: String) -> String { names[s] ?? names[s.replacingOccurrences(of: "fixture_gen.", with: "")] ?? s }
+        for (i, object) in objects.enumerated() {
+            guard case .dictionary(var d) = object, case .string(let name)? = d["$classname"] else { continue }
+            d["$classname"] = .string(rename(name))
+            if case .array(let chain)? = d["$classes"] {
+                d["$classes"] = .array(chain.map { $0.stringValue.map { .string(rename($0)) } ?? $0 })
+            }
+            objects[i] = .dictionary(d)
+        }
+        envelope["$objects"] = .array(objects)
+        tree = .dictionary(envelope)
+        return try PropertyList.write(tree, as: .binary)
+    }
+
+    static func write(into root: URL) throws -> String {
+        let dir = root.appendingPathComponent("archives")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var manifest = ""
+        func save(_ name: String, _ bytes: [UInt8], _ kind: String) throws {
+            try Data(bytes).write(to: dir.appendingPathComponent(name))
+            manifest += "archives/\(name)\tkeyed-archive-binary\tyes\t\(kind)\tarchivist:tools/fixture-gen\n"
+        }
+        try save("scary-creature-v1.plist", try archive(ScaryCreatureData(title: "Scary Bug", rating: 3.5),
+                                                         names: ["ScaryCreatureData": "ScaryCreatures.ScaryCreatureData"]),
+                 "NSKeyedArchiver: scenario 1, ScaryCreatureData with inline Rating")
+        let cores = [CPUCore(constant: 1494, coreID: "A1B2"), CPUCore(constant: 1494, coreID: "C3D4")]
+        try save("computer.plist", try archive(Computer(name: "Mac", cpu: CPUCoder(clock: 3200, constant: 7, cores: cores)),
+                                               names: ["Computer": "MusicBox.Computer", "CPUCoder": "_TtCV8MusicBox3CPU8CPUCoder", "CPUCore": "MusicBox.CPUCore"]),
+                 "NSKeyedArchiver: scenario 2, Computer with a mangled CPU.CPUCoder")
+        let shared = "shared string" as NSString
+        let date = Date(timeIntervalSinceReferenceDate: 700_000_000.25)
+        let values: NSDictionary = [
+            "array": NSArray(array: [shared, shared, NSNumber(value: 42)]), "date": date, "data": Data([1, 2, 3]),
+            "uuid": NSUUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? NSUUID(),
+            "url": NSURL(string: "https://example.com/a?b=c") ?? NSURL(fileURLWithPath: "/"), "null": NSNull(), "set": NSSet(array: [NSNumber(value: 1)]),
+            "bool": NSNumber(value: true), "real": NSNumber(value: 2.5),
+        ]
+        try save("foundation-values.plist", try archive(values, names: [:]), "NSKeyedArchiver: Foundation values and a shared string")
+        let parent = Node(label: "parent")
+        let child = Node(label: "child")
+        parent.children = [child]
+        child.parent = parent
+        try save("cycle.plist", try archive(parent, names: ["Node": "Tree.Node"]), "NSKeyedArchiver: conditional back-reference (cycle)")
+        // Scenario 3: an archived User stored as data in a preferences plist.
+        let user = try archive(User(name: "Ada", age: 36, email: nil), names: ["User": "Prefs.User"])
+        let prefs = PlistValue.dictionary(PlistDictionary([
+            ("currentUser", .data(user)), ("launchCount", .int(12)), ("theme", .string("dark")),
+        ]))
+        try Data(try PropertyList.write(prefs, as: .binary)).write(to: dir.appendingPathComponent("preferences-with-user.plist"))
+        manifest += "archives/preferences-with-user.plist\tbinary\tyes\tscenario 3: a keyed archive nested as data in preferences\tarchivist:tools/fixture-gen\n"
+        return manifest
+    }
+}
