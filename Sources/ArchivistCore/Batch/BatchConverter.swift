@@ -10,14 +10,19 @@ public struct BatchConverter {
     public let readOptions: ReadOptions
     /// Options for writing each result.
     public let writeOptions: WriteOptions
-    private let inputs: [String]
+    /// The files the inputs name, with the path of each (standard input has none).
+    private let inputFiles: [FileIO.FileIdentity: String]
     /// Destinations written so far, with the input each came from.
     private var written: [String: String] = [:]
 
     /// A batch over `inputs` (paths, `-` for standard input).
     public init(inputs: [String], format: PlistFormat, target: OutputTarget,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
-        self.inputs = inputs
+        var files: [FileIO.FileIdentity: String] = [:]
+        for input in inputs where input != "-" {
+            if let id = FileIO.identity(of: input), files[id] == nil { files[id] = input }
+        }
+        self.inputFiles = files
         self.format = format
         self.target = target
         self.readOptions = readOptions
@@ -41,7 +46,7 @@ public struct BatchConverter {
             if let earlier = written[destination] {
                 throw PlistError(.io, "refusing to overwrite \(destination), the result of \(earlier)")
             }
-            if target != .inPlace, let other = inputs.first(where: { $0 != "-" && FileIO.isSameFile($0, destination) }) {
+            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
                 throw PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
             }
         }

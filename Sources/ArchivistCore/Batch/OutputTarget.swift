@@ -25,10 +25,11 @@ public enum OutputTarget: Sendable, Equatable {
         switch self {
         case .standardOutput:
             return inputs.count == 1 ? nil : "several inputs need an output folder or in-place conversion (standard output takes one)"
-        case .file:
+        case .file(let path):
+            if path.isEmpty { return "the output file name is empty" }
             return inputs.count == 1 ? nil : "an output file takes exactly one input; use an output folder for several"
-        case .directory:
-            return nil
+        case .directory(let dir):
+            return dir.isEmpty ? "the output folder name is empty" : nil
         case .inPlace:
             return inputs.contains("-") ? "standard input cannot be replaced in place" : nil
         }

@@ -88,10 +88,10 @@ public enum FileIO {
         let tempPath = template.withUnsafeBufferPointer { p in
             String(decoding: p.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        var open = true
+        var isOpen = true
         var renamed = false
         defer {
-            if open { close(fd) }
+            if isOpen { close(fd) }
             if !renamed { unlink(tempPath) }
         }
         var st = stat()
@@ -99,10 +99,17 @@ public enum FileIO {
         guard fchmod(fd, mode) == 0 else { throw ioError("cannot write \(path)") }
         try writeAll(bytes, fd: fd, name: path)
         if durable, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
-        open = false
+        isOpen = false
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
         guard rename(tempPath, target) == 0 else { throw ioError("cannot write \(path)") }
         renamed = true
+        if durable {
+            // Make the rename itself durable: flush the folder's entry.
+            let dirFD = open(dir, O_RDONLY | O_CLOEXEC)
+            guard dirFD >= 0 else { throw ioError("cannot write \(path)") }
+            defer { close(dirFD) }
+            guard fsync(dirFD) == 0 else { throw ioError("cannot write \(path)") }
+        }
     }
 
     /// True when something exists at `path` (a symbolic link counts even when
@@ -118,12 +125,23 @@ public enum FileIO {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// True when both paths name the same existing file (same device and inode),
-    /// however they are spelled.
+    /// What identifies a file however its path is spelled: device and inode.
+    public struct FileIdentity: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the existing file at `path` (links followed), or nil.
+    public static func identity(of path: String) -> FileIdentity? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))
+    }
+
+    /// True when both paths name the same existing file, however they are spelled.
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
-        var sa = stat(), sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+        guard let ia = identity(of: a) else { return false }
+        return ia == identity(of: b)
     }
 
     /// Creates a directory and any missing parents (`mkdir -p`).

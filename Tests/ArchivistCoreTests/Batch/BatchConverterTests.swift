@@ -38,6 +38,8 @@ final class BatchConverterTests: XCTestCase {
         XCTAssertNotNil(OutputTarget.standardOutput.usageProblem(inputs: ["a", "b"]))
         XCTAssertNotNil(OutputTarget.file("o").usageProblem(inputs: ["a", "b"]))
         XCTAssertNil(OutputTarget.directory("o").usageProblem(inputs: ["a", "b", "-"]))
+        XCTAssertNotNil(OutputTarget.directory("").usageProblem(inputs: ["a"]))
+        XCTAssertNotNil(OutputTarget.file("").usageProblem(inputs: ["a"]))
         XCTAssertNotNil(OutputTarget.inPlace.usageProblem(inputs: ["a", "-"]))
         XCTAssertNil(OutputTarget.inPlace.usageProblem(inputs: ["a", "b"]))
     }
