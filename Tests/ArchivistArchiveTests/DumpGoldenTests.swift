@@ -40,6 +40,19 @@ final class DumpGoldenTests: XCTestCase {
         try check(archives.appendingPathComponent("computer.plist"), golden: "computer-depth1.txt", options: DumpOptions(maxDepth: 1))
     }
 
+    func testJSONView() throws {
+        let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
+        let text = String(decoding: try PropertyList.write(ArchiveJSONView.tree(graph), as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
+        let goldenURL = Self.goldenDir.appendingPathComponent("cycle.json")
+        if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
+            try Data(text.utf8).write(to: goldenURL)
+        }
+        XCTAssertEqual(text, try String(contentsOf: goldenURL, encoding: .utf8))
+        // The JSON is valid JSON that Foundation reads.
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)))
+    }
+
     func testSharedCorpusArchives() throws {
         let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         try XCTSkipUnless(FileManager.default.fileExists(atPath: shared.path), "shared corpus not found")

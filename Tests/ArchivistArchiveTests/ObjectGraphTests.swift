@@ -15,7 +15,18 @@ final class Pet: NSObject, NSCoding {
         coder.encode(legs, forKey: "legs")
         coder.encode(friend, forKey: "friend")
     }
-    init?(coder: NSCoder) { nil }
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(forKey: "name") as? String else { return nil }
+        self.name = name
+        // A boxed weight (an NSNumber object) reads as well as an inline one.
+        if let boxed = coder.decodeObject(forKey: "weight") as? NSNumber {
+            weight = boxed.doubleValue
+        } else {
+            weight = coder.decodeDouble(forKey: "weight")
+        }
+        legs = coder.decodeInteger(forKey: "legs")
+        friend = coder.decodeObject(forKey: "friend") as? Pet
+    }
 }
 
 final class ObjectGraphTests: XCTestCase {

@@ -18,6 +18,7 @@ struct Dump: ParsableCommand {
             Example:
               archivist dump Data.plist
               archivist dump --raw Data.plist
+              archivist dump --json Data.plist
               archivist dump --depth 2 Preferences.plist
             """
     )
@@ -31,6 +32,9 @@ struct Dump: ParsableCommand {
     @Option(help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
     var depth: Int?
 
+    @Flag(help: "Print the same view as JSON, for programs.")
+    var json = false
+
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth takes a number of levels, 0 or more.") }
     }
@@ -39,7 +43,12 @@ struct Dump: ParsableCommand {
         do {
             let document = try PropertyList.read(try FileIO.read(file))
             let options = DumpOptions(maxDepth: depth)
-            if !raw, KeyedArchive.looksLikeArchive(document.value) {
+            let isArchive = !raw && KeyedArchive.looksLikeArchive(document.value)
+            if json {
+                let view = isArchive ? ArchiveJSONView.tree(try ObjectGraph(document.value), options: options) : document.value
+                Console.output(String(decoding: try PropertyList.write(view, as: .json, options: WriteOptions(pretty: true)), as: UTF8.self),
+                               terminator: "")
+            } else if isArchive {
                 Console.output(ArchiveDumper.render(try ObjectGraph(document.value), options: options), terminator: "")
             } else {
                 Console.output(TreeDumper.render(document.value, options: options), terminator: "")

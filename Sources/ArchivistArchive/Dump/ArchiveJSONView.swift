@@ -1,0 +1,80 @@
+import ArchivistCore
+
+/// The machine-readable form of `dump`: the same view as `ArchiveDumper` as a
+/// tree for the JSON writer. Objects are `{"class": ..., "fields": [...]}` with
+/// `"id"` when shared; later references are `{"ref": N}`; inline primitives are
+/// `{"inline": value}`; Foundation values are plain JSON values or
+/// `{"class": "NSArray", "items": [...]}` / `{"class": "NSDictionary", "entries": [[k, v], ...]}`.
+public struct ArchiveJSONView {
+    let graph: ObjectGraph
+    let incoming: [Int]
+    var shown: [Bool]
+    var onStack: [Bool]
+    let depthLimit: Int
+
+    /// The view of an archive.
+    public static func tree(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> PlistValue {
+        var v = ArchiveJSONView(graph: graph, incoming: graph.incomingCounts(),
+                                shown: [Bool](repeating: false, count: graph.nodes.count),
+                                onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit)
+        var top = PlistDictionary()
+        for (key, object) in graph.top { top[key] = v.node(object, depth: 0) }
+        return .dictionary(PlistDictionary([("archiver", .string("NSKeyedArchiver")), ("top", .dictionary(top))]))
+    }
+
+    private mutating func node(_ i: Int, depth: Int) -> PlistValue {
+        guard i >= 0, i < graph.nodes.count else { return .dictionary(PlistDictionary([("missing", .int(Int64(i)))])) }
+        switch graph.nodes[i] {
+        case .null:
+            return .dictionary(PlistDictionary([("null", .bool(true))]))
+        case .value(let v):
+            return v
+        case .classDescription(let name, _):
+            return .dictionary(PlistDictionary([("classDescription", .string(name.readable))]))
+        case .object(let o):
+            if onStack[i] || (shown[i] && incoming[i] > 1) {
+                return .dictionary(PlistDictionary([("ref", .int(Int64(i)))]))
+            }
+            shown[i] = true
+            var out = PlistDictionary()
+            if incoming[i] > 1 { out["id"] = .int(Int64(i)) }
+            out["class"] = .string(o.className.readable)
+            if o.className.archived != o.className.readable { out["archivedClass"] = .string(o.className.archived) }
+            if depth >= depthLimit {
+                out["elided"] = .bool(true)
+                return .dictionary(out)
+            }
+            onStack[i] = true
+            defer { onStack[i] = false }
+            if let value = FoundationValue.interpret(o) {
+                switch value {
+                case .list(let refs): out["items"] = .array(refs.map { node($0, depth: depth + 1) })
+                case .map(let keys, let values):
+                    out["entries"] = .array(zip(keys, values).map { .array([node($0, depth: depth + 1), node($1, depth: depth + 1)]) })
+                case .string(let s): return .string(s)
+                case .data(let b): return .data(b)
+                case .date(let t): return .date(PlistDate(secondsSinceReferenceDate: t))
+                case .uuid(let s): out["uuid"] = .string(s)
+                case .url(let base, let relative):
+                    if let relative { out["relative"] = node(relative, depth: depth + 1) }
+                    if let base { out["base"] = node(base, depth: depth + 1) }
+                case .null: out["null"] = .bool(true)
+                }
+                return .dictionary(out)
+            }
+            var fields: [PlistValue] = []
+            for field in o.fields {
+                var f = PlistDictionary()
+                f["key"] = .string(field.key)
+                switch field.value {
+                case .inline(let v): f["inline"] = v
+                case .reference(let r): f["value"] = node(r, depth: depth + 1)
+                case .references(let rs): f["value"] = .array(rs.map { node($0, depth: depth + 1) })
+                }
+                fields.append(.dictionary(f))
+            }
+            out["fields"] = .array(fields)
+            return .dictionary(out)
+        }
+    }
+}
