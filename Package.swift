@@ -45,7 +45,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchivistArchiveTests",
-            dependencies: ["ArchivistArchive", "ArchivistCore"]
+            dependencies: ["ArchivistArchive", "ArchivistCore"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

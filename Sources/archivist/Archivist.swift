@@ -6,6 +6,15 @@ struct Archivist: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archivist",
         abstract: "Convert, inspect, validate and migrate property lists and keyed archives.",
+        discussion: """
+            Reads XML, binary (bplist00), JSON and OpenStep property lists, detecting the
+            format from the content. Results go to standard output, errors and warnings to
+            standard error. Exit status: 0 success, 1 a file failed, 64 usage error.
+
+            Examples:
+              archivist convert Info.plist --to json --pretty
+              archivist lint Resources/
+            """,
         version: "0.1.0",
         subcommands: [Convert.self, Lint.self, Dump.self, Classes.self]
     )

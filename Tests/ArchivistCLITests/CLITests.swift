@@ -1,14 +1,18 @@
+import ArchivistCore
 import Foundation
 import XCTest
 
-/// Runs the built `archivist` and checks its exact output and exit codes.
+/// Runs the built `archivist` in a scratch folder and checks its exact
+/// standard output, standard error, exit status and the files it leaves.
 final class CLITests: XCTestCase {
     struct Result {
         var status: Int32
-        var stdout: String
+        var output: Data
         var stderr: String
+        var stdout: String { String(decoding: output, as: UTF8.self) }
     }
 
+    /// The build products folder, which holds `archivist` beside the test bundle.
     static var productsDirectory: URL {
         #if os(macOS)
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
@@ -48,92 +52,319 @@ final class CLITests: XCTestCase {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
+        // Drain standard error on another thread so neither pipe can fill up and block.
+        let errorData = ErrorBox()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errorData.data = err.fileHandleForReading.readDataToEndOfFile() }
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(status: process.terminationStatus, output: o, stderr: String(decoding: errorData.data, as: UTF8.self))
     }
 
-    func fixture(_ name: String) -> String {
-        Self.packageRoot.appendingPathComponent("Corpus/foundation/\(name)").path
+    final class ErrorBox: @unchecked Sendable {
+        var data = Data()
     }
 
-    func testConvertToEveryFormatAndBack() throws {
-        let source = fixture("info-plist.bplist")
+    /// A file of the bundled corpus.
+    func corpus(_ path: String) -> String {
+        Self.packageRoot.appendingPathComponent("Corpus/\(path)").path
+    }
+
+    /// Writes a file into the scratch folder and returns its name.
+    @discardableResult
+    func make(_ name: String, _ text: String) -> String {
+        let url = work.appendingPathComponent(name)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
+        return name
+    }
+
+    func contents(_ name: String) -> Data? {
+        FileManager.default.contents(atPath: work.appendingPathComponent(name).path)
+    }
+
+    func listing(_ folder: String = ".") throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent(folder).path).sorted()
+    }
+
+    // MARK: convert
+
+    func testConvertToEveryFormat() throws {
+        let source = corpus("foundation/info-plist.bplist")
         let xml = try run(["convert", source, "--to", "xml1"])
-        XCTAssertEqual(xml.status, 0, xml.stderr)
-        XCTAssertEqual(xml.stdout, try String(contentsOfFile: fixture("info-plist.xml.plist"), encoding: .utf8))
-        for format in ["binary", "json", "xml", "openstep"] {
-            let r = try run(["convert", source, "--to", format, "-o", "out.\(format)"])
-            if format == "openstep" {
-                XCTAssertEqual(r.status, 1)
-                XCTAssertTrue(r.stderr.contains("OpenStep has no bool type"), r.stderr)
-                XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("out.openstep").path))
-                continue
-            }
-            XCTAssertEqual(r.status, 0, r.stderr)
-            let back = try run(["convert", "out.\(format)", "--to", "xml"])
-            XCTAssertEqual(back.status, 0, back.stderr)
-            if format != "json" { XCTAssertEqual(back.stdout, xml.stdout, format) }
-        }
+        XCTAssertEqual(xml.status, 0)
+        XCTAssertEqual(xml.stderr, "")
+        XCTAssertEqual(xml.output, FileManager.default.contents(atPath: corpus("foundation/info-plist.xml.plist")), "Foundation's XML")
+
+        let json = try run(["convert", corpus("foundation/info-plist.xml.plist"), "--to", "json"])
+        XCTAssertEqual(json.status, 0)
+        XCTAssertEqual(json.stdout, #"{"CFBundleIdentifier":"org.example.Archivist","CFBundleURLTypes":[{"CFBundleURLSchemes":["archivist"]}],"CFBundleVersion":"42","LSRequiresIPhoneOS":true,"UISupportedInterfaceOrientations":["UIInterfaceOrientationPortrait"]}"#)
+
+        let binary = try run(["convert", corpus("foundation/info-plist.xml.plist"), "--to", "binary1"])
+        XCTAssertEqual(binary.status, 0)
+        XCTAssertEqual(binary.output.prefix(8), Data("bplist00".utf8))
+        XCTAssertEqual(try PropertyList.read([UInt8](binary.output)).value, try PropertyList.read([UInt8](xml.output)).value)
+
+        let openstep = try run(["convert", corpus("json/strings.json"), "--to", "openstep"])
+        XCTAssertEqual(openstep.status, 0, openstep.stderr)
+        XCTAssertTrue(openstep.stdout.hasPrefix("{\n\tascii = plain;\n"), openstep.stdout)
+        XCTAssertEqual(try PropertyList.read([UInt8](openstep.output)).value,
+                       try PropertyList.read([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("json/strings.json"))))).value)
+
+        // A tree OpenStep cannot hold: a located refusal, no output, no file.
+        let refused = try run(["convert", source, "--to", "openstep", "-o", "out.plist"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertEqual(refused.stderr, "\(source): error: OpenStep has no bool type: the bool at \"LSRequiresIPhoneOS\" cannot be written (OpenStep holds only strings, data, arrays and dictionaries; write xml1, binary1 or json instead)\n")
+        XCTAssertEqual(try listing(), [])
     }
 
-    func testStdinToStdout() throws {
+    func testStandardInputAndOutput() throws {
         let r = try run(["convert", "-", "--to", "json"], stdin: Data("{ a = (b, c); }".utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, #"{"a":["b","c"]}"#)
+        let pretty = try run(["convert", "-", "--to", "json", "--pretty", "-o", "-"], stdin: Data("<plist><array><integer>1</integer></array></plist>".utf8))
+        XCTAssertEqual(pretty.stdout, "[\n  1\n]\n")
+        let xml = try run(["convert", "-", "--to", "xml", "-o", "from-stdin.plist"], stdin: Data("(x)".utf8))
+        XCTAssertEqual(xml.status, 0)
+        XCTAssertEqual(xml.stdout, "")
+        XCTAssertEqual(String(decoding: try XCTUnwrap(contents("from-stdin.plist")), as: UTF8.self).split(separator: "\n").dropFirst(3).first, "<array>")
+        let broken = try run(["convert", "-", "--to", "xml"], stdin: Data("{\"a\": }".utf8))
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertEqual(broken.stdout, "")
+        XCTAssertTrue(broken.stderr.hasPrefix("-:1:7: error: "), broken.stderr)
     }
 
-    func testOutputDirAndNoOverwrite() throws {
-        let r = try run(["convert", fixture("dates.bplist"), fixture("integers.bplist"), "--to", "json", "--output-dir", "out"])
+    func testKeepKeyOrder() throws {
+        make("order.json", #"{"b": "1", "a": "2"}"#)
+        let sorted = try run(["convert", "order.json", "--to", "openstep"])
+        XCTAssertEqual(sorted.stdout, "{\n\ta = 2;\n\tb = 1;\n}\n")
+        let kept = try run(["convert", "order.json", "--to", "openstep", "--keep-key-order"])
+        XCTAssertEqual(kept.stdout, "{\n\tb = 1;\n\ta = 2;\n}\n")
+        let xml = try run(["convert", "order.json", "--to", "xml", "--keep-key-order"])
+        XCTAssertTrue(xml.stdout.contains("<key>b</key>\n\t<string>1</string>\n\t<key>a</key>"), xml.stdout)
+    }
+
+    func testOutputFolder() throws {
+        let dates = corpus("foundation/dates.bplist"), integers = corpus("foundation/integers.xml.plist")
+        let r = try run(["convert", dates, integers, "--to", "json", "--output-dir", "out/json"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("out").path).sorted(), ["dates.json", "integers.json"])
-        let again = try run(["convert", fixture("dates.bplist"), "--to", "json", "--output-dir", "out"])
-        XCTAssertEqual(again.status, 1)
-        XCTAssertTrue(again.stderr.contains("exists"), again.stderr)
+        XCTAssertEqual(r.stdout + r.stderr, "")
+        XCTAssertEqual(try listing("out/json"), ["dates.json", "integers.xml.json"])
+        let written = try PropertyList.read([UInt8](try XCTUnwrap(contents("out/json/dates.json"))))
+        XCTAssertEqual(written.format, .json)
+        XCTAssertEqual(written.value.arrayValue?.first, .string("0001-01-01T00:00:00Z"))
+        // Results of an earlier run are replaced; inputs are not.
+        XCTAssertEqual(try run(["convert", dates, "--to", "json", "--output-dir", "out/json"]).status, 0)
+
+        // Two inputs with the same name: the first result stays, the second is refused.
+        make("a.plist", "<plist><string>first</string></plist>")
+        make("a.bplist", "<plist><string>second</string></plist>")
+        let clash = try run(["convert", "a.plist", "a.bplist", "--to", "xml", "--output-dir", "out"])
+        XCTAssertEqual(clash.status, 1)
+        XCTAssertEqual(clash.stderr, "a.bplist: error: refusing to overwrite out/a.plist, the result of a.plist\n")
+        XCTAssertTrue(String(decoding: try XCTUnwrap(contents("out/a.plist")), as: UTF8.self).contains("first"))
     }
 
-    func testInPlaceFailureLeavesInputUntouched() throws {
-        let path = work.appendingPathComponent("broken.plist").path
-        let broken = Data("<plist><dict><key>a</key></plist>".utf8)
-        FileManager.default.createFile(atPath: path, contents: broken)
-        let r = try run(["convert", "broken.plist", "--to", "binary", "--in-place"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(FileManager.default.contents(atPath: path), broken)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), ["broken.plist"], "no temporary file left")
+    func testInputsAreNeverOverwrittenWithoutInPlace() throws {
+        let text = "<plist><true/></plist>"
+        make("keep.plist", text)
+        for args in [["-o", "keep.plist"], ["-o", "./keep.plist"], ["--output-dir", "."]] {
+            let r = try run(["convert", "keep.plist", "--to", "xml"] + args)
+            XCTAssertEqual(r.status, 1, "\(args)")
+            XCTAssertEqual(r.stderr, "keep.plist: error: refusing to overwrite the input keep.plist (only in-place conversion replaces inputs)\n")
+            XCTAssertEqual(contents("keep.plist"), Data(text.utf8))
+        }
+        XCTAssertEqual(try listing(), ["keep.plist"])
+    }
+
+    func testInPlaceReplacesGoodInputsAndLeavesBrokenOnes() throws {
+        let broken = "<plist><dict><key>a</key></plist>"
+        make("broken.plist", broken)
+        make("good.plist", "<plist><true/></plist>")
         let good = work.appendingPathComponent("good.plist").path
-        FileManager.default.createFile(atPath: good, contents: Data("<plist><true/></plist>".utf8))
-        XCTAssertEqual(try run(["convert", "good.plist", "--to", "binary", "--in-place"]).status, 0)
-        XCTAssertEqual(FileManager.default.contents(atPath: good)?.prefix(8), Data("bplist00".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: good)
+        let r = try run(["convert", "broken.plist", "good.plist", "--to", "binary", "--in-place"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("broken.plist:1:"), r.stderr)
+        XCTAssertEqual(contents("broken.plist"), Data(broken.utf8), "a failed conversion leaves the input as it was")
+        XCTAssertEqual(contents("good.plist")?.prefix(8), Data("bplist00".utf8), "the other input is still converted")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: good)[.posixPermissions] as? Int, 0o600)
+        XCTAssertEqual(try listing(), ["broken.plist", "good.plist"], "no temporary file is left")
     }
 
-    func testLintOutputAndExitCodes() throws {
-        let ok = try run(["lint", fixture("strings.xml.plist")])
+    func testDiagnosticsAreWarningsWhenConverting() throws {
+        make("dup.plist", "<plist><dict>\n<key>k</key><true/>\n<key>k</key><false/>\n</dict></plist>")
+        let r = try run(["convert", "dup.plist", "--to", "json"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout, #"{"k":false}"#)
+        XCTAssertEqual(r.stderr, "dup.plist:3:1: warning: duplicate key \"k\"; the last value is kept (see 2:1)\n")
+        // The warning comes even when the result cannot be written.
+        let failed = try run(["convert", "dup.plist", "--to", "openstep"])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertEqual(failed.stderr.split(separator: "\n").map(String.init), [
+            "dup.plist:3:1: warning: duplicate key \"k\"; the last value is kept (see 2:1)",
+            "dup.plist: error: OpenStep has no bool type: the bool at \"k\" cannot be written (OpenStep holds only strings, data, arrays and dictionaries; write xml1, binary1 or json instead)",
+        ])
+    }
+
+    func testUsageErrorsExit64() throws {
+        make("a.plist", "<plist><true/></plist>")
+        make("b.plist", "<plist><true/></plist>")
+        let cases: [([String], String)] = [
+            (["convert", "a.plist"], "Error: Missing expected argument '--to <FORMAT>'"),
+            (["convert", "a.plist", "--to", "yaml"], "Error: The value 'yaml' is invalid for '--to <FORMAT>'"),
+            (["convert", "a.plist", "b.plist", "--to", "xml"], "Error: Several inputs need an output folder or in-place conversion"),
+            (["convert", "a.plist", "b.plist", "--to", "xml", "-o", "x"], "Error: An output file takes exactly one input"),
+            (["convert", "a.plist", "--to", "xml", "-o", "x", "--in-place"], "Error: Use only one of -o, --output-dir and --in-place."),
+            (["convert", "-", "--to", "xml", "--in-place"], "Error: Standard input cannot be replaced in place."),
+            (["lint"], "Error: Missing expected argument '<PATH> ...'"),
+            (["lint", "--bogus", "a.plist"], "Error: Unknown option '--bogus'"),
+        ]
+        for (args, message) in cases {
+            let r = try run(args)
+            XCTAssertEqual(r.status, 64, "\(args)")
+            XCTAssertEqual(r.stdout, "", "\(args)")
+            XCTAssertTrue(r.stderr.hasPrefix(message), "\(args): \(r.stderr)")
+        }
+        XCTAssertEqual(try listing(), ["a.plist", "b.plist"])
+    }
+
+    func testHelpAndVersion() throws {
+        let version = try run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.stdout, "0.1.0\n")
+        for (command, example) in [("convert", "  archivist convert Info.plist --to json --pretty\n"), ("lint", "  archivist lint Info.plist\n")] {
+            let help = try run([command, "--help"])
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.stdout.contains("Examples:\n"), help.stdout)
+            XCTAssertTrue(help.stdout.contains(example), help.stdout)
+        }
+    }
+
+    // MARK: lint
+
+    func testLintLinesAndExitCodes() throws {
+        let ok = try run(["lint", corpus("foundation/strings.xml.plist"), corpus("foundation/strings.bplist")])
         XCTAssertEqual(ok.status, 0)
-        XCTAssertEqual(ok.stdout, "\(fixture("strings.xml.plist")): OK\n")
-        FileManager.default.createFile(atPath: work.appendingPathComponent("bad.json").path, contents: Data("{\n  \"a\": tru\n}".utf8))
-        FileManager.default.createFile(atPath: work.appendingPathComponent("dup.plist").path,
-                                       contents: Data("<plist><dict>\n<key>k</key><true/>\n<key>k</key><false/>\n</dict></plist>".utf8))
-        let bad = try run(["lint", "bad.json", "dup.plist"])
+        XCTAssertEqual(ok.stdout, "\(corpus("foundation/strings.xml.plist")): OK\n\(corpus("foundation/strings.bplist")): OK\n")
+        XCTAssertEqual(ok.stderr, "")
+
+        make("bad.json", "{\n  \"a\": tru\n}")
+        make("dup.plist", "<plist><dict>\n<key>k</key><true/>\n<key>k</key><false/>\n<key>k</key><true/>\n</dict></plist>")
+        make("good.plist", "<plist><true/></plist>")
+        let bad = try run(["lint", "bad.json", "dup.plist", "good.plist"])
         XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "")
         let lines = bad.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 2, bad.stdout)
+        XCTAssertEqual(lines.count, 4, bad.stdout)
         XCTAssertTrue(lines[0].hasPrefix("bad.json:2:8: error: "), lines[0])
-        XCTAssertEqual(lines[1], "dup.plist:3:1: error: duplicate key \"k\"; the last value is kept (see 2:1)")
-        let binary = try run(["lint", Self.packageRoot.appendingPathComponent("Corpus/malformed/bad-offset.bplist").path])
+        XCTAssertEqual(Array(lines[1...]), [
+            "dup.plist:3:1: error: duplicate key \"k\"; the last value is kept (see 2:1)",
+            "dup.plist:4:1: error: duplicate key \"k\"; the last value is kept (see 3:1)",
+            "good.plist: OK",
+        ])
+
+        let binary = try run(["lint", corpus("malformed/bad-offset.bplist")])
         XCTAssertEqual(binary.status, 1)
-        XCTAssertTrue(binary.stdout.contains(": offset "), binary.stdout)
+        XCTAssertEqual(binary.stdout, "\(corpus("malformed/bad-offset.bplist")): offset 234 (object 0): error: offset table entry 0 points at 255, outside the object area 8..<234\n")
+
+        let quiet = try run(["lint", "--quiet", "good.plist", "bad.json"])
+        XCTAssertEqual(quiet.status, 1)
+        XCTAssertTrue(quiet.stdout.hasPrefix("bad.json:2:8: error: "), quiet.stdout)
+        XCTAssertEqual(quiet.stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(try run(["lint", "-q", "good.plist"]).stdout, "")
+
+        let missing = try run(["lint", "good.plist", "missing.plist"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stdout, "good.plist: OK\n")
+        XCTAssertEqual(missing.stderr, "missing.plist: error: cannot read missing.plist: No such file or directory\n")
+
+        let stdin = try run(["lint", "-"], stdin: Data("{ a = b; }".utf8))
+        XCTAssertEqual(stdin.stdout, "-: OK\n")
+    }
+
+    func testLintChecksKeyedArchives() throws {
         let archive = "<plist><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>"
             + "<key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>"
             + "<key>$objects</key><array><string>$null</string><dict><key>name</key><dict><key>CF$UID</key><integer>5</integer></dict>"
             + "<key>$class</key><dict><key>CF$UID</key><integer>2</integer></dict></dict>"
             + "<dict><key>$classname</key><string>Foo</string><key>$classes</key><array><string>Foo</string></array></dict></array></dict></plist>"
-        FileManager.default.createFile(atPath: work.appendingPathComponent("archive.plist").path, contents: Data(archive.utf8))
+        make("archive.plist", archive)
         let broken = try run(["lint", "archive.plist"])
         XCTAssertEqual(broken.status, 1)
         XCTAssertEqual(broken.stdout, "archive.plist: $objects[1] (root.name): error: name refers to object 5, past the 3 objects\n")
-        XCTAssertEqual(try run(["lint"]).status, 64)
-        XCTAssertEqual(try run(["convert", "a", "b", "--to", "xml"]).status, 64)
-        XCTAssertEqual(try run(["convert", "a", "--to", "yaml"]).status, 64)
+        make("fixed.plist", archive.replacingOccurrences(of: "<integer>5</integer>", with: "<integer>0</integer>"))
+        XCTAssertEqual(try run(["lint", "fixed.plist"]).stdout, "fixed.plist: OK\n")
+    }
+
+    func testLintWalksFoldersInOrderSkippingHiddenEntries() throws {
+        make("tree/b.plist", "<plist><true/></plist>")
+        make("tree/a/inner.json", "[1]")
+        make("tree/a.strings", "\"k\" = \"v\";")
+        make("tree/.hidden.plist", "not a plist")
+        make("tree/.git/HEAD", "not a plist")
+        make("tree/c/broken.plist", "<plist>")
+        let r = try run(["lint", "tree"])
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 4, r.stdout)
+        XCTAssertEqual(Array(lines[0..<3]), ["tree/a/inner.json: OK", "tree/a.strings: OK", "tree/b.plist: OK"])
+        XCTAssertTrue(lines[3].hasPrefix("tree/c/broken.plist:1:"), lines[3])
+        XCTAssertEqual(try run(["lint", "-q", "tree/a", "tree/b.plist"]).status, 0)
+    }
+
+    /// `lint` agrees with the manifests: every valid file is OK, except those
+    /// with duplicate keys, which Apple accepts and lint reports; every invalid
+    /// one (broken archives included) has an error line.
+    func testLintAgreesWithTheManifests() throws {
+        let roots = [Self.packageRoot.appendingPathComponent("Corpus"),
+                     Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")]
+        var paths: [String] = [], valid: [String: Bool] = [:]
+        for root in roots {
+            guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
+            for row in text.split(separator: "\n").dropFirst() {
+                let cols = row.split(separator: "\t", omittingEmptySubsequences: false)
+                guard cols.count >= 4 else { continue }
+                let path = root.appendingPathComponent(String(cols[0])).path
+                paths.append(path)
+                valid[path] = cols[2] == "yes" && !cols[3].contains("duplicate key")
+            }
+        }
+        XCTAssertGreaterThan(paths.count, 40)
+        let r = try run(["lint"] + paths)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.status, valid.values.contains(false) ? 1 : 0)
+        var verdicts: [String: Bool] = [:]
+        for line in r.stdout.split(separator: "\n").map(String.init) {
+            if line.hasSuffix(": OK"), valid[String(line.dropLast(4))] != nil {
+                verdicts[String(line.dropLast(4))] = true
+            } else if let path = paths.first(where: { line.hasPrefix($0 + ":") && line.contains(": error: ") }) {
+                verdicts[path] = false
+            } else {
+                XCTFail("unexpected line: \(line)")
+            }
+        }
+        for path in paths {
+            XCTAssertEqual(verdicts[path], valid[path], path)
+        }
+    }
+
+    func testLintTheBundledCorpus() throws {
+        let valid = try run(["lint", "-q", corpus("foundation"), corpus("json"), corpus("openstep"), corpus("encodings")])
+        XCTAssertEqual(valid.status, 0, valid.stdout + valid.stderr)
+        XCTAssertEqual(valid.stdout + valid.stderr, "")
+        let malformed = try run(["lint", corpus("malformed")])
+        XCTAssertEqual(malformed.status, 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus("malformed")).sorted()
+        let lines = malformed.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, files.count, malformed.stdout)
+        for (line, file) in zip(lines, files) {
+            XCTAssertTrue(line.hasPrefix(corpus("malformed/\(file)") + ":"), String(line))
+            XCTAssertTrue(line.contains(": error: "), String(line))
+        }
     }
 }

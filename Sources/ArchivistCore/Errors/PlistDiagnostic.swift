@@ -35,12 +35,20 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// As `lint` prints it: `PATH:LINE:COL: error: MESSAGE` (or the binary form),
-    /// with `severity` in place of `error`.
+    /// with `severity` in place of `error`, and ` (see LINE:COL)` naming the
+    /// related place (a duplicate key's first occurrence) when there is one.
+    /// Always one line.
     public func formatted(path: String, severity: String = "error") -> String {
+        let text = PlistError.oneLine(message)
+        var line: String
         switch location {
-        case .unknown: return "\(path): \(severity): \(message)"
-        case .text(let line, let column): return "\(path):\(line):\(column): \(severity): \(message)"
-        case .binary, .archive: return "\(path): \(location.shortDescription): \(severity): \(message)"
+        case .unknown: line = "\(path): \(severity): \(text)"
+        case .text(let l, let column): line = "\(path):\(l):\(column): \(severity): \(text)"
+        case .binary, .archive: line = "\(path): \(location.shortDescription): \(severity): \(text)"
         }
+        if let related, !related.shortDescription.isEmpty {
+            line += " (see \(related.shortDescription))"
+        }
+        return line
     }
 }

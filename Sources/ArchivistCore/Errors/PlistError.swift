@@ -49,11 +49,32 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The message as `lint` prints it for a file: `PATH:LINE:COL: error: MESSAGE`
     /// for text formats and `PATH: offset N: error: MESSAGE` for binary and archives.
+    /// Always one line: line breaks inside the message become spaces.
     public func formatted(path: String) -> String {
+        let text = Self.oneLine(message)
         switch location {
-        case .unknown: return "\(path): error: \(message)"
-        case .text(let line, let column): return "\(path):\(line):\(column): error: \(message)"
-        case .binary, .archive: return "\(path): \(location.shortDescription): error: \(message)"
+        case .unknown: return "\(path): error: \(text)"
+        case .text(let line, let column): return "\(path):\(line):\(column): error: \(text)"
+        case .binary, .archive: return "\(path): \(location.shortDescription): error: \(text)"
         }
+    }
+
+    /// `text` on one line: each run of line breaks (and the spaces around them)
+    /// becomes one space, trailing ones are dropped.
+    static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { $0.trimmingSpaces }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+}
+
+private extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
     }
 }

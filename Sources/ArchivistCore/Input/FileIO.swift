@@ -5,125 +5,240 @@ import Darwin
 #endif
 
 /// Reading whole files and replacing files atomically, with libc only.
+///
+/// Every failure is a `PlistError` of kind `.io` whose message names the path
+/// and the system's reason (`cannot read PATH: No such file or directory`).
 public enum FileIO {
     /// The bytes of a file, or of standard input for `-`.
-    public static func read(_ path: String) throws -> [UInt8] {
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ioError("cannot read \(path)") }
-        defer { if path != "-" { close(fd) } }
+    ///
+    /// A regular file is read into one allocation of its size; a pipe or
+    /// terminal is read in chunks. Reading stops with `.limitExceeded` once the
+    /// input passes `maxSize` bytes.
+    public static func read(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> [UInt8] {
+        let isStdin = path == "-"
+        let name = isStdin ? "standard input" : path
+        let fd = isStdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot read \(name)") }
+        defer { if !isStdin { close(fd) } }
         var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ioError("cannot read \(name)") }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw PlistError(.io, "cannot read \(name): Is a directory")
+        }
         var out: [UInt8] = []
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            throw PlistError(.io, "cannot read \(path): is a directory")
-        }
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
-            out.reserveCapacity(Int(st.st_size))
-        }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("cannot read \(path)")
+        if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
+            guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }
+            let size = Int(st.st_size)
+            var failure: Int32 = 0
+            out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = 0
+                while count < size {
+                    let n = systemRead(fd, buffer.baseAddress.map { $0 + count }, size - count)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if n == 0 { return }  // The file shrank while we read it.
+                    count += n
+                }
             }
-            if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
+            if failure != 0 { throw ioError("cannot read \(name)", errno: failure) }
+            if out.count < size { return out }
+        }
+        // Standard input, special files, and regular files that grew: read on
+        // in chunks through a stack buffer.
+        try withUnsafeTemporaryAllocation(byteCount: 1 << 16, alignment: 1) { chunk in
+            while true {
+                let n = systemRead(fd, chunk.baseAddress, chunk.count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError("cannot read \(name)")
+                }
+                if n == 0 { return }
+                guard n <= maxSize - out.count else { throw tooLarge(name, maxSize) }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            }
         }
         return out
     }
 
-    /// Writes `bytes` to `path` through a temporary file in the same folder that
-    /// is renamed into place, so the destination is either the old file or the
-    /// complete new one. `-` writes standard output. A replaced file keeps its
-    /// permissions.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    /// Writes `bytes` to `path`; `-` writes standard output.
+    ///
+    /// A file is written to a temporary file `.NAME.archivist-XXXXXX` in the
+    /// same folder, optionally flushed to disk (`durable`), and renamed into
+    /// place, so the destination is either left as it was or is the complete new
+    /// file. On any failure the temporary file is removed. A replaced file keeps
+    /// its permission bits; a symbolic link is followed and its target replaced.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws {
         if path == "-" {
-            try writeAll(bytes, fd: STDOUT_FILENO, path: "standard output")
+            try writeAll(bytes, fd: STDOUT_FILENO, name: "standard output")
             return
         }
-        let slash = path.lastIndex(of: "/")
-        let dir = slash.map { String(path[..<$0]) } ?? "."
-        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(dir.isEmpty ? "/" : dir)/.\(base).archivist-XXXXXX".utf8CString)
+        let target = resolvedLink(path) ?? path
+        let (dir, base) = split(target)
+        // Keep the temporary name within NAME_MAX (255 bytes) for long names.
+        let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
+        var template = Array("\(dir)/.\(stem).archivist-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { p -> Int32 in
-            guard let base = p.baseAddress else { return -1 }
-            return mkstemp(base)
+            guard let start = p.baseAddress else { return -1 }
+            return mkstemp(start)
         }
-        guard fd >= 0 else { throw ioError("cannot create a temporary file beside \(path)") }
-        let tempPath = template.withUnsafeBufferPointer { p in String(decoding: p.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        var ok = false
+        guard fd >= 0 else { throw ioError("cannot write \(path): cannot create a temporary file in \(dir)") }
+        let tempPath = template.withUnsafeBufferPointer { p in
+            String(decoding: p.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        var isOpen = true
+        var renamed = false
         defer {
-            if !ok { unlink(tempPath) }
+            if isOpen { close(fd) }
+            if !renamed { unlink(tempPath) }
         }
-        do {
-            var st = stat()
-            let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644 & ~currentUmask()
-            fchmod(fd, mode)
-            try writeAll(bytes, fd: fd, path: tempPath)
-            guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
-        } catch {
-            close(fd)
-            throw error
+        var st = stat()
+        let mode: mode_t = stat(target, &st) == 0 ? st.st_mode & 0o7777 : 0o666 & ~currentUmask()
+        guard fchmod(fd, mode) == 0 else { throw ioError("cannot write \(path)") }
+        try writeAll(bytes, fd: fd, name: path)
+        if durable, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
+        isOpen = false
+        guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
+        guard rename(tempPath, target) == 0 else { throw ioError("cannot write \(path)") }
+        renamed = true
+        if durable {
+            // Make the rename itself durable: flush the folder's entry.
+            let dirFD = open(dir, O_RDONLY | O_CLOEXEC)
+            guard dirFD >= 0 else { throw ioError("cannot write \(path)") }
+            defer { close(dirFD) }
+            guard fsync(dirFD) == 0 else { throw ioError("cannot write \(path)") }
         }
-        guard rename(tempPath, path) == 0 else { throw ioError("cannot replace \(path)") }
-        ok = true
     }
 
-    /// True when something exists at `path`.
+    /// True when something exists at `path` (a symbolic link counts even when
+    /// it dangles).
     public static func exists(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0
+        return lstat(path, &st) == 0
     }
 
-    /// Creates a directory and any missing parents (`mkdir -p`).
-    public static func createDirectories(_ path: String) throws {
-        if isDirectory(path) { return }
-        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !parent.isEmpty, !isDirectory(parent) { try createDirectories(parent) }
-        guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw ioError("cannot create \(path)") }
-    }
-
-    /// True when `path` is a directory.
+    /// True when `path` is a directory (following symbolic links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// The regular files below a directory, recursively, sorted, skipping hidden
-    /// entries.
-    public static func files(under dir: String) throws -> [String] {
-        guard let handle = opendir(dir) else { throw ioError("cannot list \(dir)") }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    /// What identifies a file however its path is spelled: device and inode.
+    public struct FileIdentity: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the existing file at `path` (links followed), or nil.
+    public static func identity(of path: String) -> FileIdentity? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))
+    }
+
+    /// True when both paths name the same existing file, however they are spelled.
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        guard let ia = identity(of: a) else { return false }
+        return ia == identity(of: b)
+    }
+
+    /// Creates a directory and any missing parents (`mkdir -p`).
+    public static func createDirectories(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+                throw ioError("cannot create the folder \(prefix)")
             }
-            if name.hasPrefix(".") { continue }
-            names.append(name)
+            prefix += "/"
         }
+        guard isDirectory(path) else {
+            throw PlistError(.io, "cannot create the folder \(path): Not a directory")
+        }
+    }
+
+    /// The regular files below a directory, recursively, in sorted order (by
+    /// the bytes of each name, files and folders interleaved as `ls` sorts
+    /// them), skipping entries whose names start with a dot. Symbolic links to
+    /// files are listed; symbolic links to folders are not followed, so links
+    /// cannot make the walk loop. The walk keeps its own stack.
+    public static func files(under root: String) throws -> [String] {
         var out: [String] = []
-        for name in names.sorted() {
-            let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-            if isDirectory(path) {
-                out += try files(under: path)
-            } else {
-                out.append(path)
+        // Entries still to visit, the next one last.
+        var pending: [(path: String, isFolder: Bool)] = [(root, true)]
+        while let next = pending.popLast() {
+            guard next.isFolder else {
+                out.append(next.path)
+                continue
             }
+            pending += try entries(of: next.path).reversed()
         }
         return out
     }
 
-    private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc_write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("cannot write \(path)")
-            }
-            written += n
+    /// The visible files and folders directly inside `dir`, sorted by name bytes.
+    private static func entries(of dir: String) throws -> [(path: String, isFolder: Bool)] {
+        guard let handle = opendir(dir) else { throw ioError("cannot list \(dir)") }
+        defer { closedir(handle) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name.first == UInt8(ascii: ".") { continue }
+            names.append(name)
         }
+        names.sort { $0.lexicographicallyPrecedes($1) }
+        let prefix = dir.hasSuffix("/") ? dir : dir + "/"
+        var result: [(path: String, isFolder: Bool)] = []
+        for name in names {
+            let path = prefix + String(decoding: name, as: UTF8.self)
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                result.append((path, true))
+            case S_IFREG:
+                result.append((path, false))
+            case S_IFLNK:
+                var target = stat()
+                if stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG { result.append((path, false)) }
+            default:
+                continue  // Sockets, FIFOs and devices are not files to read.
+            }
+        }
+        return result
+    }
+
+    private static func writeAll(_ bytes: [UInt8], fd: Int32, name: String) throws {
+        try bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let n = systemWrite(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError("cannot write \(name)")
+                }
+                written += n
+            }
+        }
+    }
+
+    /// The folder (`.` when none) and the last component of a path.
+    private static func split(_ path: String) -> (String, String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let dir = String(path[..<slash])
+        return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
+    }
+
+    /// The final target of a symbolic link at `path`, or nil when `path` is not
+    /// a link or does not resolve.
+    private static func resolvedLink(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func currentUmask() -> mode_t {
@@ -132,15 +247,19 @@ public enum FileIO {
         return old
     }
 
-    private static func ioError(_ what: String) -> PlistError {
-        PlistError(.io, "\(what): \(String(cString: strerror(errno)))")
+    private static func tooLarge(_ name: String, _ limit: Int) -> PlistError {
+        PlistError(.limitExceeded, "cannot read \(name): larger than the limit of \(limit) bytes")
+    }
+
+    private static func ioError(_ what: String, errno code: Int32 = errno) -> PlistError {
+        PlistError(.io, "\(what): \(String(cString: strerror(code)))")
     }
 }
 
 #if canImport(Glibc)
-@inline(__always) private func Glibc_read(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { Glibc.read(fd, p, n) }
-@inline(__always) private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int { Glibc.write(fd, p, n) }
+@inline(__always) private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { Glibc.read(fd, p, n) }
+@inline(__always) private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int { Glibc.write(fd, p, n) }
 #elseif canImport(Darwin)
-@inline(__always) private func Glibc_read(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { Darwin.read(fd, p, n) }
-@inline(__always) private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int { Darwin.write(fd, p, n) }
+@inline(__always) private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { Darwin.read(fd, p, n) }
+@inline(__always) private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int { Darwin.write(fd, p, n) }
 #endif

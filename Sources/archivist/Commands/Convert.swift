@@ -7,14 +7,19 @@ struct Convert: ParsableCommand {
         abstract: "Convert property lists between XML, binary, JSON and OpenStep.",
         discussion: """
             The input format is detected from the content. Without -o, --output-dir or
-            --in-place a single input is written to standard output; an existing file is
-            never overwritten unless you ask with --in-place, and every file is written
-            through a temporary file that is renamed into place.
+            --in-place the single input is written to standard output. An input is never
+            overwritten unless you ask with --in-place, and one result never overwrites
+            another; every file is written to a temporary file in the same folder and
+            renamed into place, so a failed conversion leaves nothing behind.
+            Diagnostics such as duplicate keys are printed as warnings on standard error.
+            When an input fails, the others are still converted and the exit status is 1.
 
-            Example:
+            Examples:
               archivist convert Info.plist --to json --pretty
               archivist convert Settings.plist --to binary1 -o Settings.bplist
               archivist convert *.plist --to xml --output-dir out/
+              archivist convert Prefs.plist --to xml1 --in-place
+              cat Info.plist | archivist convert - --to json
             """
     )
 
@@ -22,48 +27,28 @@ struct Convert: ParsableCommand {
     var inputs: [String]
 
     @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep.", valueName: "FORMAT"))
-    var to: String
+    var to: PlistFormat
 
     @OptionGroup var output: OutputOptions
 
-    @Flag(name: .customLong("keep-key-order"), help: "XML and OpenStep: keep dictionary keys in the order read instead of sorting them.")
-    var keepKeyOrder = false
-
-    @Flag(help: "JSON: indent for people.")
-    var pretty = false
+    @OptionGroup var style: StyleOptions
 
     func validate() throws {
-        guard PlistFormat(name: to) != nil else {
-            throw ValidationError("Unknown format '\(to)': use xml, xml1, binary, binary1, json or openstep.")
-        }
         try output.validate(inputs: inputs)
     }
 
     func run() throws {
-        guard let format = PlistFormat(name: to) else { throw ExitCode.validationFailure }
-        let options = WriteOptions(keepKeyOrder: keepKeyOrder, pretty: pretty)
-        var failed = false
-        if let dir = output.outputDir {
-            do {
-                try FileIO.createDirectories(dir)
-            } catch let error as PlistError {
-                Console.error("error: \(error.message)")
-                throw ExitCode.failure
-            }
+        var batch = BatchConverter(inputs: inputs, format: to, target: output.target, writeOptions: style.writeOptions)
+        do {
+            try batch.prepare()
+        } catch let error as PlistError {
+            Console.error("error: \(error.message)")
+            throw ExitCode.failure
         }
+        var failed = false
         for input in inputs {
-            let destination = output.destination(for: input, extension: format == .json ? "json" : "plist")
             do {
-                if !output.inPlace, destination != "-", FileIO.exists(destination) {
-                    throw PlistError(.io, "\(destination) exists; use --in-place to replace inputs or choose another -o")
-                }
-                let bytes = try FileIO.read(input)
-                let document = try PropertyList.read(bytes)
-                for diagnostic in document.diagnostics {
-                    Console.error(diagnostic.formatted(path: input, severity: "warning"))
-                }
-                let result = try PropertyList.write(document.value, as: format, options: options)
-                try FileIO.writeAtomically(result, to: destination)
+                try batch.convert(input) { Console.error($0.formatted(path: input, severity: "warning")) }
             } catch let error as PlistError {
                 Console.error(error.formatted(path: input))
                 failed = true

@@ -7,17 +7,21 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check property lists; print PATH: OK or located errors.",
         discussion: """
-            Prints 'PATH: OK' for each valid file, and for an invalid one
+            Prints 'PATH: OK' for each valid file, and for an invalid one every problem as
             'PATH:LINE:COL: error: MESSAGE' (XML, JSON, OpenStep) or
             'PATH: offset N (object I): error: MESSAGE' (binary). Duplicate dictionary
-            keys and lone UTF-16 surrogates, which Apple's parsers accept silently, are
-            errors here. A keyed archive (NSKeyedArchiver) is also checked as an archive:
-            $archiver, $version, $top, $objects, UIDs in range and class dictionaries;
-            its errors name the $objects index and the key path that leads there. Folders are searched recursively (hidden entries skipped).
+            keys, lone UTF-16 surrogates and XML encoding declarations that contradict
+            the bytes, which Apple's parsers accept silently, are errors here. A keyed
+            archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
+            $top, $objects, UIDs in range and class dictionaries; its errors name the
+            $objects index and the key path that leads there. Folders are searched
+            recursively in sorted order, hidden entries skipped. Files that cannot be
+            read are reported on standard error.
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
-            Example:
-              archivist lint Info.plist Resources/
+            Examples:
+              archivist lint Info.plist
+              archivist lint --quiet Resources/ Settings.bundle/
             """
     )
 
@@ -30,42 +34,36 @@ struct Lint: ParsableCommand {
     func run() throws {
         var invalid = false
         for path in paths {
-            let files: [String]
             do {
-                files = path != "-" && FileIO.isDirectory(path) ? try FileIO.files(under: path) : [path]
+                for file in try Linter.files(for: path) where !check(file) { invalid = true }
             } catch let error as PlistError {
                 Console.error(error.formatted(path: path))
                 invalid = true
-                continue
             }
-            for file in files where !lintFile(file) { invalid = true }
         }
         if invalid { throw ExitCode.failure }
     }
 
-    /// Checks one file and prints the verdict; returns true when it is valid.
-    private func lintFile(_ path: String) -> Bool {
+    /// Checks one file and prints the verdict; true when it is valid.
+    private func check(_ path: String) -> Bool {
+        let bytes: [UInt8]
         do {
-            let document = try PropertyList.read(try FileIO.read(path))
-            if KeyedArchive.looksLikeArchive(document.value) {
-                _ = try KeyedArchive(document.value)
-            }
-            if document.diagnostics.isEmpty {
-                if !quiet { Console.output("\(path): OK") }
-                return true
-            }
-            for diagnostic in document.diagnostics {
-                var line = diagnostic.formatted(path: path)
-                if let related = diagnostic.related, !related.shortDescription.isEmpty {
-                    line += " (see \(related.shortDescription))"
-                }
-                Console.output(line)
-            }
+            bytes = try FileIO.read(path)
         } catch let error as PlistError {
-            Console.output(error.formatted(path: path))
+            Console.error(error.formatted(path: path))
+            return false
         } catch {
-            Console.output("\(path): error: \(error)")
+            Console.error("\(path): error: \(error)")
+            return false
         }
+        let problems = Linter.problems(in: bytes, path: path) { document in
+            if KeyedArchive.looksLikeArchive(document.value) { _ = try KeyedArchive(document.value) }
+        }
+        if problems.isEmpty {
+            if !quiet { Console.output("\(path): OK") }
+            return true
+        }
+        for line in problems { Console.output(line) }
         return false
     }
 }

@@ -1,37 +1,96 @@
 import XCTest
 @testable import ArchivistCore
 
-/// The conformance walk over `../shared/corpus` and `Corpus/`: every valid file
-/// converts to every format and back to an equal tree (JSON and OpenStep where
-/// their types allow); every malformed file fails with a located error.
+/// The conformance walk over `../shared/corpus` and `Corpus/` (their
+/// MANIFEST.tsv files): every valid file converts to every format that can hold
+/// its tree and back to an equal tree; formats that cannot hold it refuse with
+/// `.notRepresentable`. Every malformed file fails with a located error, except
+/// the cases the manifests say still read as property lists.
 final class CorpusRoundTripTests: XCTestCase {
-    static var roots: [URL] { [Fixtures.sharedCorpus, Fixtures.corpus] }
+    static var rows: [Fixtures.ManifestEntry] {
+        [Fixtures.sharedCorpus, Fixtures.corpus].flatMap { Fixtures.manifest(at: $0) }
+    }
+
+    /// Applies `leaf` to every scalar of a tree.
+    static func mapLeaves(_ v: PlistValue, _ leaf: (PlistValue) -> PlistValue) -> PlistValue {
+        switch v {
+        case .array(let items): return .array(items.map { mapLeaves($0, leaf) })
+        case .dictionary(let d): return .dictionary(PlistDictionary(zip(d.keys, d.values.map { mapLeaves($0, leaf) }).map { ($0, $1) }))
+        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return leaf(v)
+        }
+    }
+
+    /// True when `test` holds for some scalar of the tree.
+    static func anyLeaf(_ v: PlistValue, _ test: (PlistValue) -> Bool) -> Bool {
+        switch v {
+        case .array(let items): return items.contains { anyLeaf($0, test) }
+        case .dictionary(let d): return d.values.contains { anyLeaf($0, test) }
+        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return test(v)
+        }
+    }
 
     /// The tree as JSON carries it back: dates and data become strings, UIDs
     /// become `{"CF$UID": n}` dictionaries.
     static func jsonShape(_ v: PlistValue) -> PlistValue {
-        switch v {
-        case .date(let d): return .string(ISO8601.format(d))
-        case .data(let bytes): return .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
-        case .uid(let u): return .dictionary(PlistDictionary([("CF$UID", .integer(PlistInteger(u)))]))
-        case .array(let items): return .array(items.map(jsonShape))
-        case .dictionary(let d): return .dictionary(PlistDictionary(zip(d.keys, d.values.map(jsonShape)).map { ($0, $1) }))
-        case .string, .integer, .real, .bool, .null: return v
+        mapLeaves(v) { leaf in
+            switch leaf {
+            case .date(let d): return .string(ISO8601.format(d))
+            case .data(let bytes): return .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
+            case .uid(let u): return .dictionary(PlistDictionary([("CF$UID", .integer(PlistInteger(u)))]))
+            case .string, .integer, .real, .bool, .null, .array, .dictionary: return leaf
+            }
         }
     }
 
-    /// The tree with every date floored to a whole second.
+    /// The tree with every date floored to a whole second, as XML keeps it.
     static func wholeSecondDates(_ v: PlistValue) -> PlistValue {
-        switch v {
-        case .date(let d): return .date(PlistDate(secondsSinceReferenceDate: d.secondsSinceReferenceDate.rounded(.down)))
-        case .array(let items): return .array(items.map(wholeSecondDates))
-        case .dictionary(let d): return .dictionary(PlistDictionary(zip(d.keys, d.values.map(wholeSecondDates)).map { ($0, $1) }))
-        case .string, .integer, .real, .bool, .null, .data, .uid: return v
+        mapLeaves(v) { leaf in
+            guard case .date(let d) = leaf else { return leaf }
+            return .date(PlistDate(secondsSinceReferenceDate: d.secondsSinceReferenceDate.rounded(.down)))
+        }
+    }
+
+    /// JSON holds every tree without null, non-finite reals or dates beyond ISO 8601.
+    static func jsonCanHold(_ v: PlistValue) -> Bool {
+        !anyLeaf(v) { leaf in
+            switch leaf {
+            case .null: return true
+            case .real(let r): return !r.value.isFinite
+            case .date(let d): return ISO8601.formatIfRepresentable(d) == nil
+            case .string, .integer, .bool, .data, .uid, .array, .dictionary: return false
+            }
+        }
+    }
+
+    /// OpenStep holds strings, data, arrays and dictionaries only.
+    static func openStepCanHold(_ v: PlistValue) -> Bool {
+        !anyLeaf(v) { leaf in
+            switch leaf {
+            case .string, .data, .array, .dictionary: return false
+            case .integer, .real, .bool, .date, .uid, .null: return true
+            }
+        }
+    }
+
+    /// Writes `value` as `format` and reads it back, or checks the refusal.
+    func roundTrip(_ value: PlistValue, _ format: PlistFormat, canHold: Bool, expected: PlistValue, _ name: String) {
+        do {
+            let bytes = try PropertyList.write(value, as: format)
+            XCTAssertTrue(canHold, "\(name): \(format) wrote a tree it cannot hold")
+            let back = try PropertyList.read(bytes)
+            // `{}` and a quoted string are both JSON and OpenStep; JSON is sniffed first.
+            if format != .openstep { XCTAssertEqual(back.format, format, "\(name) via \(format)") }
+            XCTAssertEqual(back.value, expected, "\(name) via \(format)")
+        } catch let error as PlistError {
+            XCTAssertFalse(canHold, "\(name) via \(format): \(error)")
+            XCTAssertEqual(error.kind, .notRepresentable, "\(name) via \(format): \(error)")
+        } catch {
+            XCTFail("\(name) via \(format): \(error)")
         }
     }
 
     func testValidFilesRoundTripThroughEveryFormat() throws {
-        let rows = Self.roots.flatMap { Fixtures.manifest(at: $0) }.filter(\.valid)
+        let rows = Self.rows.filter(\.valid)
         try XCTSkipIf(rows.isEmpty, "no corpus found")
         for row in rows {
             let original: PlistValue
@@ -41,35 +100,44 @@ final class CorpusRoundTripTests: XCTestCase {
                 XCTFail("\(row.path): \(error)")
                 continue
             }
-            for format in [PlistFormat.binary, .xml] {
-                do {
-                    let back = try PropertyList.read(try PropertyList.write(original, as: format)).value
-                    // XML dates hold whole seconds, as Foundation writes them.
-                    XCTAssertEqual(back, format == .xml ? Self.wholeSecondDates(original) : original, "\(row.path) via \(format)")
-                } catch {
-                    XCTFail("\(row.path) via \(format): \(error)")
-                }
-            }
-            // JSON holds every tree whose reals are finite and that has no null.
-            if let json = try? PropertyList.write(original, as: .json) {
-                XCTAssertEqual(try PropertyList.read(json).value, Self.jsonShape(original), "\(row.path) via json")
-            }
-            // OpenStep holds strings, data, arrays and dictionaries only.
-            if let text = try? PropertyList.write(original, as: .openstep) {
-                XCTAssertEqual(try PropertyList.read(text).value, original, "\(row.path) via openstep")
-            }
+            let hasNull = Self.anyLeaf(original) { if case .null = $0 { return true } else { return false } }
+            roundTrip(original, .binary, canHold: true, expected: original, row.path)
+            roundTrip(original, .xml, canHold: !hasNull, expected: Self.wholeSecondDates(original), row.path)
+            roundTrip(original, .json, canHold: Self.jsonCanHold(original), expected: Self.jsonShape(original), row.path)
+            roundTrip(original, .openstep, canHold: Self.openStepCanHold(original), expected: original, row.path)
         }
     }
 
     func testMalformedFilesGiveLocatedErrors() throws {
-        let rows = Self.roots.flatMap { Fixtures.manifest(at: $0) }.filter { !$0.valid && !$0.format.hasPrefix("keyed-archive") }
+        let rows = Self.rows.filter { !$0.valid }
+        try XCTSkipIf(rows.isEmpty, "no corpus found")
+        var duplicateKeyRows = 0
         for row in rows {
-            do {
-                let doc = try PropertyList.read(try Fixtures.bytes(row.url))
-                XCTAssertFalse(doc.diagnostics.isEmpty, "\(row.path): malformed file accepted without a diagnostic")
-            } catch let error as PlistError {
-                XCTAssertNotEqual(error.location, .unknown, "\(row.path): \(error)")
+            let bytes: [UInt8]
+            do { bytes = try Fixtures.bytes(row.url) } catch { XCTFail("\(row.path): \(error)"); continue }
+            if row.kind.contains("archive-invalid:") {
+                // A broken archive is still a well-formed property list.
+                XCTAssertNoThrow(try PropertyList.read(bytes), row.path)
+            } else if row.kind.contains("duplicate key") {
+                duplicateKeyRows += 1
+                do {
+                    let document = try PropertyList.read(bytes)
+                    XCTAssertTrue(document.diagnostics.contains { $0.kind == .duplicateKey }, "\(row.path): \(document.diagnostics)")
+                } catch {
+                    XCTFail("\(row.path): a duplicate key is read as Apple reads it, the last value kept: \(error)")
+                }
+            } else {
+                do {
+                    let document = try PropertyList.read(bytes)
+                    XCTFail("\(row.path): malformed file accepted as \(document.value.typeName)")
+                } catch let error as PlistError {
+                    XCTAssertNotEqual(error.location, .unknown, "\(row.path): \(error)")
+                    XCTAssertNotEqual(error.kind, .io, "\(row.path): \(error)")
+                } catch {
+                    XCTFail("\(row.path): not a PlistError: \(error)")
+                }
             }
         }
+        XCTAssertGreaterThanOrEqual(duplicateKeyRows, 1, "the manifests hold a duplicate-key row")
     }
 }

@@ -1,0 +1,59 @@
+/// Converts files one after another to one format and one output target,
+/// never overwriting an input (unless converting in place) or a result written
+/// earlier in the same batch.
+public struct BatchConverter {
+    /// The format every result is written in.
+    public let format: PlistFormat
+    /// Where results go.
+    public let target: OutputTarget
+    /// Options for reading each input.
+    public let readOptions: ReadOptions
+    /// Options for writing each result.
+    public let writeOptions: WriteOptions
+    /// The files the inputs name, with the path of each (standard input has none).
+    private let inputFiles: [FileIO.FileIdentity: String]
+    /// Destinations written so far, with the input each came from.
+    private var written: [String: String] = [:]
+
+    /// A batch over `inputs` (paths, `-` for standard input).
+    public init(inputs: [String], format: PlistFormat, target: OutputTarget,
+                readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
+        var files: [FileIO.FileIdentity: String] = [:]
+        for input in inputs where input != "-" {
+            if let id = FileIO.identity(of: input), files[id] == nil { files[id] = input }
+        }
+        self.inputFiles = files
+        self.format = format
+        self.target = target
+        self.readOptions = readOptions
+        self.writeOptions = writeOptions
+    }
+
+    /// Creates the output folder (and its parents) when the target is a folder.
+    public func prepare() throws {
+        if case .directory(let dir) = target { try FileIO.createDirectories(dir) }
+    }
+
+    /// Reads `input`, converts it and writes the result atomically. The input's
+    /// diagnostics (duplicate keys and the like) go to `warn` as soon as it is
+    /// read; they do not stop the conversion. Throws a `PlistError`: located in
+    /// the input when it is malformed or cannot be written in the format, `.io`
+    /// when a file cannot be read or written or the destination is protected.
+    /// On error nothing is written and the destination is as it was.
+    public mutating func convert(_ input: String, warn: (PlistDiagnostic) -> Void = { _ in }) throws {
+        let destination = target.destination(for: input, format: format)
+        if destination != "-" {
+            if let earlier = written[destination] {
+                throw PlistError(.io, "refusing to overwrite \(destination), the result of \(earlier)")
+            }
+            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
+                throw PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
+            }
+        }
+        let document = try PropertyList.read(try FileIO.read(input, maxSize: readOptions.limits.maxInputSize), options: readOptions)
+        document.diagnostics.forEach(warn)
+        let bytes = try PropertyList.write(document.value, as: format, options: writeOptions)
+        try FileIO.writeAtomically(bytes, to: destination)
+        if destination != "-" { written[destination] = input }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+@testable import ArchivistCore
+
+/// Output planning and the batch loop: where results go, which files are
+/// protected, and that a failure writes nothing.
+final class BatchConverterTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-batch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func make(_ name: String, _ text: String) -> String {
+        let path = dir + "/" + name
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    func testDestinations() {
+        let folder = OutputTarget.directory("out")
+        XCTAssertEqual(folder.destination(for: "a/b/Info.plist", format: .json), "out/Info.json")
+        XCTAssertEqual(folder.destination(for: "Info.plist", format: .binary), "out/Info.plist")
+        XCTAssertEqual(OutputTarget.directory("out/").destination(for: "x.y.bplist", format: .xml), "out/x.y.plist")
+        XCTAssertEqual(folder.destination(for: ".hidden", format: .openstep), "out/.hidden.plist")
+        XCTAssertEqual(folder.destination(for: "noext", format: .json), "out/noext.json")
+        XCTAssertEqual(folder.destination(for: "-", format: .json), "out/stdin.json")
+        XCTAssertEqual(OutputTarget.standardOutput.destination(for: "a.plist", format: .xml), "-")
+        XCTAssertEqual(OutputTarget.file("o.json").destination(for: "a.plist", format: .json), "o.json")
+        XCTAssertEqual(OutputTarget.inPlace.destination(for: "a.plist", format: .json), "a.plist")
+
+        XCTAssertNil(OutputTarget.standardOutput.usageProblem(inputs: ["a"]))
+        XCTAssertNotNil(OutputTarget.standardOutput.usageProblem(inputs: ["a", "b"]))
+        XCTAssertNotNil(OutputTarget.file("o").usageProblem(inputs: ["a", "b"]))
+        XCTAssertNil(OutputTarget.directory("o").usageProblem(inputs: ["a", "b", "-"]))
+        XCTAssertNotNil(OutputTarget.directory("").usageProblem(inputs: ["a"]))
+        XCTAssertNotNil(OutputTarget.file("").usageProblem(inputs: ["a"]))
+        XCTAssertNotNil(OutputTarget.inPlace.usageProblem(inputs: ["a", "-"]))
+        XCTAssertNil(OutputTarget.inPlace.usageProblem(inputs: ["a", "b"]))
+    }
+
+    func testConvertsIntoAFolderAndProtectsInputsAndEarlierResults() throws {
+        let a = make("a.plist", "<plist><dict><key>k</key><string>v</string><key>k</key><string>w</string></dict></plist>")
+        let b = make("a.json", "[1, 2]")
+        let out = dir + "/out/nested"
+        var batch = BatchConverter(inputs: [a, b], format: .xml, target: .directory(out))
+        try batch.prepare()
+        var diagnostics: [PlistDiagnostic] = []
+        try batch.convert(a) { diagnostics.append($0) }
+        XCTAssertEqual(diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(try PropertyList.read(FileIO.read(out + "/a.plist")).value, .dictionary(PlistDictionary([("k", .string("w"))])))
+        // a.json would also become out/nested/a.plist: the first result stays.
+        XCTAssertThrowsError(try batch.convert(b)) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.io, "refusing to overwrite \(out)/a.plist, the result of \(a)"))
+        }
+        let kept = try PropertyList.read(try FileIO.read(out + "/a.plist")).value
+        XCTAssertEqual(kept.typeName, "dictionary")
+
+        // A folder that holds the inputs would overwrite them.
+        var beside = BatchConverter(inputs: [a], format: .json, target: .directory(dir))
+        XCTAssertNoThrow(try beside.convert(a), "a.json is not an input of this batch")
+        var over = BatchConverter(inputs: [b], format: .json, target: .directory(dir))
+        XCTAssertThrowsError(try over.convert(b)) { error in
+            XCTAssertEqual((error as? PlistError)?.message, "refusing to overwrite the input \(b) (only in-place conversion replaces inputs)")
+        }
+        var named = BatchConverter(inputs: [a], format: .binary, target: .file(dir + "/./a.plist"))
+        XCTAssertThrowsError(try named.convert(a))
+        let input = try FileIO.read(a)
+        XCTAssertEqual(Array(input.prefix(7)), Array("<plist>".utf8), "the input is untouched")
+    }
+
+    func testInPlaceAndFailures() throws {
+        let good = make("good.plist", "<plist><integer>7</integer></plist>")
+        let bad = make("bad.plist", "<plist><integer>7</plist>")
+        let nan = make("nan.plist", "<plist><real>nan</real></plist>")
+        var batch = BatchConverter(inputs: [good, bad, nan], format: .json, target: .inPlace)
+        var warned = false
+        try batch.convert(good) { _ in warned = true }
+        XCTAssertFalse(warned)
+        XCTAssertEqual(try FileIO.read(good), Array("7".utf8))
+        XCTAssertThrowsError(try batch.convert(bad)) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .syntax)
+        }
+        XCTAssertThrowsError(try batch.convert(nan)) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .notRepresentable)
+        }
+        XCTAssertEqual(try FileIO.read(bad), Array("<plist><integer>7</plist>".utf8))
+        XCTAssertEqual(try FileIO.read(nan), Array("<plist><real>nan</real></plist>".utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["bad.plist", "good.plist", "nan.plist"])
+    }
+
+    func testLinterLines() {
+        XCTAssertEqual(Linter.problems(in: Array("<plist><true/></plist>".utf8), path: "ok.plist"), [])
+        XCTAssertEqual(Linter.problems(in: Array("{\n \"a\": 1,\n \"a\": 2\n}".utf8), path: "d.json"),
+                       ["d.json:3:2: error: duplicate key \"a\"; the last value is kept (see 2:2)"])
+        XCTAssertEqual(Linter.problems(in: Array("bplist00".utf8), path: "b").count, 1)
+        XCTAssertTrue(Linter.problems(in: Array("bplist00".utf8), path: "b")[0].hasPrefix("b: offset "))
+        // A check beyond the format (keyed archives) adds its error after the diagnostics.
+        let checked = Linter.problems(in: Array("{\"a\": 1, \"a\": 2}".utf8), path: "c.json") { _ in
+            throw PlistError(.archive, "not an archive\nsecond line", at: .archive(object: 3, keyPath: "root"))
+        }
+        XCTAssertEqual(checked.count, 2)
+        XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive second line")
+    }
+}

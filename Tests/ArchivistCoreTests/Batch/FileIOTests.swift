@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+@testable import ArchivistCore
+
+/// FileIO against a scratch folder: whole-file reads, atomic replacement,
+/// permissions, links, and the folder walk.
+final class FileIOTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-fileio-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func make(_ name: String, _ text: String) -> String {
+        let path = dir + "/" + name
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    func contents(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func permissions(_ path: String) throws -> Int {
+        try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    func testReadsWholeFilesAndReportsWhyNot() throws {
+        let big = String(repeating: "0123456789abcdef", count: 20_000)  // larger than one read chunk
+        XCTAssertEqual(try FileIO.read(make("big.txt", big)), Array(big.utf8))
+        XCTAssertEqual(try FileIO.read(make("empty.txt", "")), [])
+        XCTAssertThrowsError(try FileIO.read(dir + "/missing.plist")) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.io, "cannot read \(dir)/missing.plist: No such file or directory"))
+        }
+        XCTAssertThrowsError(try FileIO.read(dir)) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.io, "cannot read \(dir): Is a directory"))
+        }
+        XCTAssertThrowsError(try FileIO.read(make("five.txt", "12345"), maxSize: 4)) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
+        }
+        XCTAssertEqual(try FileIO.read(dir + "/five.txt", maxSize: 5), Array("12345".utf8))
+    }
+
+    func testAtomicWriteCreatesAndReplacesKeepingPermissions() throws {
+        let fresh = dir + "/fresh.plist"
+        try FileIO.writeAtomically(Array("new".utf8), to: fresh)
+        XCTAssertEqual(contents(fresh), "new")
+        let mask = umask(0)
+        umask(mask)
+        XCTAssertEqual(try permissions(fresh), 0o666 & ~Int(mask))
+
+        let existing = make("existing.plist", "old contents")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: existing)
+        try FileIO.writeAtomically(Array("replaced".utf8), to: existing, durable: true)
+        XCTAssertEqual(contents(existing), "replaced")
+        XCTAssertEqual(try permissions(existing), 0o640)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["existing.plist", "fresh.plist"],
+                       "no temporary file is left")
+    }
+
+    func testFailedWriteLeavesNothingBehind() throws {
+        XCTAssertThrowsError(try FileIO.writeAtomically([1], to: dir + "/no/such/folder/out.plist")) { error in
+            let e = error as? PlistError
+            XCTAssertEqual(e?.kind, .io)
+            XCTAssertTrue(e?.message.hasPrefix("cannot write \(dir)/no/such/folder/out.plist: ") ?? false, "\(error)")
+        }
+        // Renaming over a folder fails after the temporary file was written: it is removed.
+        let folder = dir + "/taken"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = make("taken/inside.txt", "keep")
+        XCTAssertThrowsError(try FileIO.writeAtomically([1, 2, 3], to: folder))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["taken"])
+        XCTAssertEqual(contents(folder + "/inside.txt"), "keep")
+    }
+
+    func testWritingThroughALinkReplacesItsTarget() throws {
+        let target = make("target.plist", "old")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.plist", withDestinationPath: "target.plist")
+        try FileIO.writeAtomically(Array("new".utf8), to: dir + "/link.plist")
+        XCTAssertEqual(contents(target), "new")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.plist"), "target.plist")
+        XCTAssertTrue(FileIO.isSameFile(dir + "/link.plist", target))
+        XCTAssertFalse(FileIO.isSameFile(dir + "/link.plist", dir + "/missing"))
+    }
+
+    func testFolderWalkIsSortedSkipsHiddenAndDoesNotLoop() throws {
+        _ = make("b.plist", "")
+        _ = make("a/z.plist", "")
+        _ = make("a/deeper/y.plist", "")
+        _ = make("a.plist", "")
+        _ = make(".hidden.plist", "")
+        _ = make(".git/config", "")
+        _ = make("c/.DS_Store", "")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/a/loop", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/linked.plist", withDestinationPath: "b.plist")
+        XCTAssertEqual(mkfifo(dir + "/fifo", 0o600), 0)
+        let found = try FileIO.files(under: dir).map { String($0.dropFirst(dir.count + 1)) }
+        XCTAssertEqual(found, ["a/deeper/y.plist", "a/z.plist", "a.plist", "b.plist", "linked.plist"])
+        XCTAssertThrowsError(try FileIO.files(under: dir + "/missing"))
+    }
+
+    func testCreateDirectories() throws {
+        try FileIO.createDirectories(dir + "/x/y/z")
+        XCTAssertTrue(FileIO.isDirectory(dir + "/x/y/z"))
+        try FileIO.createDirectories(dir + "/x/y/z/")
+        let file = make("file", "")
+        XCTAssertThrowsError(try FileIO.createDirectories(file + "/sub"))
+        XCTAssertThrowsError(try FileIO.createDirectories(file))
+    }
+}

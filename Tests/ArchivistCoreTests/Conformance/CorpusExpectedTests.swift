@@ -1,0 +1,51 @@
+import XCTest
+@testable import ArchivistCore
+
+/// Every valid file of `Corpus/` (written by tools/fixture-gen) reads to its
+/// golden `Corpus/expected/PATH.txt`, which the generator derived from the tree
+/// the file was made from. Files Foundation wrote also read as Foundation reads
+/// them, and Archivist's XML for them is Foundation's XML byte for byte.
+/// (`Corpus/archives/` is checked by the archive module's dump goldens.)
+final class CorpusExpectedTests: XCTestCase {
+    func testEveryValidFileReadsAsExpected() throws {
+        let rows = Fixtures.manifest(at: Fixtures.corpus).filter { $0.valid && !$0.path.hasPrefix("archives/") }
+        XCTAssertGreaterThanOrEqual(rows.count, 40, "Corpus/MANIFEST.tsv lists the generated fixtures")
+        for row in rows {
+            let expectedURL = Fixtures.corpus.appendingPathComponent("expected/\(row.path).txt")
+            let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+            let bytes = try Fixtures.bytes(row.url)
+            let document: PlistDocument
+            do {
+                document = try PropertyList.read(bytes)
+            } catch {
+                XCTFail("\(row.path): \(error)")
+                continue
+            }
+            XCTAssertEqual(document.value.sortingKeys.description + "\n", expected, row.path)
+            XCTAssertEqual(document.format.rawValue, row.format, row.path)
+            XCTAssertEqual(document.diagnostics, [], row.path)
+            guard row.path.hasPrefix("foundation/") else { continue }
+            XCTAssertEqual(document.value, try FoundationBridge.foundationRead(bytes), "\(row.path): Foundation reads it the same")
+            if row.format == "xml" {
+                XCTAssertEqual(try XMLPlistWriter.write(document.value), bytes, "\(row.path): Archivist writes Foundation's XML")
+            }
+        }
+    }
+
+    func testEveryMalformedFileIsRejectedWithItsPosition() throws {
+        let rows = Fixtures.manifest(at: Fixtures.corpus).filter { !$0.valid }
+        XCTAssertGreaterThanOrEqual(rows.count, 8)
+        for row in rows {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: Fixtures.corpus.appendingPathComponent("expected/\(row.path).txt").path),
+                           "\(row.path): a malformed file has no expected reading")
+        }
+        let lines = rows.map { Linter.problems(in: (try? Fixtures.bytes($0.url)) ?? [], path: $0.path) }
+        // One located error per file, in the format the file pretends to be.
+        XCTAssertEqual(lines.map(\.count), Array(repeating: 1, count: rows.count))
+        for (row, problems) in zip(rows, lines) {
+            let line = problems.first ?? ""
+            let located = row.format == "binary" ? line.hasPrefix("\(row.path): offset ") : line.range(of: #"^[^:]+:\d+:\d+: error: "#, options: .regularExpression) != nil
+            XCTAssertTrue(located, line)
+        }
+    }
+}
