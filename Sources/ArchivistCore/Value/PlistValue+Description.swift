@@ -47,7 +47,9 @@ extension PlistValue: CustomStringConvertible {
         }
     }
 
-    private static func quoted(_ s: String) -> String {
+    /// A string in double quotes with `"`, `\\`, newline, CR, tab and other
+    /// control characters escaped, as descriptions and dumps show strings.
+    public static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
