@@ -16,4 +16,9 @@ enum Console {
         let text = Array((line + "\n").utf8)
         _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
+
+    /// True when standard output is a terminal and `NO_COLOR` is not set.
+    static var stdoutIsColorTerminal: Bool {
+        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+    }
 }

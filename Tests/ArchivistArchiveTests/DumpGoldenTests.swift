@@ -40,6 +40,18 @@ final class DumpGoldenTests: XCTestCase {
         try check(archives.appendingPathComponent("computer.plist"), golden: "computer-depth1.txt", options: DumpOptions(maxDepth: 1))
     }
 
+    /// Colour adds ANSI escapes around class names, labels, inline markers and
+    /// strings, and nothing else: without them the text is the plain dump.
+    func testColourOnlyAddsEscapes() throws {
+        let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
+        var options = DumpOptions()
+        options.color = true
+        let coloured = try Self.render(url, options: options)
+        XCTAssertTrue(coloured.contains("\u{1B}[1;36mTree.Node\u{1B}[0m \u{1B}[35m@1\u{1B}[0m"), coloured)
+        let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        XCTAssertEqual(stripped, try Self.render(url))
+    }
+
     func testJSONView() throws {
         let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
         let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)

@@ -367,4 +367,22 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(line.contains(": error: "), String(line))
         }
     }
+
+    func testDumpAndClasses() throws {
+        let computer = Self.packageRoot.appendingPathComponent("Corpus/archives/computer.plist").path
+        let dump = try run(["dump", computer])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("cpu_coder = MusicBox.CPU.CPUCoder (_TtCV8MusicBox3CPU8CPUCoder) {"), dump.stdout)
+        XCTAssertFalse(dump.stdout.contains("\u{1B}["), "no colour when piped")
+        let path = try run(["dump", "--key-path", "root.cpu_coder.cores.5", computer])
+        XCTAssertEqual(path.status, 1)
+        XCTAssertEqual(path.stderr, "\(computer): error: root.cpu_coder.cores.5: index 5 out of range (array of 2)\n")
+        let raw = try run(["dump", "--raw", computer])
+        XCTAssertTrue(raw.stdout.contains("\"$objects\" => ["), raw.stdout)
+        let classes = try run(["classes", "--swift", computer])
+        XCTAssertEqual(classes.status, 0, classes.stderr)
+        XCTAssertTrue(classes.stdout.hasPrefix("try NSKeyedUnarchiver.unarchivedObject(ofClasses: ["), classes.stdout)
+        XCTAssertTrue(classes.stdout.contains("CPUCoder.self"), classes.stdout)
+        XCTAssertEqual(try run(["dump", "--depth", "-1", computer]).status, 64)
+    }
 }

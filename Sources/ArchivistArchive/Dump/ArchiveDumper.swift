@@ -50,7 +50,7 @@ public struct ArchiveDumper {
         out += pad(indent) + "}"
     }
 
-    private func label(_ i: Int) -> String { incoming[i] > 1 ? " @\(i)" : "" }
+    private func label(_ i: Int) -> String { incoming[i] > 1 ? " " + options.paint("@\(i)", .label) : "" }
 
     mutating func node(_ i: Int, indent: Int) {
         guard i >= 0, i < graph.nodes.count else { out += "<missing object \(i)>"; return }
@@ -60,6 +60,8 @@ public struct ArchiveDumper {
         case .value(let v):
             if case .data(let bytes) = v {
                 data(bytes, indent: indent)
+            } else if case .string(let s) = v {
+                out += options.paint(DumpText.quoted(s), .string)
             } else {
                 out += DumpText.scalar(v)
             }
@@ -67,7 +69,7 @@ public struct ArchiveDumper {
             out += "<class \(name)>"
         case .object(let o):
             if onStack[i] || (shown[i] && incoming[i] > 1) {
-                out += "-> @\(i)"
+                out += options.paint("-> @\(i)", .label)
                 return
             }
             shown[i] = true
@@ -92,7 +94,7 @@ public struct ArchiveDumper {
     }
 
     private mutating func foundation(_ value: FoundationValue, _ o: ArchivedObject, _ i: Int, indent: Int) {
-        let name = o.className.readable + label(i)
+        let name = options.paint(o.className.readable, .className) + label(i)
         switch value {
         case .list(let refs):
             if refs.isEmpty { out += "\(name) []"; return }
@@ -115,7 +117,7 @@ public struct ArchiveDumper {
             }
             out += pad(indent) + "}"
         case .string(let s):
-            out += DumpText.quoted(s)
+            out += options.paint(DumpText.quoted(s), .string)
         case .data(let bytes):
             data(bytes, indent: indent)
         case .date(let t):
@@ -135,7 +137,7 @@ public struct ArchiveDumper {
     }
 
     private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) {
-        out += o.className.description + label(i)
+        out += options.paint(o.className.description, .className) + label(i)
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
         for field in o.fields {
@@ -144,7 +146,7 @@ public struct ArchiveDumper {
             case .inline(let v):
                 switch v {
                 case .integer, .real, .bool:
-                    out += DumpText.scalar(v) + " (inline \(v.typeName))"
+                    out += DumpText.scalar(v) + " " + options.paint("(inline \(v.typeName))", .inline)
                 case .data(let bytes):
                     data(bytes, indent: indent + 1)
                 case .array, .dictionary, .string, .date, .uid, .null:

@@ -5,6 +5,9 @@ public struct DumpOptions: Sendable {
     /// Decode `<data>` values that hold a property list or keyed archive.
     public var expandNestedArchives: Bool
 
+    /// Colour class names, labels, inline markers and strings with ANSI escapes
+    /// (for terminals; the command turns it on only for a terminal without NO_COLOR).
+    public var color: Bool = false
     /// How many levels of data-inside-data are decoded.
     var nestedLevels = 8
     /// The deepest an archive's objects are shown, whatever `maxDepth` says
@@ -17,6 +20,23 @@ public struct DumpOptions: Sendable {
         self.expandNestedArchives = expandNestedArchives
     }
 
+    /// `text` in an ANSI colour when colour is on.
+    func paint(_ text: String, _ color: DumpColor) -> String {
+        self.color ? "\u{1B}[\(color.rawValue)m" + text + "\u{1B}[0m" : text
+    }
+
     /// The depth beyond which containers and objects are elided.
     var depthLimit: Int { min(maxDepth ?? Self.hardDepthLimit, Self.hardDepthLimit) }
+}
+
+/// The colours `dump` uses.
+enum DumpColor: String {
+    /// Class names.
+    case className = "1;36"
+    /// `@N` labels and `-> @N` references.
+    case label = "35"
+    /// `(inline …)` markers.
+    case inline = "33"
+    /// Strings.
+    case string = "32"
 }

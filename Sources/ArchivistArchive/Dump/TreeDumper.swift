@@ -61,7 +61,9 @@ public struct TreeDumper {
             } else {
                 out += DumpText.data(bytes)
             }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
+        case .string(let s):
+            out += options.paint(DumpText.quoted(s), .string)
+        case .integer, .real, .bool, .date, .uid, .null:
             out += DumpText.scalar(v)
         }
     }

@@ -13,7 +13,7 @@ struct Dump: ParsableCommand {
             several places labelled @N once and referred to as -> @N after (cycles stay
             finite). A <data> value holding a property list or keyed archive is decoded
             and shown nested. Other property lists are shown as a typed tree, as
-            plutil -p does.
+            plutil -p does. Colour is used on a terminal unless NO_COLOR is set.
 
             Example:
               archivist dump Data.plist
@@ -46,7 +46,8 @@ struct Dump: ParsableCommand {
     func run() throws {
         do {
             let document = try PropertyList.read(try FileIO.read(file))
-            let options = DumpOptions(maxDepth: depth)
+            var options = DumpOptions(maxDepth: depth)
+            options.color = Console.stdoutIsColorTerminal
             if let keyPath {
                 switch try KeyPath(keyPath).resolve(in: document.value) {
                 case .value(let v):
