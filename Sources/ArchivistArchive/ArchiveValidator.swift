@@ -3,12 +3,12 @@ import ArchivistCore
 /// Checks every UID and class reference of `$objects` and finds, breadth first,
 /// the key path by which each object is first reached from `$top`.
 enum ArchiveValidator {
-    static func validate(objects: [PlistValue], top: [(key: String, object: Int)]) throws -> [String?] {
+    static func validate(objects: [PlistValue], top: [(key: String, object: Int)]) throws -> ArchivePaths {
         let count = objects.count
-        var paths = [String?](repeating: nil, count: count)
+        var paths = ArchivePaths(count: count)
         var queue: [Int] = []
-        for (key, object) in top where paths[object] == nil {
-            paths[object] = key
+        for (key, object) in top where !paths.isReached(object) {
+            paths.set(object, .top(key))
             queue.append(object)
         }
         // Breadth-first from $top, so an error names the shortest way there.
@@ -16,24 +16,25 @@ enum ArchiveValidator {
         while head < queue.count {
             let object = queue[head]
             head += 1
-            let base = paths[object] ?? "$objects[\(object)]"
             try forEachUID(in: objects[object], path: "") { uid, field in
                 guard uid < UInt64(count) else {
+                    let base = paths.path(to: object) ?? "$objects[\(object)]"
                     throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
                 let target = Int(uid)
-                if field != "$class", paths[target] == nil {
-                    paths[target] = join(base, field)
+                if field != "$class", !paths.isReached(target) {
+                    paths.set(target, .field(parent: object, field: field))
                     queue.append(target)
                 }
             }
         }
         // Every object, reachable or not: UIDs in range, classes well formed.
         for object in 0..<count {
-            let base = paths[object] ?? ""
+            func base() -> String { paths.path(to: object) ?? "" }
             try forEachUID(in: objects[object], path: "") { uid, field in
                 guard uid < UInt64(count) else {
+                    let base = base()
                     throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
@@ -43,29 +44,29 @@ enum ArchiveValidator {
             guard let cls = d["$class"] else {
                 if d["$classname"] != nil { continue }
                 throw PlistError(.archive, "object \(object) is a dictionary with neither $class nor $classname",
-                                 at: .archive(object: object, keyPath: base))
+                                 at: .archive(object: object, keyPath: base()))
             }
             guard case .uid(let c) = cls else {
-                throw PlistError(.archive, "$class is a \(cls.typeName), not a UID", at: .archive(object: object, keyPath: join(base, "$class")))
+                throw PlistError(.archive, "$class is a \(cls.typeName), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
             }
-            try checkClass(Int(c), objects: objects, from: object, path: join(base, "$class"))
+            try checkClass(Int(c), objects: objects, from: object, path: { join(base(), "$class") })
         }
         return paths
     }
 
-    private static func checkClass(_ index: Int, objects: [PlistValue], from object: Int, path: String) throws {
+    private static func checkClass(_ index: Int, objects: [PlistValue], from object: Int, path: () -> String) throws {
         guard case .dictionary(let cls) = objects[index] else {
             throw PlistError(.archive, "$class refers to object \(index), a \(objects[index].typeName), not a class dictionary",
-                             at: .archive(object: object, keyPath: path))
+                             at: .archive(object: object, keyPath: path()))
         }
         guard case .string? = cls["$classname"] else {
             throw PlistError(.archive, "class dictionary at object \(index) has no $classname string",
-                             at: .archive(object: index, keyPath: path + ".$classname"))
+                             at: .archive(object: index, keyPath: path() + ".$classname"))
         }
         if let chain = cls["$classes"] {
             guard case .array(let names) = chain, names.allSatisfy({ $0.stringValue != nil }) else {
                 throw PlistError(.archive, "class dictionary at object \(index) has a $classes that is not an array of strings",
-                                 at: .archive(object: index, keyPath: path + ".$classes"))
+                                 at: .archive(object: index, keyPath: path() + ".$classes"))
             }
         }
     }

@@ -13,8 +13,8 @@ public struct KeyedArchive: Sendable {
     /// `$objects`, index 0 being `$null`.
     public let objects: [PlistValue]
     /// For each object, the key path by which it is first reached from `$top`
-    /// (`root.cpu_coder.cores[1]`), or nil when unreachable.
-    public let paths: [String?]
+    /// (`paths.path(to: 5)` is `root.cpu_coder.cores[1]`), nil when unreachable.
+    public let paths: ArchivePaths
 
     /// True when a tree claims to be a keyed archive: a dictionary with any of
     /// `$archiver`, `$objects` or `$top`.

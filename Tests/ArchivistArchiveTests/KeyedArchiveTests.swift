@@ -49,8 +49,27 @@ final class KeyedArchiveTests: XCTestCase {
             XCTAssertEqual(archive.archiver, "NSKeyedArchiver")
             XCTAssertEqual(archive.top.map(\.key), ["root"])
             XCTAssertEqual(archive.className(of: archive.top[0].object), "NSDictionary")
-            XCTAssertTrue(archive.paths.contains { $0?.hasPrefix("root.NS.objects[") ?? false }, "\(archive.paths)")
+            let paths = archive.objects.indices.compactMap { archive.paths.path(to: $0) }
+            XCTAssertTrue(paths.contains { $0.hasPrefix("root.NS.objects[") }, "\(paths)")
         }
+    }
+
+    /// Paths of a long chain are built on demand and keep their two ends.
+    func testLongPathsKeepTheirEnds() throws {
+        let n = 100
+        var objects: [PlistValue] = [.string("$null")]
+        for i in 1...n {
+            objects.append(.dictionary(PlistDictionary([("next", i == n ? .uid(0) : .uid(UInt64(i + 1))), ("$class", .uid(UInt64(n + 1)))])))
+        }
+        objects.append(.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node")]))])))
+        let archive = try KeyedArchive(envelope(objects))
+        XCTAssertEqual(archive.paths.path(to: 1), "root")
+        XCTAssertEqual(archive.paths.path(to: 3), "root.next.next")
+        XCTAssertNil(archive.paths.path(to: n + 1))
+        let long = try XCTUnwrap(archive.paths.path(to: n))
+        XCTAssertTrue(long.hasPrefix("root.next"), long)
+        XCTAssertTrue(long.contains(".….next"), long)
+        XCTAssertEqual(long.split(separator: ".").count, ArchivePaths.shownSteps + 1)
     }
 
     func envelope(_ objects: [PlistValue], top: PlistValue = .uid(1), archiver: String = "NSKeyedArchiver", version: Int64 = 100_000) -> PlistValue {

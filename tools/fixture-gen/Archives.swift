@@ -91,6 +91,43 @@ enum ArchiveFixtures {
         return try PropertyList.write(tree, as: .binary)
     }
 
+    /// One object of each Foundation class that `dump` shows as a value, keyed by what it is.
+    static func foundationClasses() -> NSDictionary {
+        let url = NSURL(string: "https://example.com/a/") ?? NSURL(fileURLWithPath: "/")
+        let objects: [(String, Any)] = [
+            ("NSArray", NSArray(array: ["a", NSNumber(value: 1)])),
+            ("NSMutableArray", NSMutableArray(array: ["m", "n", "o"])),
+            ("NSSet", NSSet(array: ["only"])),
+            ("NSMutableSet", NSMutableSet(array: [NSNumber(value: 7), NSNumber(value: 8)])),
+            ("NSOrderedSet", NSOrderedSet(array: ["first", "second", "third", "fourth"])),
+            ("NSMutableOrderedSet", NSMutableOrderedSet(array: ["x", "y", "z", "w", "v"])),
+            ("NSDictionary", NSDictionary(dictionary: ["key": "value"])),
+            ("NSMutableDictionary", NSMutableDictionary(dictionary: ["k1": NSNumber(value: 1), "k2": NSNumber(value: 2)])),
+            ("NSString", "plain" as NSString),
+            ("NSMutableString", NSMutableString(string: "mutable ünïcode")),
+            ("NSData", NSData(data: Data([0xDE, 0xAD, 0xBE, 0xEF]))),
+            ("NSMutableData", NSMutableData(data: Data([1, 2, 3, 4, 5]))),
+            ("NSDate", NSDate(timeIntervalSinceReferenceDate: 600_000_000.5)),
+            ("NSUUID", NSUUID(uuidString: "0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10") ?? NSUUID()),
+            ("NSURL", NSURL(string: "https://example.org/path?q=1") ?? url),
+            ("NSURL relative", NSURL(string: "b/c.txt", relativeTo: url as URL) ?? url),
+            ("NSNull", NSNull()),
+            ("NSNumber integer", NSNumber(value: -12345678901)),
+            ("NSNumber real", NSNumber(value: 0.125)),
+            ("NSNumber bool", NSNumber(value: false)),
+            ("NSValue point", NSValue(point: NSPoint(x: 1.5, y: -2))),
+            ("NSValue size", NSValue(size: NSSize(width: 640, height: 480))),
+            ("NSValue rect", NSValue(rect: NSRect(x: 0, y: 10, width: 320, height: 240))),
+            ("NSValue range", NSValue(range: NSRange(location: 5, length: 12))),
+            ("NSValue edgeInsets", NSValue(edgeInsets: NSEdgeInsets(top: 1, left: 2, bottom: 3, right: 4))),
+            ("NSLocale", NSLocale(localeIdentifier: "fr_CA")),
+            ("NSTimeZone", NSTimeZone(name: "America/New_York") ?? NSTimeZone(forSecondsFromGMT: 0)),
+        ]
+        let dictionary = NSMutableDictionary()
+        for (key, object) in objects { dictionary[key] = object }
+        return dictionary
+    }
+
     static func write(into root: URL) throws -> String {
         let dir = root.appendingPathComponent("archives")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -115,6 +152,20 @@ enum ArchiveFixtures {
             "bool": NSNumber(value: true), "real": NSNumber(value: 2.5),
         ]
         try save("foundation-values.plist", try archive(values, names: [:]), "NSKeyedArchiver: Foundation values and a shared string")
+        try save("foundation-classes.plist", try archive(foundationClasses(), names: [:]),
+                 "NSKeyedArchiver: one object of every Foundation class Archivist reads as a value")
+        // Foundation on Linux writes attributed strings without NSAttributeInfo and then
+        // cannot read them back (it crashes), so they have an archive of their own.
+        let attributed = NSArray(array: [
+            NSAttributedString(string: "styled", attributes: [NSAttributedString.Key("weight"): NSNumber(value: 700)]),
+            NSMutableAttributedString(string: "plain run"),
+        ])
+        try save("attributed-strings.plist", try archive(attributed, names: [:]),
+                 "NSKeyedArchiver: NSAttributedString and NSMutableAttributedString (NSString, NSAttributes)")
+        // Foundation on Linux writes an NSCountedSet inside a collection as an empty NSSet,
+        // so the counted set is the root of its own archive.
+        try save("counted-set.plist", try archive(NSCountedSet(array: ["twice", "twice", "once"]), names: [:]),
+                 "NSKeyedArchiver: NSCountedSet (NS.objectN, NS.countN)")
         let parent = Node(label: "parent")
         let child = Node(label: "child")
         parent.children = [child]

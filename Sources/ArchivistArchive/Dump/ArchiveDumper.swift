@@ -79,7 +79,7 @@ public struct ArchiveDumper {
             }
             onStack[i] = true
             defer { onStack[i] = false }
-            if let value = FoundationValue.interpret(o) {
+            if let value = FoundationValue.interpret(o, in: graph) {
                 foundation(value, o, i, indent: indent)
             } else {
                 generic(o, i, indent: indent)
@@ -133,6 +133,27 @@ public struct ArchiveDumper {
             }
         case .null:
             out += "NSNull"
+        case .counted(let entries):
+            if entries.isEmpty { out += "\(name) []"; return }
+            out += "\(name) [\n"
+            for (object, count) in entries {
+                out += pad(indent + 1)
+                node(object, indent: indent + 1)
+                out += " × \(count)\n"
+            }
+            out += pad(indent) + "]"
+        case .geometry(let g):
+            out += "\(name) \(g.kind) \(g.text)"
+        case .locale(let identifier):
+            out += "\(name) \(DumpText.quoted(identifier))"
+        case .timeZone(let zone):
+            out += "\(name) \(DumpText.quoted(zone))"
+        case .attributedString(let text, let attributes):
+            out += "\(name) " + options.paint(DumpText.quoted(text), .string)
+            if let attributes {
+                out += " attributes "
+                node(attributes, indent: indent)
+            }
         }
     }
 

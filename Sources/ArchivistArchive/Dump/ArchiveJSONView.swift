@@ -46,7 +46,7 @@ public struct ArchiveJSONView {
             }
             onStack[i] = true
             defer { onStack[i] = false }
-            if let value = FoundationValue.interpret(o) {
+            if let value = FoundationValue.interpret(o, in: graph) {
                 switch value {
                 case .list(let refs): out["items"] = .array(refs.map { node($0, depth: depth + 1) })
                 case .map(let keys, let values):
@@ -59,6 +59,24 @@ public struct ArchiveJSONView {
                     if let relative { out["relative"] = node(relative, depth: depth + 1) }
                     if let base { out["base"] = node(base, depth: depth + 1) }
                 case .null: out["null"] = .bool(true)
+                case .counted(let entries):
+                    out["items"] = .array(entries.map {
+                        .dictionary(PlistDictionary([("object", node($0.object, depth: depth + 1)), ("count", .int(Int64($0.count)))]))
+                    })
+                case .geometry(let g):
+                    out["kind"] = .string(g.kind)
+                    switch g {
+                    case .point(let s), .size(let s), .rect(let s): out["value"] = .string(s)
+                    case .range(let location, let length):
+                        out["value"] = .dictionary(PlistDictionary([("location", location), ("length", length)]))
+                    case .edgeInsets(let t, let l, let b, let r):
+                        out["value"] = .dictionary(PlistDictionary([("top", t), ("left", l), ("bottom", b), ("right", r)]))
+                    }
+                case .locale(let identifier): out["identifier"] = .string(identifier)
+                case .timeZone(let zone): out["name"] = .string(zone)
+                case .attributedString(let text, let attributes):
+                    out["string"] = .string(text)
+                    if let attributes { out["attributes"] = node(attributes, depth: depth + 1) }
                 }
                 return .dictionary(out)
             }

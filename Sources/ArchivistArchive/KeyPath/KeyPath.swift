@@ -101,19 +101,23 @@ public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
             }
             switch graph.nodes[safe: i] {
             case .object(let o)?:
-                if let value = FoundationValue.interpret(o) {
+                if let value = FoundationValue.interpret(o, in: graph) {
                     switch value {
                     case .list(let refs):
                         return .node(graph, refs[try index(key, count: refs.count, path: path)])
                     case .map(let keys, let values):
                         for (k, v) in zip(keys, values) {
                             if case .value(.string(let s))? = graph.nodes[safe: k], s == key { return .node(graph, v) }
-                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko), s == key { return .node(graph, v) }
+                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), s == key { return .node(graph, v) }
                         }
                         throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries")
                     case .data(let bytes):
                         return try step(.value(.data(bytes)), key, path: path)
-                    case .string, .date, .uuid, .url, .null:
+                    case .counted(let entries):
+                        return .node(graph, entries[try index(key, count: entries.count, path: path)].object)
+                    case .attributedString(_, let attributes?) where key == "attributes":
+                        return .node(graph, attributes)
+                    case .string, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString:
                         throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
                     }
                 }

@@ -1,0 +1,157 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+/// `Corpus/archives/foundation-classes.plist` (one object of each Foundation
+/// class, written by NSKeyedArchiver) reads as the values the generator archived.
+final class FoundationClassesTests: XCTestCase {
+    static let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/foundation-classes.plist")
+
+    func graph(_ url: URL = url) throws -> ObjectGraph {
+        try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
+    }
+
+    /// The root dictionary's entries, keyed by their string keys.
+    func entries(_ graph: ObjectGraph) throws -> [String: Int] {
+        let root = try XCTUnwrap(graph.object(graph.top[0].object))
+        guard case .map(let keys, let values)? = FoundationValue.interpret(root, in: graph) else {
+            XCTFail("root is not a dictionary"); return [:]
+        }
+        var out: [String: Int] = [:]
+        for (k, v) in zip(keys, values) {
+            guard let key = graph.string(.reference(k)) else { XCTFail("key \(k) is not a string"); continue }
+            out[key] = v
+        }
+        return out
+    }
+
+    func value(_ graph: ObjectGraph, _ index: Int?) -> FoundationValue? {
+        guard let index, let o = graph.object(index) else { return nil }
+        return FoundationValue.interpret(o, in: graph)
+    }
+
+    func bytes(_ graph: ObjectGraph, _ index: Int?) -> [UInt8]? {
+        if case .value(.data(let b))? = graph.nodes[safe: index ?? -1] { return b }
+        if case .data(let b)? = value(graph, index) { return b }
+        return nil
+    }
+
+    func strings(_ graph: ObjectGraph, _ refs: [Int]) -> [String?] {
+        refs.map { graph.string(.reference($0)) }
+    }
+
+    func testEveryClassReadsAsItsValue() throws {
+        let g = try graph()
+        let e = try entries(g)
+        XCTAssertEqual(e.count, 27)
+        guard case .list(let array)? = value(g, e["NSArray"]) else { return XCTFail("NSArray") }
+        XCTAssertEqual(g.string(.reference(array[0])), "a")
+        XCTAssertEqual(g.number(.reference(array[1])), .int(1))
+        guard case .list(let ordered)? = value(g, e["NSOrderedSet"]) else { return XCTFail("NSOrderedSet") }
+        XCTAssertEqual(strings(g, ordered), ["first", "second", "third", "fourth"])
+        guard case .list(let mutableOrdered)? = value(g, e["NSMutableOrderedSet"]) else { return XCTFail("NSMutableOrderedSet") }
+        XCTAssertEqual(strings(g, mutableOrdered), ["x", "y", "z", "w", "v"])
+        guard case .list(let set)? = value(g, e["NSMutableSet"]) else { return XCTFail("NSMutableSet") }
+        XCTAssertEqual(Set(set.compactMap { g.number(.reference($0))?.description }), [PlistValue.int(7).description, PlistValue.int(8).description])
+        guard case .map(let keys, let values)? = value(g, e["NSMutableDictionary"]) else { return XCTFail("NSMutableDictionary") }
+        XCTAssertEqual(Set(strings(g, keys)), ["k1", "k2"])
+        XCTAssertEqual(values.count, 2)
+        XCTAssertEqual(g.string(.reference(try XCTUnwrap(e["NSMutableString"]))), "mutable ünïcode")
+        // Foundation on Linux writes NSData and NSMutableData inside a collection as plain
+        // data in $objects; an NSMutableData object (NS.data) is read the same way.
+        XCTAssertEqual(bytes(g, e["NSData"]), [0xDE, 0xAD, 0xBE, 0xEF])
+        XCTAssertEqual(bytes(g, e["NSMutableData"]), [1, 2, 3, 4, 5])
+        guard case .date(let t)? = value(g, e["NSDate"]) else { return XCTFail("NSDate") }
+        XCTAssertEqual(t, 600_000_000.5)
+        guard case .uuid(let uuid)? = value(g, e["NSUUID"]) else { return XCTFail("NSUUID") }
+        XCTAssertEqual(uuid, "0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10")
+        guard case .url(nil, let relative?)? = value(g, e["NSURL"]) else { return XCTFail("NSURL") }
+        XCTAssertEqual(g.string(.reference(relative)), "https://example.org/path?q=1")
+        guard case .null? = value(g, e["NSNull"]) else { return XCTFail("NSNull") }
+        XCTAssertEqual(g.number(.reference(try XCTUnwrap(e["NSNumber integer"]))), .int(-12345678901))
+        XCTAssertEqual(g.number(.reference(try XCTUnwrap(e["NSNumber real"]))), .real(PlistReal(0.125)))
+        XCTAssertEqual(g.number(.reference(try XCTUnwrap(e["NSNumber bool"]))), .bool(false))
+        guard case .geometry(.point(let point))? = value(g, e["NSValue point"]) else { return XCTFail("point") }
+        XCTAssertEqual(point, "{1.5, -2.0}")
+        guard case .geometry(.size(let size))? = value(g, e["NSValue size"]) else { return XCTFail("size") }
+        XCTAssertEqual(size, "{640.0, 480.0}")
+        guard case .geometry(.rect(let rect))? = value(g, e["NSValue rect"]) else { return XCTFail("rect") }
+        XCTAssertEqual(rect, "{{0.0, 10.0}, {320.0, 240.0}}")
+        guard case .geometry(.range(let location, let length))? = value(g, e["NSValue range"]) else { return XCTFail("range") }
+        XCTAssertEqual([location, length], [.int(5), .int(12)])
+        guard case .geometry(let insets)? = value(g, e["NSValue edgeInsets"]) else { return XCTFail("edge insets") }
+        XCTAssertEqual(insets.text, "{1.0, 2.0, 3.0, 4.0}")
+        guard case .locale(let locale)? = value(g, e["NSLocale"]) else { return XCTFail("NSLocale") }
+        XCTAssertEqual(locale, "fr_CA")
+        guard case .timeZone(let zone)? = value(g, e["NSTimeZone"]) else { return XCTFail("NSTimeZone") }
+        XCTAssertEqual(zone, "America/New_York")
+    }
+
+    func testAttributedStrings() throws {
+        let g = try graph(DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/attributed-strings.plist"))
+        guard case .list(let items)? = value(g, g.top[0].object), items.count == 2 else { return XCTFail("root list") }
+        guard case .attributedString(let text, let attributes?)? = value(g, items[0]) else { return XCTFail("NSAttributedString") }
+        XCTAssertEqual(text, "styled")
+        guard case .map(let attributeKeys, let attributeValues)? = value(g, attributes) else { return XCTFail("attributes") }
+        XCTAssertEqual(strings(g, attributeKeys), ["weight"])
+        XCTAssertEqual(attributeValues.map { g.number(.reference($0)) }, [.int(700)])
+        guard case .attributedString(let plain, _)? = value(g, items[1]) else { return XCTFail("NSMutableAttributedString") }
+        XCTAssertEqual(plain, "plain run")
+        // Foundation on Linux cannot decode these (it crashes on the missing
+        // NSAttributeInfo), so the written-back archive is compared as a dump.
+        let back = try ObjectGraph(try GraphWriter.archive(g))
+        XCTAssertEqual(ArchiveDumper.render(back), ArchiveDumper.render(g))
+    }
+
+    func testCountedSet() throws {
+        let g = try graph(DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/counted-set.plist"))
+        guard case .counted(let entries)? = value(g, g.top[0].object) else { return XCTFail("NSCountedSet") }
+        var counts: [String: Int] = [:]
+        for entry in entries { counts[g.string(.reference(entry.object)) ?? "?"] = entry.count }
+        XCTAssertEqual(counts, ["twice": 2, "once": 1])
+    }
+
+    /// Archivist's writer gives an archive that NSKeyedUnarchiver reads to the
+    /// same objects as the original.
+    func testWrittenBackDecodesInFoundation() throws {
+        for name in ["foundation-classes", "counted-set", "foundation-values"] {
+            let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/\(name).plist")
+            let original = try Data(contentsOf: url)
+            let written = Data(try PropertyList.write(try GraphWriter.archive(try graph(url)), as: .binary))
+            let a = try XCTUnwrap(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(original) as? NSObject, name)
+            let b = try XCTUnwrap(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(written) as? NSObject, name)
+            XCTAssertEqual(a, b, name)
+        }
+    }
+
+    /// Foundation objects whose fields do not have the expected shape are shown
+    /// as generic objects rather than misread.
+    func testMisshapenFoundationObjectsStayGeneric() throws {
+        func cls(_ name: String) -> PlistValue {
+            .dictionary(PlistDictionary([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))]))
+        }
+        func archive(_ fields: [(String, PlistValue)], _ name: String) throws -> ObjectGraph {
+            try ObjectGraph(.dictionary(PlistDictionary([
+                ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
+                ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))),
+                ("$objects", .array([.string("$null"), .dictionary(PlistDictionary(fields + [("$class", .uid(2))])), cls(name), .string("s")])),
+            ])))
+        }
+        let cases: [(String, [(String, PlistValue)])] = [
+            ("NSDictionary", [("NS.keys", .array([.uid(3)])), ("NS.objects", .array([]))]),
+            ("NSCountedSet", [("NS.count", .int(Int64.max))]),
+            ("NSCountedSet", [("NS.count", .int(2)), ("NS.object0", .uid(3))]),
+            ("NSValue", [("NS.special", .int(3)), ("NS.rectval", .int(4))]),
+            ("NSValue", [("NS.special", .int(99))]),
+            ("NSLocale", [("NS.identifier", .uid(0))]),
+            ("NSAttributedString", [("NSString", .int(1))]),
+            ("NSUUID", [("NS.uuidbytes", .data([1, 2]))]),
+        ]
+        for (name, fields) in cases {
+            let g = try archive(fields, name)
+            XCTAssertNil(value(g, 1), "\(name) \(fields)")
+            XCTAssertTrue(ArchiveDumper.render(g).contains("\(name) {"), name)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+/// Archives built to hurt: self-pointing classes, long chains, wide graphs.
+/// Each gives a located error or a finite result, never a crash or a hang.
+final class HostileArchiveTests: XCTestCase {
+    let classDict = PlistValue.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node"), .string("NSObject")]))]))
+
+    func envelope(_ objects: [PlistValue], top: UInt64 = 1) -> PlistValue {
+        .dictionary(PlistDictionary([
+            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(top))]))), ("$objects", .array(objects)),
+        ]))
+    }
+
+    func testClassPointingAtItself() {
+        let me = PlistValue.dictionary(PlistDictionary([("$class", .uid(1)), ("x", .int(1))]))
+        XCTAssertThrowsError(try KeyedArchive(envelope([.string("$null"), me]))) { e in
+            XCTAssertEqual((e as? PlistError)?.location, .archive(object: 1, keyPath: "root.$class.$classname"))
+        }
+        // A class dictionary whose own $class points back at the object.
+        let loop = PlistValue.dictionary(PlistDictionary([("$class", .uid(1)), ("$classname", .string("X")), ("$classes", .array([.string("X")]))]))
+        let object = PlistValue.dictionary(PlistDictionary([("$class", .uid(2))]))
+        XCTAssertThrowsError(try KeyedArchive(envelope([.string("$null"), object, loop]))) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .archive)
+        }
+    }
+
+    func testClassChainThatIsNotStrings() {
+        let bad = PlistValue.dictionary(PlistDictionary([("$classname", .string("X")), ("$classes", .array([.uid(2), .int(3)]))]))
+        let object = PlistValue.dictionary(PlistDictionary([("$class", .uid(2))]))
+        XCTAssertThrowsError(try KeyedArchive(envelope([.string("$null"), object, bad]))) { e in
+            XCTAssertEqual((e as? PlistError)?.location, .archive(object: 2, keyPath: "root.$class.$classes"))
+        }
+    }
+
+    /// A chain of 200,000 objects, each referring to the next: building the
+    /// graph, dumping, the JSON view, writing back and the census all finish,
+    /// and the dump stops at its depth limit.
+    func testLongChainStaysFinite() throws {
+        let n = 200_000
+        var objects: [PlistValue] = [.string("$null")]
+        objects.reserveCapacity(n + 2)
+        for i in 1...n {
+            let next: PlistValue = i == n ? .uid(0) : .uid(UInt64(i + 1))
+            objects.append(.dictionary(PlistDictionary([("next", next), ("$class", .uid(UInt64(n + 1)))])))
+        }
+        objects.append(classDict)
+        let graph = try ObjectGraph(envelope(objects))
+        XCTAssertEqual(graph.nodes.count, n + 2)
+        let text = ArchiveDumper.render(graph)
+        XCTAssertTrue(text.contains("Node { … }"))
+        XCTAssertLessThan(text.utf8.count, 200_000)
+        _ = ArchiveJSONView.tree(graph)
+        let written = try GraphWriter.archive(graph)
+        XCTAssertEqual(try KeyedArchive(written).objects.count, n + 2)
+        var census = ClassCensus()
+        census.add(graph)
+        XCTAssertEqual(census.entries.first?.count, n)
+    }
+
+    /// Every object refers to every earlier one (a dense DAG): the dump labels
+    /// shared objects once and refers to them after, so its size stays linear
+    /// in the edges rather than exponential in the paths.
+    func testDenseSharingIsNotExpanded() throws {
+        let n = 300
+        var objects: [PlistValue] = [.string("$null")]
+        for i in 1...n {
+            let refs = (i + 1..<min(n + 1, i + 40)).map { PlistValue.uid(UInt64($0)) }
+            objects.append(.dictionary(PlistDictionary([("items", .array(refs)), ("$class", .uid(UInt64(n + 1)))])))
+        }
+        objects.append(classDict)
+        let graph = try ObjectGraph(envelope(objects))
+        let text = ArchiveDumper.render(graph)
+        XCTAssertLessThan(text.utf8.count, 2_000_000)
+        XCTAssertTrue(text.contains("-> @"))
+    }
+
+    func testObjectsThatContainThemselves() throws {
+        let me = PlistValue.dictionary(PlistDictionary([("self", .uid(1)), ("list", .array([.uid(1), .uid(1)])), ("$class", .uid(2))]))
+        let graph = try ObjectGraph(envelope([.string("$null"), me, classDict]))
+        let text = ArchiveDumper.render(graph)
+        XCTAssertTrue(text.contains("self = -> @1"), text)
+        let back = try ObjectGraph(try GraphWriter.archive(graph))
+        XCTAssertEqual(back.edges(of: 1), [1, 1, 1])
+    }
+
+    /// An NSArray that lists itself, and an NSDictionary whose key is itself.
+    func testFoundationContainersThatContainThemselves() throws {
+        let arrayClass = PlistValue.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray")]))]))
+        let dictClass = PlistValue.dictionary(PlistDictionary([("$classname", .string("NSDictionary")), ("$classes", .array([.string("NSDictionary")]))]))
+        let array = PlistValue.dictionary(PlistDictionary([("NS.objects", .array([.uid(1), .uid(2)])), ("$class", .uid(3))]))
+        let dict = PlistValue.dictionary(PlistDictionary([("NS.keys", .array([.uid(2)])), ("NS.objects", .array([.uid(1)])), ("$class", .uid(4))]))
+        let graph = try ObjectGraph(envelope([.string("$null"), array, dict, arrayClass, dictClass]))
+        let text = ArchiveDumper.render(graph)
+        XCTAssertTrue(text.contains("-> @1"), text)
+        XCTAssertTrue(text.contains("-> @2"), text)
+        XCTAssertNoThrow(try PropertyList.write(ArchiveJSONView.tree(graph), as: .json))
+        XCTAssertThrowsError(try KeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
+    }
+}
