@@ -47,7 +47,7 @@ enum ArchiveValidator {
                                  at: .archive(object: object, keyPath: base()))
             }
             guard case .uid(let c) = cls else {
-                throw PlistError(.archive, "$class is a \(cls.typeName), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
+                throw PlistError(.archive, "$class is \(cls.aTypeName), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
             }
             try checkClass(Int(c), objects: objects, from: object, path: { join(base(), "$class") })
         }
@@ -56,7 +56,7 @@ enum ArchiveValidator {
 
     private static func checkClass(_ index: Int, objects: [PlistValue], from object: Int, path: () -> String) throws {
         guard case .dictionary(let cls) = objects[index] else {
-            throw PlistError(.archive, "$class refers to object \(index), a \(objects[index].typeName), not a class dictionary",
+            throw PlistError(.archive, "$class refers to object \(index), \(objects[index].aTypeName), not a class dictionary",
                              at: .archive(object: object, keyPath: path()))
         }
         guard case .string? = cls["$classname"] else {

@@ -29,7 +29,7 @@ public struct KeyedArchive: Sendable {
             PlistError(.archive, message, at: .archive(object: nil, keyPath: keyPath))
         }
         guard case .dictionary(let envelope) = value else {
-            throw fail("a keyed archive is a dictionary, not a \(value.typeName)")
+            throw fail("a keyed archive is a dictionary, not \(value.aTypeName)")
         }
         guard case .string(let archiver)? = envelope["$archiver"] else {
             throw fail("$archiver is missing or not a string", keyPath: "$archiver")
@@ -55,7 +55,7 @@ public struct KeyedArchive: Sendable {
         var top: [(key: String, object: Int)] = []
         for (key, entry) in topDict {
             guard case .uid(let u) = entry else {
-                throw fail("$top.\(key) is a \(entry.typeName), not a UID", keyPath: "$top.\(key)")
+                throw fail("$top.\(key) is \(entry.aTypeName), not a UID", keyPath: "$top.\(key)")
             }
             guard u < UInt64(objects.count) else {
                 throw fail("$top.\(key) refers to object \(u), past the \(objects.count) objects", keyPath: "$top.\(key)")

@@ -109,12 +109,10 @@ struct NestedPlist {
 
     /// Decodes data that starts like a binary or XML property list.
     static func decode(_ bytes: [UInt8]) -> NestedPlist? {
-        let binary = bytes.starts(with: Array("bplist00".utf8))
-        let xml = bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8))
-        guard binary || xml, let doc = try? PropertyList.read(bytes) else { return nil }
+        guard let doc = EmbeddedPlist.document(bytes) else { return nil }
         if KeyedArchive.looksLikeArchive(doc.value), let graph = try? ObjectGraph(doc.value) {
             return NestedPlist(tree: doc.value, graph: graph, label: "a keyed archive")
         }
-        return NestedPlist(tree: doc.value, graph: nil, label: binary ? "a binary property list" : "an XML property list")
+        return NestedPlist(tree: doc.value, graph: nil, label: doc.format == .binary ? "a binary property list" : "an XML property list")
     }
 }

@@ -71,6 +71,39 @@ public struct ObjectGraph: Sendable {
         return out
     }
 
+    /// The breadth-first spanning tree from `$top`: the key path by which each
+    /// object is first reached (`paths().path(to: 5)`).
+    public func paths() -> ArchivePaths {
+        var paths = ArchivePaths(count: nodes.count)
+        var queue: [Int] = []
+        for (key, object) in top where nodes.indices.contains(object) && !paths.isReached(object) {
+            paths.set(object, .top(key))
+            queue.append(object)
+        }
+        var head = 0
+        while head < queue.count {
+            let index = queue[head]
+            head += 1
+            guard case .object(let o) = nodes[index] else { continue }
+            for field in o.fields {
+                switch field.value {
+                case .inline: continue
+                case .reference(let r):
+                    if nodes.indices.contains(r), !paths.isReached(r) {
+                        paths.set(r, .field(parent: index, field: field.key))
+                        queue.append(r)
+                    }
+                case .references(let rs):
+                    for (i, r) in rs.enumerated() where nodes.indices.contains(r) && !paths.isReached(r) {
+                        paths.set(r, .field(parent: index, field: "\(field.key)[\(i)]"))
+                        queue.append(r)
+                    }
+                }
+            }
+        }
+        return paths
+    }
+
     /// For each node, how many edges point at it from nodes reachable from `$top`.
     public func incomingCounts() -> [Int] {
         var counts = [Int](repeating: 0, count: nodes.count)

@@ -88,7 +88,7 @@ public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
                 }
                 return try step(try start(nested), key, path: path)
             case .string, .integer, .real, .bool, .date, .uid, .null:
-                throw fail(path, "a \(v.typeName) has no key \"\(key)\"")
+                throw fail(path, "\(v.aTypeName) has no key \"\(key)\"")
             }
         case .references(let graph, let refs):
             return .node(graph, refs[try index(key, count: refs.count, path: path)])

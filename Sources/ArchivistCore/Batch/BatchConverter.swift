@@ -1,11 +1,14 @@
-/// Converts files one after another to one format and one output target,
-/// never overwriting an input (unless converting in place) or a result written
-/// earlier in the same batch.
+/// Converts files one after another to one format (or each in its own) and
+/// one output target, never overwriting an input (unless converting in place)
+/// or a result written earlier in the same batch.
 public struct BatchConverter {
-    /// The format every result is written in.
-    public let format: PlistFormat
+    /// The format every result is written in; nil keeps each input's format.
+    public let format: PlistFormat?
     /// Where results go.
     public let target: OutputTarget
+    /// With in-place conversion, the suffix of a copy of each original kept
+    /// beside it (`Data.plist.bak`); nil keeps none.
+    public let backupSuffix: String?
     /// Options for reading each input.
     public let readOptions: ReadOptions
     /// Options for writing each result.
@@ -16,7 +19,7 @@ public struct BatchConverter {
     private var written: [String: String] = [:]
 
     /// A batch over `inputs` (paths, `-` for standard input).
-    public init(inputs: [String], format: PlistFormat, target: OutputTarget,
+    public init(inputs: [String], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
         var files: [FileIO.FileIdentity: String] = [:]
         for input in inputs where input != "-" {
@@ -25,6 +28,7 @@ public struct BatchConverter {
         self.inputFiles = files
         self.format = format
         self.target = target
+        self.backupSuffix = backupSuffix
         self.readOptions = readOptions
         self.writeOptions = writeOptions
     }
@@ -36,11 +40,21 @@ public struct BatchConverter {
 
     /// Reads `input`, converts it and writes the result atomically. The input's
     /// diagnostics (duplicate keys and the like) go to `warn` as soon as it is
-    /// read; they do not stop the conversion. Throws a `PlistError`: located in
+    /// read; they do not stop the conversion. `transform` turns the document
+    /// into the tree to write (the document's own tree by default). Returns the
+    /// destination (`-` for standard output). Throws a `PlistError`: located in
     /// the input when it is malformed or cannot be written in the format, `.io`
-    /// when a file cannot be read or written or the destination is protected.
-    /// On error nothing is written and the destination is as it was.
-    public mutating func convert(_ input: String, warn: (PlistDiagnostic) -> Void = { _ in }) throws {
+    /// when a file cannot be read or written or the destination is protected;
+    /// or whatever `transform` throws. On error nothing is written and the
+    /// destination is as it was. `bytes`, when given, are the input's content
+    /// read earlier (standard input can be read only once).
+    @discardableResult
+    public mutating func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
+                                 transform: (PlistDocument) throws -> PlistValue = { $0.value }) throws -> String {
+        let original = try bytes ?? FileIO.read(input, maxSize: readOptions.limits.maxInputSize)
+        let document = try PropertyList.read(original, options: readOptions)
+        document.diagnostics.forEach(warn)
+        let format = self.format ?? document.format
         let destination = target.destination(for: input, format: format)
         if destination != "-" {
             if let earlier = written[destination] {
@@ -50,10 +64,12 @@ public struct BatchConverter {
                 throw PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
             }
         }
-        let document = try PropertyList.read(try FileIO.read(input, maxSize: readOptions.limits.maxInputSize), options: readOptions)
-        document.diagnostics.forEach(warn)
-        let bytes = try PropertyList.write(document.value, as: format, options: writeOptions)
+        let bytes = try PropertyList.write(try transform(document), as: format, options: writeOptions)
+        if target == .inPlace, let suffix = backupSuffix, input != "-" {
+            try FileIO.writeAtomically(original, to: input + suffix)
+        }
         try FileIO.writeAtomically(bytes, to: destination)
         if destination != "-" { written[destination] = input }
+        return destination
     }
 }

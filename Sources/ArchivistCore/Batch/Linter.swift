@@ -14,9 +14,10 @@ public enum Linter {
     /// at the repeated key and names the earlier one (`(see LINE:COL)`).
     ///
     /// `check` runs on a document that reads, for checks that live outside the
-    /// core (keyed archives); the error it throws is one more problem.
+    /// core (keyed archives, secure coding); the errors it returns, and the one
+    /// it throws, are more problems.
     public static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
-                                check: (PlistDocument) throws -> Void = { _ in }) -> [String] {
+                                check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [String] {
         let document: PlistDocument
         do {
             document = try PropertyList.read(bytes, options: options)
@@ -25,7 +26,7 @@ public enum Linter {
         }
         var lines = document.diagnostics.map { $0.formatted(path: path) }
         do {
-            try check(document)
+            lines += try check(document).map { $0.formatted(path: path) }
         } catch {
             lines.append(line(for: error, path: path))
         }

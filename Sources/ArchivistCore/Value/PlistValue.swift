@@ -48,6 +48,15 @@ extension PlistValue {
         }
     }
 
+    /// The type name with its article, for messages (`an integer`, `a string`).
+    public var aTypeName: String {
+        switch self {
+        case .integer, .array: return "an " + typeName
+        case .uid: return "a UID"
+        case .string, .real, .bool, .date, .data, .dictionary, .null: return "a " + typeName
+        }
+    }
+
     /// The string, when this node is a string.
     public var stringValue: String? {
         if case .string(let s) = self { return s }

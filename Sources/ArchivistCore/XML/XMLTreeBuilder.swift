@@ -276,7 +276,7 @@ struct XMLTreeBuilder {
             frame.items.append(value)
         case .dictionary:
             guard let key = frame.pendingKey else {
-                throw syntax("expected <key> in <dict>, found a \(value.typeName)")
+                throw syntax("expected <key> in <dict>, found \(value.aTypeName)")
             }
             if !frame.index.isEmpty { frame.index[key] = frame.dict.count }
             frame.dict.appendUnchecked(key: key, value: value)

@@ -19,6 +19,7 @@ struct Convert: ParsableCommand {
               archivist convert Settings.plist --to binary1 -o Settings.bplist
               archivist convert *.plist --to xml --output-dir out/
               archivist convert Prefs.plist --to xml1 --in-place
+              archivist convert Prefs.plist --to binary --in-place --backup .orig
               cat Info.plist | archivist convert - --to json
             """
     )
@@ -38,7 +39,8 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        var batch = BatchConverter(inputs: inputs, format: to, target: output.target, writeOptions: style.writeOptions)
+        var batch = BatchConverter(inputs: inputs, format: to, target: output.target, backupSuffix: output.backup,
+                                   writeOptions: style.writeOptions)
         do {
             try batch.prepare()
         } catch let error as PlistError {

@@ -12,6 +12,9 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("in-place"), help: "Replace each input with its result.")
     var inPlace = false
 
+    @Option(name: .customLong("backup"), help: ArgumentHelp("With --in-place, keep each original beside it as PATH+SUFFIX.", valueName: "SUFFIX"))
+    var backup: String?
+
     /// The target the options name; standard output when none is given.
     var target: OutputTarget {
         if let output { return .file(output) }
@@ -23,6 +26,10 @@ struct OutputOptions: ParsableArguments {
     func validate(inputs: [String]) throws {
         if [output != nil, outputDir != nil, inPlace].filter({ $0 }).count > 1 {
             throw ValidationError("Use only one of -o, --output-dir and --in-place.")
+        }
+        if let backup {
+            guard inPlace else { throw ValidationError("--backup needs --in-place.") }
+            guard !backup.isEmpty, !backup.contains("/") else { throw ValidationError("--backup needs a suffix without '/', such as .bak.") }
         }
         if let problem = target.usageProblem(inputs: inputs) {
             throw ValidationError(problem.prefix(1).uppercased() + problem.dropFirst() + ".")

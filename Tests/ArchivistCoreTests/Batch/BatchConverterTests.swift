@@ -106,5 +106,9 @@ final class BatchConverterTests: XCTestCase {
         }
         XCTAssertEqual(checked.count, 2)
         XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive second line")
+        let reported = Linter.problems(in: Array("<plist><true/></plist>".utf8), path: "p") { _ in
+            [PlistError(.archive, "one", at: .archive(object: 1, keyPath: "root")), PlistError(.archive, "two")]
+        }
+        XCTAssertEqual(reported, ["p: $objects[1] (root): error: one", "p: error: two"])
     }
 }

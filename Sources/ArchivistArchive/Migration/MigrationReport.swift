@@ -1,0 +1,65 @@
+/// What a migration changed (or would change) in one input, counted per kind
+/// of change in the order first made.
+public struct MigrationReport: Sendable, Equatable {
+    /// One kind of change.
+    public enum Change: Hashable, Sendable {
+        /// Objects of a class given a new class name.
+        case renameClass(from: String, to: String)
+        /// A field renamed in objects of a class.
+        case renameKey(className: String, from: String, to: String)
+        /// A field removed from objects of a class.
+        case removeKey(className: String, key: String)
+        /// An inline primitive boxed into a referenced NSNumber.
+        case box(className: String, key: String)
+    }
+
+    /// One line of the report: where (empty for the input's own archive, else
+    /// the key path of the `<data>` value holding a nested archive), what, and
+    /// how many objects.
+    public struct Entry: Sendable, Equatable {
+        /// The key path of the nested archive, empty for the input itself.
+        public var archive: String
+        /// The change.
+        public var change: Change
+        /// How many objects it touched.
+        public var count: Int
+    }
+
+    /// The changes, in the order first made.
+    public private(set) var entries: [Entry] = []
+    /// Archives rewritten (the input's own is "", nested ones by key path).
+    public private(set) var archives: [String] = []
+
+    /// An empty report.
+    public init() {}
+
+    /// True when nothing changed.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    mutating func record(_ change: Change, in archive: String) {
+        if let i = entries.firstIndex(where: { $0.change == change && $0.archive == archive }) {
+            entries[i].count += 1
+        } else {
+            entries.append(Entry(archive: archive, change: change, count: 1))
+        }
+    }
+
+    mutating func noteArchive(_ path: String) {
+        if !archives.contains(path) { archives.append(path) }
+    }
+
+    /// The report as indented lines (`rename class A -> B (1 object)`).
+    public var lines: [String] {
+        entries.map { entry in
+            let place = entry.archive.isEmpty ? "" : "in \(entry.archive): "
+            let what: String
+            switch entry.change {
+            case .renameClass(let from, let to): what = "rename class \(from) -> \(to)"
+            case .renameKey(let cls, let from, let to): what = "rename key \(from) -> \(to) in \(cls)"
+            case .removeKey(let cls, let key): what = "remove key \(key) from \(cls)"
+            case .box(let cls, let key): what = "box inline \(key) of \(cls) into an NSNumber"
+            }
+            return place + what + " (\(entry.count) object\(entry.count == 1 ? "" : "s"))"
+        }
+    }
+}

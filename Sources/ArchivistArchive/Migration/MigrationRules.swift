@@ -1,0 +1,168 @@
+import ArchivistCore
+
+/// What a migration changes, as users write it in a rules file:
+///
+/// ```json
+/// {
+///   "classes": {
+///     "ScaryCreatures.ScaryCreatureData": {
+///       "renameTo": "ScaryCreatures2.ScaryCreatureData",
+///       "keys": { "Rating": { "box": true }, "Name": { "renameTo": "Title" }, "Obsolete": { "remove": true } }
+///     }
+///   },
+///   "boxPrimitives": true,
+///   "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
+/// }
+/// ```
+///
+/// Class names may be mangled or readable. Unknown fields, wrong types and
+/// contradictions are errors that name their place in the file.
+public struct MigrationRules: Sendable, Equatable {
+    /// What happens to one key of a class.
+    public struct KeyRule: Sendable, Equatable {
+        /// The key it is written under in the archive.
+        public var key: String
+        /// The new key, if it is renamed.
+        public var renameTo: String?
+        /// Box (true) or leave inline (false) an inline primitive; nil follows `boxPrimitives`.
+        public var box: Bool?
+        /// Remove the field.
+        public var remove: Bool
+
+        /// True when this rule is about `name`, before or after a rename.
+        public func matches(_ name: String) -> Bool { name == key || name == renameTo }
+    }
+
+    /// What happens to one class.
+    public struct ClassRule: Sendable, Equatable {
+        /// The class as the rules name it (either spelling).
+        public var name: String
+        /// The new archived class name, if it is renamed.
+        public var renameTo: String?
+        /// Rules for its keys, in file order.
+        public var keys: [KeyRule]
+
+        /// True when an archived class is this rule's class, before or after a rename.
+        public func matches(_ className: ClassName) -> Bool {
+            className.matches(name) || renameTo.map { className.matches($0) } == true
+        }
+
+        /// The rule for a key, by its old or new name.
+        public func key(_ name: String) -> KeyRule? {
+            keys.first { $0.matches(name) }
+        }
+    }
+
+    /// Per-class rules, in file order.
+    public var classes: [ClassRule]
+    /// Box every inline primitive of every custom object (default true).
+    public var boxPrimitives: Bool
+    /// Classes the new code allows, beyond Foundation's own secure classes.
+    public var allowedClasses: [String]
+
+    /// Rules in code.
+    public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = []) {
+        self.classes = classes
+        self.boxPrimitives = boxPrimitives
+        self.allowedClasses = allowedClasses
+    }
+
+    /// The rule for an archived class, if any.
+    public func rule(for className: ClassName) -> ClassRule? {
+        classes.first { $0.matches(className) }
+    }
+
+    /// Reads rules from a file's bytes (JSON, or any property-list format).
+    public init(bytes: [UInt8]) throws {
+        try self.init(value: try PropertyList.read(bytes).value)
+    }
+
+    /// Reads rules from a tree.
+    public init(value: PlistValue) throws {
+        let top = try Self.dictionary(value, at: "")
+        try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses"], at: "")
+        classes = []
+        boxPrimitives = try top["boxPrimitives"].map { try Self.bool($0, at: "boxPrimitives") } ?? true
+        allowedClasses = []
+        if let list = top["allowedClasses"] {
+            guard case .array(let items) = list else { throw Self.fail("allowedClasses", "is \(list.aTypeName), not an array of class names") }
+            for (i, item) in items.enumerated() {
+                allowedClasses.append(try Self.name(item, at: "allowedClasses[\(i)]"))
+            }
+        }
+        if let list = top["classes"] {
+            let entries = try Self.dictionary(list, at: "classes")
+            for (name, body) in entries {
+                let at = "classes.\(Self.quotedIfNeeded(name))"
+                guard !name.isEmpty else { throw Self.fail(at, "a class name is empty") }
+                if let earlier = classes.first(where: { ClassName(archived: $0.name).matches(name) }) {
+                    throw Self.fail(at, "names the same class as \"\(earlier.name)\"")
+                }
+                classes.append(try Self.classRule(name, body, at: at))
+            }
+        }
+    }
+
+    private static func classRule(_ name: String, _ body: PlistValue, at path: String) throws -> ClassRule {
+        let d = try dictionary(body, at: path)
+        try onlyFields(d, ["renameTo", "keys"], at: path)
+        var rule = ClassRule(name: name, renameTo: try d["renameTo"].map { try self.name($0, at: path + ".renameTo") }, keys: [])
+        if let keys = d["keys"] {
+            for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
+                let at = path + ".keys." + quotedIfNeeded(key)
+                guard !key.isEmpty else { throw fail(at, "a key is empty") }
+                let k = try dictionary(keyBody, at: at)
+                try onlyFields(k, ["renameTo", "box", "remove"], at: at)
+                let keyRule = KeyRule(key: key,
+                                      renameTo: try k["renameTo"].map { try self.name($0, at: at + ".renameTo") },
+                                      box: try k["box"].map { try bool($0, at: at + ".box") },
+                                      remove: try k["remove"].map { try bool($0, at: at + ".remove") } ?? false)
+                if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil {
+                    throw fail(at, "remove cannot be combined with renameTo or box")
+                }
+                if let target = keyRule.renameTo, let clash = rule.keys.first(where: { $0.renameTo == target || ($0.key == target && $0.renameTo == nil && !$0.remove) }) {
+                    throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(clash.key)\" after migration")
+                }
+                rule.keys.append(keyRule)
+            }
+        }
+        if rule.renameTo == nil, rule.keys.isEmpty {
+            throw fail(path, "says nothing to do: give renameTo or keys")
+        }
+        return rule
+    }
+
+    private static func fail(_ path: String, _ message: String) -> PlistError {
+        PlistError(.invalidValue, path.isEmpty ? message : "\(path): \(message)")
+    }
+
+    private static func dictionary(_ value: PlistValue, at path: String) throws -> PlistDictionary {
+        guard case .dictionary(let d) = value else {
+            throw fail(path, "is \(value.aTypeName), not an object")
+        }
+        return d
+    }
+
+    private static func onlyFields(_ d: PlistDictionary, _ allowed: [String], at path: String) throws {
+        for (key, _) in d where !allowed.contains(key) {
+            let list = allowed.dropLast().joined(separator: ", ") + " or " + (allowed.last ?? "")
+            throw fail(path.isEmpty ? key : path + "." + key, "unknown field \"\(key)\"; expected \(allowed.count == 1 ? allowed[0] : list)")
+        }
+    }
+
+    private static func bool(_ value: PlistValue, at path: String) throws -> Bool {
+        guard case .bool(let b) = value else { throw fail(path, "is \(value.aTypeName), not true or false") }
+        return b
+    }
+
+    private static func name(_ value: PlistValue, at path: String) throws -> String {
+        guard case .string(let s) = value, !s.isEmpty else {
+            throw fail(path, value.stringValue == nil ? "is \(value.aTypeName), not a name" : "is empty")
+        }
+        return s
+    }
+
+    private static func quotedIfNeeded(_ key: String) -> String {
+        key.contains(".") || key.contains(" ") ? "\"\(key)\"" : key
+    }
+}

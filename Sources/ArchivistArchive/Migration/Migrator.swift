@@ -1,0 +1,251 @@
+import ArchivistCore
+
+/// Why a migration result is not written: a secure decoder would still refuse
+/// it. Each violation names the class, the object index and the key.
+public struct MigrationRefused: Error, Sendable {
+    /// The violations, each with the key path of its archive (empty for the
+    /// input's own, else the `<data>` value holding it).
+    public var violations: [(archive: String, violation: SecureCodingViolation)]
+
+    /// The violations as located errors; a nested archive's key path is
+    /// prefixed to the key path inside it.
+    public var errors: [PlistError] {
+        violations.map { archive, violation in
+            var error = violation.error
+            if !archive.isEmpty, case .archive(let object, let keyPath) = error.location {
+                error.location = .archive(object: object, keyPath: archive + " > " + keyPath)
+            }
+            return error
+        }
+    }
+}
+
+/// Applies migration rules to keyed archives: renames classes (and their
+/// `$classes` chains) and keys, removes keys, boxes inline primitives of
+/// custom objects into referenced NSNumbers, then proves with
+/// `SecureCodingCheck` that a secure decoder would accept the result.
+/// Archives nested in `<data>` values (of a plain plist or of an archive) are
+/// migrated where they are; everything else stays as it was.
+public struct Migrator: Sendable {
+    /// The rules.
+    public let rules: MigrationRules
+    /// The secure-coding policy results must meet.
+    public let policy: SecurePolicy
+    /// How deep archives may nest inside `<data>` values.
+    public var maxNesting = 8
+
+    /// A migrator for rules.
+    public init(rules: MigrationRules) {
+        self.rules = rules
+        self.policy = SecurePolicy(rules: rules)
+    }
+
+    /// The result of migrating one input.
+    public struct Result: Sendable {
+        /// The migrated tree (the input's tree when nothing changed).
+        public var value: PlistValue
+        /// What changed.
+        public var report: MigrationReport
+    }
+
+    /// Migrates a tree: a keyed archive, or a plist holding archives in `<data>`.
+    /// Throws `MigrationRefused` when a result would not decode securely, a
+    /// `PlistError` when an archive is broken or a rename clashes, and
+    /// `PlistError(.invalidValue)` when the tree holds no keyed archive.
+    public func migrate(_ value: PlistValue) throws -> Result {
+        var report = MigrationReport()
+        var refused: [(archive: String, violation: SecureCodingViolation)] = []
+        let migrated = try tree(value, at: "", depth: 0, report: &report, refused: &refused)
+        if !refused.isEmpty { throw MigrationRefused(violations: refused) }
+        guard !report.archives.isEmpty else {
+            throw PlistError(.invalidValue, "not a keyed archive, and holds none in its data values")
+        }
+        return Result(value: migrated ?? value, report: report)
+    }
+
+    /// Every class of the archives in a tree (nested ones included), to check
+    /// that the rules name classes that occur.
+    public func classNames(in value: PlistValue) -> [ClassName] {
+        var names: [ClassName] = []
+        var seen: Set<String> = []
+        collectClasses(value, depth: 0, into: &names, seen: &seen)
+        return names
+    }
+
+    private func collectClasses(_ value: PlistValue, depth: Int, into names: inout [ClassName], seen: inout Set<String>) {
+        guard depth <= maxNesting else { return }
+        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
+            for node in graph.nodes {
+                switch node {
+                case .object(let o):
+                    for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
+                        names.append(ClassName(archived: name))
+                    }
+                case .value(.data(let bytes)):
+                    if let nested = EmbeddedPlist.document(bytes) { collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen) }
+                case .null, .value, .classDescription:
+                    continue
+                }
+                if case .object(let o) = node {
+                    for field in o.fields {
+                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
+                            collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen)
+                        }
+                    }
+                }
+            }
+            return
+        }
+        switch value {
+        case .dictionary(let d):
+            for (_, item) in d { collectClasses(item, depth: depth, into: &names, seen: &seen) }
+        case .array(let items):
+            for item in items { collectClasses(item, depth: depth, into: &names, seen: &seen) }
+        case .data(let bytes):
+            if let nested = EmbeddedPlist.document(bytes) { collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen) }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            return
+        }
+    }
+
+    /// Migrates a tree; nil when nothing in it changed.
+    private func tree(_ value: PlistValue, at path: String, depth: Int, report: inout MigrationReport,
+                      refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> PlistValue? {
+        guard depth <= maxNesting else { return nil }
+        if KeyedArchive.looksLikeArchive(value) {
+            var graph = try prefixed(path) { try ObjectGraph(value) }
+            report.noteArchive(path)
+            let changed = try migrate(&graph, at: path, depth: depth, report: &report, refused: &refused)
+            for violation in SecureCodingCheck.violations(in: graph, policy: policy) {
+                refused.append((path, violation))
+            }
+            return changed ? try prefixed(path) { try GraphWriter.archive(graph) } : nil
+        }
+        switch value {
+        case .dictionary(let d):
+            var out = d
+            var changed = false
+            for (key, item) in d {
+                if let new = try tree(item, at: join(path, key), depth: depth, report: &report, refused: &refused) {
+                    out[key] = new
+                    changed = true
+                }
+            }
+            return changed ? .dictionary(out) : nil
+        case .array(let items):
+            var out = items
+            var changed = false
+            for (i, item) in items.enumerated() {
+                if let new = try tree(item, at: join(path, String(i)), depth: depth, report: &report, refused: &refused) {
+                    out[i] = new
+                    changed = true
+                }
+            }
+            return changed ? .array(out) : nil
+        case .data(let bytes):
+            return try data(bytes, at: path, depth: depth, report: &report, refused: &refused).map { .data($0) }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            return nil
+        }
+    }
+
+    /// Migrates a property list held in data, written back in its own format;
+    /// nil when the data holds none or nothing in it changed.
+    private func data(_ bytes: [UInt8], at path: String, depth: Int, report: inout MigrationReport,
+                      refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> [UInt8]? {
+        guard let nested = EmbeddedPlist.document(bytes),
+              let new = try tree(nested.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
+        return try PropertyList.write(new, as: nested.format)
+    }
+
+    /// Applies the rules to every object of a graph; true when anything changed.
+    private func migrate(_ graph: inout ObjectGraph, at path: String, depth: Int, report: inout MigrationReport,
+                         refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> Bool {
+        var changed = false
+        let count = graph.nodes.count
+        var paths: ArchivePaths?
+        for index in 0..<count {
+            switch graph.nodes[index] {
+            case .value(.data(let bytes)):
+                let at = join(path, "$objects[\(index)]")
+                if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
+                    graph.nodes[index] = .value(.data(new))
+                    changed = true
+                }
+                continue
+            case .object:
+                break
+            case .null, .value, .classDescription:
+                continue
+            }
+            guard case .object(var o) = graph.nodes[index] else { continue }
+            let original = o
+            let rule = rules.rule(for: o.className)
+            let custom = !SecurePolicy.isFrameworkClass(o.className)
+            let oldName = o.className.archived
+            var fields: [Field] = []
+            fields.reserveCapacity(o.fields.count)
+            for var field in o.fields {
+                let keyRule = rule?.keys.first { $0.key == field.key }
+                if keyRule?.remove == true {
+                    report.record(.removeKey(className: oldName, key: field.key), in: path)
+                    continue
+                }
+                if case .inline(let v) = field.value {
+                    if SecureCodingCheck.isPrimitive(v), keyRule?.box ?? (custom && rules.boxPrimitives) {
+                        field.value = .reference(graph.append(.value(v)))
+                        report.record(.box(className: oldName, key: field.key), in: path)
+                    } else if case .data(let bytes) = v {
+                        let at = join(path, "$objects[\(index)].\(field.key)")
+                        if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
+                            field.value = .inline(.data(new))
+                        }
+                    }
+                }
+                if let newKey = keyRule?.renameTo, newKey != field.key {
+                    report.record(.renameKey(className: oldName, from: field.key, to: newKey), in: path)
+                    field.key = newKey
+                }
+                fields.append(field)
+            }
+            var keys: Set<String> = []
+            for field in fields where !keys.insert(field.key).inserted {
+                if paths == nil { paths = graph.paths() }
+                let base = paths?.path(to: index) ?? ""
+                throw PlistError(.archive, "the rules give \(o.className) two fields named \(field.key)",
+                                 at: .archive(object: index, keyPath: join(path, join(base, field.key))))
+            }
+            o.fields = fields
+            if let newName = rule?.renameTo, newName != oldName {
+                o.className = ClassName(archived: newName)
+                report.record(.renameClass(from: oldName, to: newName), in: path)
+            }
+            o.classChain = o.classChain.map { entry in
+                entry == oldName ? o.className.archived : (rules.rule(for: ClassName(archived: entry))?.renameTo ?? entry)
+            }
+            if o != original {
+                graph.nodes[index] = .object(o)
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    private func prefixed<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        guard !path.isEmpty else { return try body() }
+        do {
+            return try body()
+        } catch var error as PlistError {
+            if case .archive(let object, let keyPath) = error.location {
+                error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+            } else {
+                error.message = "in the archive at \(path): " + error.message
+            }
+            throw error
+        }
+    }
+
+    private func join(_ base: String, _ key: String) -> String {
+        base.isEmpty ? key : base + "." + key
+    }
+}

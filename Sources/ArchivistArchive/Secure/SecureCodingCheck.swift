@@ -1,0 +1,128 @@
+import ArchivistCore
+
+/// A reason a secure decoder would refuse an archive.
+public struct SecureCodingViolation: Sendable, Equatable {
+    /// What is wrong.
+    public enum Problem: Sendable, Equatable {
+        /// Neither the object's class nor a class of its chain is allowed.
+        case classNotAllowed
+        /// A custom object holds a primitive inline where the new code calls
+        /// `decodeObject(of:forKey:)`: "Object 3.5 is not a reference".
+        case inlinePrimitive(key: String, value: PlistValue)
+    }
+
+    /// What is wrong.
+    public var problem: Problem
+    /// The object's class.
+    public var className: ClassName
+    /// The object's `$objects` index.
+    public var object: Int
+    /// The key path from `$top` to the object (and the key, for a primitive).
+    public var keyPath: String
+
+    /// The violation as a located error.
+    public var error: PlistError {
+        switch problem {
+        case .classNotAllowed:
+            return PlistError(.archive, "class \(className) is not allowed by a secure decoder; add it to the allowed classes",
+                              at: .archive(object: object, keyPath: keyPath))
+        case .inlinePrimitive(let key, let value):
+            return PlistError(.archive, "\(key) of \(className) holds the \(value.typeName) \(DumpText.scalar(value)) inline, which decodeObject(of:forKey:) cannot read; box it into an NSNumber",
+                              at: .archive(object: object, keyPath: keyPath))
+        }
+    }
+}
+
+/// Checks an object graph against a secure-coding policy without decoding it:
+/// every object reachable from `$top` must be of an allowed class, and no
+/// custom object may hold an inline primitive that the policy wants boxed.
+public enum SecureCodingCheck {
+    /// Every violation of the objects reachable from `$top`, in `$objects` order.
+    public static func violations(in graph: ObjectGraph, policy: SecurePolicy) -> [SecureCodingViolation] {
+        let paths = graph.paths()
+        var found: [SecureCodingViolation] = []
+        for index in graph.nodes.indices where paths.isReached(index) {
+            guard case .object(let o) = graph.nodes[index] else { continue }
+            if !policy.allows(o.className, chain: o.classChain) {
+                found.append(SecureCodingViolation(problem: .classNotAllowed, className: o.className, object: index,
+                                                   keyPath: paths.path(to: index) ?? ""))
+            }
+            guard !SecurePolicy.isFrameworkClass(o.className) else { continue }
+            for field in o.fields {
+                guard case .inline(let v) = field.value, isPrimitive(v), !policy.acceptsInline(key: field.key, of: o.className) else { continue }
+                let base = paths.path(to: index) ?? ""
+                found.append(SecureCodingViolation(problem: .inlinePrimitive(key: field.key, value: v), className: o.className,
+                                                   object: index, keyPath: base.isEmpty ? field.key : base + "." + field.key))
+            }
+        }
+        return found
+    }
+
+    /// Every violation in a tree: a keyed archive, and archives nested in its
+    /// `<data>` values or in those of a plain property list (up to `maxNesting`
+    /// levels). A nested archive's errors carry the key path of the data
+    /// holding it (`currentUser > root.age`). Throws when an archive is broken.
+    public static func errors(in value: PlistValue, policy: SecurePolicy, maxNesting: Int = 8) throws -> [PlistError] {
+        var out: [PlistError] = []
+        try collect(value, at: "", depth: 0, maxNesting: maxNesting, policy: policy, into: &out)
+        return out
+    }
+
+    private static func collect(_ value: PlistValue, at path: String, depth: Int, maxNesting: Int,
+                                policy: SecurePolicy, into out: inout [PlistError]) throws {
+        guard depth <= maxNesting else { return }
+        func nested(_ bytes: [UInt8], _ at: String) throws {
+            if let doc = EmbeddedPlist.document(bytes) {
+                try collect(doc.value, at: at, depth: depth + 1, maxNesting: maxNesting, policy: policy, into: &out)
+            }
+        }
+        func join(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+        if KeyedArchive.looksLikeArchive(value) {
+            let graph: ObjectGraph
+            do {
+                graph = try ObjectGraph(value)
+            } catch var error as PlistError where !path.isEmpty {
+                if case .archive(let object, let keyPath) = error.location {
+                    error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+                }
+                throw error
+            }
+            for violation in violations(in: graph, policy: policy) {
+                var error = violation.error
+                if !path.isEmpty { error.location = .archive(object: violation.object, keyPath: path + " > " + violation.keyPath) }
+                out.append(error)
+            }
+            for (index, node) in graph.nodes.enumerated() {
+                switch node {
+                case .value(.data(let bytes)):
+                    try nested(bytes, join("$objects[\(index)]"))
+                case .object(let o):
+                    for field in o.fields {
+                        if case .inline(.data(let bytes)) = field.value { try nested(bytes, join("$objects[\(index)].\(field.key)")) }
+                    }
+                case .null, .value, .classDescription:
+                    continue
+                }
+            }
+            return
+        }
+        switch value {
+        case .dictionary(let d):
+            for (key, item) in d { try collect(item, at: join(key), depth: depth, maxNesting: maxNesting, policy: policy, into: &out) }
+        case .array(let items):
+            for (i, item) in items.enumerated() { try collect(item, at: join(String(i)), depth: depth, maxNesting: maxNesting, policy: policy, into: &out) }
+        case .data(let bytes):
+            try nested(bytes, path)
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            return
+        }
+    }
+
+    /// Integers, reals and booleans: what `encode(_: Int/Float/Double/Bool, forKey:)` writes inline.
+    static func isPrimitive(_ value: PlistValue) -> Bool {
+        switch value {
+        case .integer, .real, .bool: return true
+        case .string, .date, .data, .array, .dictionary, .uid, .null: return false
+        }
+    }
+}

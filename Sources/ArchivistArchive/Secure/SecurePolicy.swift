@@ -1,0 +1,63 @@
+import ArchivistCore
+
+/// What the new code's secure decoder accepts: the classes passed to
+/// `unarchivedObject(ofClasses:from:)` (Foundation's secure classes and an
+/// allowlist) and which inline primitives it reads with `decodeInteger`,
+/// `decodeDouble` or `decodeBool` rather than `decodeObject(of:forKey:)`.
+public struct SecurePolicy: Sendable {
+    /// Foundation classes that adopt NSSecureCoding and are allowed without
+    /// being named.
+    public static let foundationSecureClasses: Set<String> = FoundationClasses.names.subtracting([
+        "NSObject", "NSByteCountFormatter", "NSDateFormatter", "NSNumberFormatter",
+        "NSDateIntervalFormatter", "NSISO8601DateFormatter",
+    ])
+
+    /// Classes allowed beyond Foundation's, in either spelling.
+    public var allowedClasses: [String]
+    /// The migration rules the policy comes from, for per-key inline settings.
+    public var rules: MigrationRules
+
+    /// The policy a rules file describes.
+    public init(rules: MigrationRules) {
+        self.rules = rules
+        self.allowedClasses = rules.allowedClasses
+    }
+
+    /// A policy from a plain allowlist: every inline primitive of a custom
+    /// object must be boxed.
+    public init(allowing classes: [String]) {
+        self.rules = MigrationRules(allowedClasses: classes)
+        self.allowedClasses = classes
+    }
+
+    /// True when an object of this class (with its `$classes` chain) may be
+    /// decoded: the class or a superclass is allowed, as Foundation checks it.
+    /// `NSObject` allows everything only when named in the allowlist.
+    public func allows(_ name: ClassName, chain: [String]) -> Bool {
+        let names = chain.isEmpty ? [name.archived] : [name.archived] + chain
+        for n in names {
+            if Self.foundationSecureClasses.contains(n) { return true }
+            if allowedClasses.contains(where: { ClassName(archived: n).matches($0) }) { return true }
+        }
+        return false
+    }
+
+    /// True when the new code reads this inline primitive of a custom object
+    /// as it is (its key's rule says `box: false`, or `boxPrimitives` is off
+    /// and no rule says `box: true`).
+    public func acceptsInline(key: String, of className: ClassName) -> Bool {
+        if let box = rules.rule(for: className)?.key(key)?.box { return !box }
+        return !rules.boxPrimitives
+    }
+
+    /// True when a class is one of Apple's frameworks' (`NS` or `UI` followed by
+    /// a capital letter), whose own coding reads its inline fields: those are
+    /// never boxed or reported.
+    public static func isFrameworkClass(_ name: ClassName) -> Bool {
+        let n = name.archived
+        if FoundationClasses.isFoundation(n) { return true }
+        guard n.hasPrefix("NS") || n.hasPrefix("UI"), n.utf8.count > 2 else { return false }
+        let third = n.utf8[n.utf8.index(n.utf8.startIndex, offsetBy: 2)]
+        return third >= UInt8(ascii: "A") && third <= UInt8(ascii: "Z")
+    }
+}

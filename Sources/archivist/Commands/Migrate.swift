@@ -1,0 +1,148 @@
+import ArchivistArchive
+import ArchivistCore
+import ArgumentParser
+
+/// `archivist migrate`: rewrites insecure NSCoding archives so that code using
+/// NSSecureCoding decodes them.
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Migrate keyed archives to ones that decode under NSSecureCoding.",
+        discussion: """
+            Applies a rules file (JSON, or any property-list format) to each input: renames
+            classes (and their $classes chains) and keys, removes keys, and boxes inline
+            integers, reals and booleans of custom objects into referenced NSNumbers, so
+            that decodeObject(of:forKey:) reads them. Shared objects and cycles are kept.
+            An input may be a keyed archive or a property list holding archives in data
+            values (a preferences file); nested archives are migrated where they are and
+            the rest of the file stays as it was.
+            A result that a secure decoder would still refuse (a class outside the allowed
+            classes, an inline primitive left unboxed) is not written; the errors name the
+            class, the $objects index and the key. A class the rules name that occurs in
+            none of the inputs is an error (status 64), checked before anything is written.
+            Each input is summarised on standard output (standard error when the result
+            goes to standard output). Results keep the input's format unless --to is given.
+
+            Rules file:
+              {
+                "classes": {
+                  "ScaryCreatures.ScaryCreatureData": {
+                    "renameTo": "ScaryCreatures2.ScaryCreatureData",
+                    "keys": { "Rating": { "box": true }, "Name": { "renameTo": "Title" },
+                              "Obsolete": { "remove": true } }
+                  }
+                },
+                "boxPrimitives": true,
+                "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
+              }
+
+            Examples:
+              archivist migrate Data.plist --rules rules.json -o Data-v2.plist
+              archivist migrate Documents/*.scarycreature/Data.plist --rules rules.json --in-place --backup .v1
+              archivist migrate Preferences.plist --rules rules.json --dry-run
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Archives, or property lists holding archives ('-' reads standard input).", valueName: "INPUT"))
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
+    var rules: String
+
+    @Option(help: ArgumentHelp("Write results in this format (xml, binary, json, openstep); default: each input's own.", valueName: "FORMAT"))
+    var to: PlistFormat?
+
+    @Flag(name: .customLong("dry-run"), help: "Print what would change in each input; write nothing.")
+    var dryRun = false
+
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var style: StyleOptions
+
+    func validate() throws {
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input ('-') can be named once.") }
+        if !dryRun { try output.validate(inputs: inputs) }
+    }
+
+    func run() throws {
+        let ruleSet = try RulesFile.load(rules)
+        let migrator = Migrator(rules: ruleSet)
+        var failed = false
+        // First pass: every input reads, and every class the rules name occurs.
+        var stdinBytes: [UInt8]?
+        var names: [ClassName] = []
+        for input in inputs {
+            do {
+                let bytes = try FileIO.read(input)
+                if input == "-" { stdinBytes = bytes }
+                names += migrator.classNames(in: try PropertyList.read(bytes).value)
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: input))
+                failed = true
+            }
+        }
+        try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules)
+        if dryRun {
+            for input in inputs where !dryRunOne(input, bytes: input == "-" ? stdinBytes : nil, migrator) { failed = true }
+            if failed { throw ExitCode.failure }
+            return
+        }
+        var batch = BatchConverter(inputs: inputs, format: to, target: output.target, backupSuffix: output.backup,
+                                   writeOptions: style.writeOptions)
+        do {
+            try batch.prepare()
+        } catch let error as PlistError {
+            Console.error("error: \(error.message)")
+            throw ExitCode.failure
+        }
+        for input in inputs {
+            var report = MigrationReport()
+            do {
+                let destination = try batch.convert(input, bytes: input == "-" ? stdinBytes : nil,
+                                                    warn: { Console.error($0.formatted(path: input, severity: "warning")) },
+                                                    transform: { document in
+                                                        let result = try migrator.migrate(document.value)
+                                                        report = result.report
+                                                        return result.value
+                                                    })
+                summarise(input, report: report, heading: destination == "-" ? "\(input):" : "\(input) -> \(destination):",
+                          toStandardError: destination == "-")
+            } catch {
+                printFailure(error, for: input)
+                failed = true
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// Migrates one input without writing; true when it would succeed.
+    private func dryRunOne(_ input: String, bytes: [UInt8]?, _ migrator: Migrator) -> Bool {
+        do {
+            let document = try PropertyList.read(try bytes ?? FileIO.read(input))
+            let result = try migrator.migrate(document.value)
+            if let format = to { _ = try PropertyList.write(result.value, as: format, options: style.writeOptions) }
+            summarise(input, report: result.report, heading: "\(input): would change:", toStandardError: false)
+            return true
+        } catch {
+            printFailure(error, for: input)
+            return false
+        }
+    }
+
+    private func summarise(_ input: String, report: MigrationReport, heading: String, toStandardError: Bool) {
+        let lines = report.isEmpty ? [heading + " nothing to change"] : [heading] + report.lines.map { "  " + $0 }
+        for line in lines {
+            if toStandardError { Console.error(line) } else { Console.output(line) }
+        }
+    }
+
+    private func printFailure(_ error: any Error, for input: String) {
+        if let refused = error as? MigrationRefused {
+            for e in refused.errors { Console.error(e.formatted(path: input)) }
+            Console.error("\(input): error: not written: a secure decoder would still refuse the result")
+        } else if let e = error as? PlistError {
+            Console.error(e.formatted(path: input))
+        } else {
+            Console.error("\(input): error: \(error)")
+        }
+    }
+}

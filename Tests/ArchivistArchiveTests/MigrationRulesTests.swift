@@ -1,0 +1,74 @@
+import ArchivistCore
+import XCTest
+@testable import ArchivistArchive
+
+/// Rules files are written by hand: every mistake is an error naming its place.
+final class MigrationRulesTests: XCTestCase {
+    func parse(_ json: String) throws -> MigrationRules {
+        try MigrationRules(bytes: Array(json.utf8))
+    }
+
+    func assertError(_ json: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try parse(json), file: file, line: line) { error in
+            XCTAssertEqual((error as? PlistError)?.message, message, file: file, line: line)
+        }
+    }
+
+    func testTheIssueExample() throws {
+        let rules = try parse("""
+            {
+              "classes": {
+                "ScaryCreatures.ScaryCreatureData": {
+                  "renameTo": "ScaryCreatures2.ScaryCreatureData",
+                  "keys": { "Rating": { "box": true }, "Name": { "renameTo": "Title" }, "Obsolete": { "remove": true } }
+                }
+              },
+              "boxPrimitives": true,
+              "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
+            }
+            """)
+        XCTAssertEqual(rules.classes.count, 1)
+        let rule = rules.classes[0]
+        XCTAssertEqual(rule.renameTo, "ScaryCreatures2.ScaryCreatureData")
+        XCTAssertEqual(rule.keys.map(\.key), ["Rating", "Name", "Obsolete"])
+        XCTAssertEqual(rule.keys[0].box, true)
+        XCTAssertEqual(rule.keys[1].renameTo, "Title")
+        XCTAssertTrue(rule.keys[2].remove)
+        XCTAssertTrue(rules.boxPrimitives)
+        XCTAssertEqual(rules.allowedClasses, ["ScaryCreatures2.ScaryCreatureData"])
+        // The rule matches the class before and after its rename.
+        XCTAssertNotNil(rules.rule(for: ClassName(archived: "ScaryCreatures.ScaryCreatureData")))
+        XCTAssertNotNil(rules.rule(for: ClassName(archived: "ScaryCreatures2.ScaryCreatureData")))
+        XCTAssertNil(rules.rule(for: ClassName(archived: "Other")))
+    }
+
+    func testDefaultsAndMangledNames() throws {
+        let rules = try parse(#"{"classes": {"MusicBox.CPU.CPUCoder": {"renameTo": "Hardware.CPUCoder"}}}"#)
+        XCTAssertTrue(rules.boxPrimitives)
+        XCTAssertEqual(rules.allowedClasses, [])
+        XCTAssertNotNil(rules.rule(for: ClassName(archived: "_TtCV8MusicBox3CPU8CPUCoder")), "a readable name matches the mangled one")
+        let mangled = try parse(#"{"classes": {"_TtCV8MusicBox3CPU8CPUCoder": {"renameTo": "X"}}}"#)
+        XCTAssertNotNil(mangled.rule(for: ClassName(archived: "MusicBox.CPU.CPUCoder")))
+        XCTAssertEqual(try parse("{}"), MigrationRules())
+    }
+
+    func testMistakesAreLocated() {
+        assertError(#"{"clases": {}}"#, #"clases: unknown field "clases"; expected classes, boxPrimitives or allowedClasses"#)
+        assertError(#"{"classes": {"A": {"rename": "B"}}}"#, #"classes.A.rename: unknown field "rename"; expected renameTo or keys"#)
+        assertError(#"{"classes": {"A": {"keys": {"k": {"bx": true}}}}}"#, #"classes.A.keys.k.bx: unknown field "bx"; expected renameTo, box or remove"#)
+        assertError(#"{"boxPrimitives": "yes"}"#, "boxPrimitives: is a string, not true or false")
+        assertError(#"{"allowedClasses": "A"}"#, "allowedClasses: is a string, not an array of class names")
+        assertError(#"{"allowedClasses": ["A", 3]}"#, "allowedClasses[1]: is an integer, not a name")
+        assertError(#"{"classes": {"A": {"renameTo": ""}}}"#, "classes.A.renameTo: is empty")
+        assertError(#"{"classes": {"A": {}}}"#, "classes.A: says nothing to do: give renameTo or keys")
+        assertError(#"{"classes": {"A": {"keys": {"k": {"remove": true, "box": true}}}}}"#, "classes.A.keys.k: remove cannot be combined with renameTo or box")
+        assertError(#"{"classes": {"A": {"keys": {"a": {"renameTo": "c"}, "b": {"renameTo": "c"}}}}}"#,
+                    #"classes.A.keys.b.renameTo: "c" is also the name of key "a" after migration"#)
+        assertError(#"{"classes": {"MusicBox.CPU.CPUCoder": {"renameTo": "X"}, "_TtCV8MusicBox3CPU8CPUCoder": {"renameTo": "Y"}}}"#,
+                    #"classes._TtCV8MusicBox3CPU8CPUCoder: names the same class as "MusicBox.CPU.CPUCoder""#)
+        assertError("[1]", "is an array, not an object")
+        XCTAssertThrowsError(try parse("{\"classes\": "), "broken JSON is a syntax error") { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .syntax)
+        }
+    }
+}
