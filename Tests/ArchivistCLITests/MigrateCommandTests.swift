@@ -5,18 +5,6 @@ import XCTest
 /// `archivist migrate` and `archivist lint --secure` on the built binary, with
 /// Foundation's secure NSKeyedUnarchiver deciding whether results decode.
 extension CLITests {
-    static let scaryRules = """
-        {
-          "classes": {
-            "ScaryCreatures.ScaryCreatureData": {
-              "renameTo": "ScaryCreatures2.ScaryCreatureData",
-              "keys": { "Rating": { "box": true } }
-            }
-          },
-          "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
-        }
-        """
-
     /// Decodes a file with the secure decoder in a child process (the test
     /// binary's `SecureDecodeChild`), returning its `DECODED ...` text.
     func secureDecode(_ name: String, names: [String: String]) throws -> String? {
@@ -46,7 +34,7 @@ extension CLITests {
     /// Scenario 1 end to end: lint --secure flags version 1, migrate fixes it in
     /// place with a backup, lint passes it, and the secure decoder reads it.
     func testScenarioOneFromTheCommandLine() throws {
-        make("rules.json", Self.scaryRules)
+        try copyCorpus("rules/scary-creatures.json", to: "rules.json")
         try copyCorpus("archives/scary-creature-v1.plist", to: "1.scarycreature/Data.plist")
         let original = try XCTUnwrap(contents("1.scarycreature/Data.plist"))
         let names = ["ScaryCreatures2.ScaryCreatureData": "ScaryCreatureData"]
