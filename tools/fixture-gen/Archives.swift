@@ -70,6 +70,68 @@ final class Node: NSObject, NSCoding {
     init?(coder: NSCoder) { nil }
 }
 
+/// Scenario 2: a struct archived through a wrapper class; the optionals are
+/// encoded as objects (NSNumber).
+final class EncodableCoordinate: NSObject, NSCoding {
+    let latitude: Double?, longitude: Double?
+    init(latitude: Double?, longitude: Double?) { self.latitude = latitude; self.longitude = longitude }
+    func encode(with coder: NSCoder) {
+        coder.encode(latitude.map { NSNumber(value: $0) }, forKey: "latitude")
+        coder.encode(longitude.map { NSNumber(value: $0) }, forKey: "longitude")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+/// A struct stored with PropertyListEncoder inside an NSCoding wrapper.
+struct Cart: Codable {
+    struct Item: Codable { var sku: String; var quantity: Int; var price: Double }
+    var items: [Item]
+    var updated: Date
+    var note: String?
+}
+
+final class CartBox: NSObject, NSCoding {
+    let payload: Data
+    init(payload: Data) { self.payload = payload }
+    func encode(with coder: NSCoder) { coder.encode(payload as NSData, forKey: "payload") }
+    init?(coder: NSCoder) { nil }
+}
+
+final class Order: NSObject, NSCoding {
+    let id: String, cart: CartBox
+    init(id: String, cart: CartBox) { self.id = id; self.cart = cart }
+    func encode(with coder: NSCoder) {
+        coder.encode(id as NSString, forKey: "id")
+        coder.encode(cart, forKey: "cart")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+/// Shapes of two classes in one array, for a type discriminator.
+final class Circle: NSObject, NSCoding {
+    let radius: Double
+    init(radius: Double) { self.radius = radius }
+    func encode(with coder: NSCoder) { coder.encode(NSNumber(value: radius), forKey: "radius") }
+    init?(coder: NSCoder) { nil }
+}
+
+final class Square: NSObject, NSCoding {
+    let side: Double
+    init(side: Double) { self.side = side }
+    func encode(with coder: NSCoder) { coder.encode(NSNumber(value: side), forKey: "side") }
+    init?(coder: NSCoder) { nil }
+}
+
+final class Drawing: NSObject, NSCoding {
+    let title: String, shapes: [NSObject]
+    init(title: String, shapes: [NSObject]) { self.title = title; self.shapes = shapes }
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(shapes as NSArray, forKey: "shapes")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
 enum ArchiveFixtures {
     /// Archives `root` and renames Linux's `fixture_gen.X` class names to the
     /// names the scenarios have on disk (Foundation on Linux ignores setClassName).
@@ -171,6 +233,19 @@ enum ArchiveFixtures {
         parent.children = [child]
         child.parent = parent
         try save("cycle.plist", try archive(parent, names: ["Node": "Tree.Node"]), "NSKeyedArchiver: conditional back-reference (cycle)")
+        try save("coordinate.plist", try archive(EncodableCoordinate(latitude: 48.8584, longitude: 2.2945),
+                                                 names: ["EncodableCoordinate": "Maps.EncodableCoordinate"]),
+                 "NSKeyedArchiver: scenario 2, EncodableCoordinate wrapping a struct")
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let cart = Cart(items: [Cart.Item(sku: "A-1", quantity: 2, price: 9.5), Cart.Item(sku: "B-2", quantity: 1, price: 120)],
+                        updated: Date(timeIntervalSinceReferenceDate: 720_000_000), note: nil)
+        try save("order-with-cart.plist", try archive(Order(id: "o-17", cart: CartBox(payload: try encoder.encode(cart))),
+                                                      names: ["Order": "Shop.Order", "CartBox": "Shop.Cart.Box"]),
+                 "NSKeyedArchiver: a wrapper holding a struct stored with PropertyListEncoder")
+        try save("drawing.plist", try archive(Drawing(title: "mixed", shapes: [Circle(radius: 1.5), Square(side: 2), Circle(radius: 3)]),
+                                              names: ["Drawing": "Shapes.Drawing", "Circle": "Shapes.Circle", "Square": "Shapes.Square"]),
+                 "NSKeyedArchiver: an array mixing two classes")
         // Scenario 3: an archived User stored as data in a preferences plist.
         let user = try archive(User(name: "Ada", age: 36, email: nil), names: ["User": "Prefs.User"])
         let prefs = PlistValue.dictionary(PlistDictionary([

@@ -17,6 +17,12 @@ public struct ObjectGraph: Sendable {
         }
     }
 
+    /// A graph of given nodes and `$top` entries.
+    init(nodes: [ArchivedNode], top: [(key: String, object: Int)]) {
+        self.nodes = nodes
+        self.top = top
+    }
+
     /// Reads and validates an archive tree, then builds its graph.
     public init(_ value: PlistValue) throws {
         self.init(try KeyedArchive(value))

@@ -15,8 +15,11 @@ import ArchivistCore
 /// }
 /// ```
 ///
-/// Class names may be mangled or readable. Unknown fields, wrong types and
-/// contradictions are errors that name their place in the file.
+/// The same file drives `convert --to codable-json`, where a class may also
+/// `unwrap` a wrapper (replace it by one of its fields) or give the `typeName`
+/// written under the top-level `typeKey` in arrays that mix classes; `migrate`
+/// ignores those. Class names may be mangled or readable. Unknown fields, wrong
+/// types and contradictions are errors that name their place in the file.
 public struct MigrationRules: Sendable, Equatable {
     /// What happens to one key of a class.
     public struct KeyRule: Sendable, Equatable {
@@ -41,6 +44,10 @@ public struct MigrationRules: Sendable, Equatable {
         public var renameTo: String?
         /// Rules for its keys, in file order.
         public var keys: [KeyRule]
+        /// Codable export: replace the object by this field's value.
+        public var unwrap: String?
+        /// Codable export: the discriminator value in arrays that mix classes.
+        public var typeName: String?
 
         /// True when an archived class is this rule's class, before or after a rename.
         public func matches(_ className: ClassName) -> Bool {
@@ -59,12 +66,15 @@ public struct MigrationRules: Sendable, Equatable {
     public var boxPrimitives: Bool
     /// Classes the new code allows, beyond Foundation's own secure classes.
     public var allowedClasses: [String]
+    /// Codable export: the key naming each object's type in arrays that mix classes.
+    public var typeKey: String?
 
     /// Rules in code.
-    public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = []) {
+    public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], typeKey: String? = nil) {
         self.classes = classes
         self.boxPrimitives = boxPrimitives
         self.allowedClasses = allowedClasses
+        self.typeKey = typeKey
     }
 
     /// The rule for an archived class, if any.
@@ -80,8 +90,9 @@ public struct MigrationRules: Sendable, Equatable {
     /// Reads rules from a tree.
     public init(value: PlistValue) throws {
         let top = try Self.dictionary(value, at: "")
-        try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses"], at: "")
+        try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses", "typeKey"], at: "")
         classes = []
+        typeKey = try top["typeKey"].map { try Self.name($0, at: "typeKey") }
         boxPrimitives = try top["boxPrimitives"].map { try Self.bool($0, at: "boxPrimitives") } ?? true
         allowedClasses = []
         if let list = top["allowedClasses"] {
@@ -105,8 +116,10 @@ public struct MigrationRules: Sendable, Equatable {
 
     private static func classRule(_ name: String, _ body: PlistValue, at path: String) throws -> ClassRule {
         let d = try dictionary(body, at: path)
-        try onlyFields(d, ["renameTo", "keys"], at: path)
-        var rule = ClassRule(name: name, renameTo: try d["renameTo"].map { try self.name($0, at: path + ".renameTo") }, keys: [])
+        try onlyFields(d, ["renameTo", "keys", "unwrap", "typeName"], at: path)
+        var rule = ClassRule(name: name, renameTo: try d["renameTo"].map { try self.name($0, at: path + ".renameTo") }, keys: [],
+                             unwrap: try d["unwrap"].map { try self.name($0, at: path + ".unwrap") },
+                             typeName: try d["typeName"].map { try self.name($0, at: path + ".typeName") })
         if let keys = d["keys"] {
             for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
                 let at = path + ".keys." + quotedIfNeeded(key)
@@ -126,8 +139,8 @@ public struct MigrationRules: Sendable, Equatable {
                 rule.keys.append(keyRule)
             }
         }
-        if rule.renameTo == nil, rule.keys.isEmpty {
-            throw fail(path, "says nothing to do: give renameTo or keys")
+        if rule.renameTo == nil, rule.keys.isEmpty, rule.unwrap == nil, rule.typeName == nil {
+            throw fail(path, "says nothing to do: give renameTo, keys, unwrap or typeName")
         }
         return rule
     }

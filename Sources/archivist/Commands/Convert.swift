@@ -1,10 +1,11 @@
+import ArchivistArchive
 import ArchivistCore
 import ArgumentParser
 
 /// `archivist convert`: reads any format and writes another.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert property lists between XML, binary, JSON and OpenStep.",
+        abstract: "Convert property lists between XML, binary, JSON and OpenStep, or archives to Codable JSON.",
         discussion: """
             The input format is detected from the content. Without -o, --output-dir or
             --in-place the single input is written to standard output. An input is never
@@ -14,6 +15,15 @@ struct Convert: ParsableCommand {
             Diagnostics such as duplicate keys are printed as warnings on standard error.
             When an input fails, the others are still converted and the exit status is 1.
 
+            --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder
+            writes for the structs its classes stand for: custom objects as objects of
+            their fields, collections as arrays and objects, NSDate per --dates, NSData as
+            base64, NSUUID and NSURL as strings, shared objects at every reference. A
+            rules file (the one migrate reads) renames and removes keys, unwraps wrapper
+            objects ("unwrap": "FIELD", decoding data that holds a plist or JSON) and
+            names types in arrays that mix classes ("typeKey"). --suggest-rules prints a
+            starter rules file for the inputs instead of converting them.
+
             Examples:
               archivist convert Info.plist --to json --pretty
               archivist convert Settings.plist --to binary1 -o Settings.bplist
@@ -21,25 +31,73 @@ struct Convert: ParsableCommand {
               archivist convert Prefs.plist --to xml1 --in-place
               archivist convert Prefs.plist --to binary --in-place --backup .orig
               cat Info.plist | archivist convert - --to json
+              archivist convert computer.plist --to codable-json --rules rules.json --pretty
+              archivist convert computer.plist --to codable-json --suggest-rules -o rules.json
             """
     )
 
     @Argument(help: ArgumentHelp("Files to convert ('-' reads standard input).", valueName: "INPUT"))
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep.", valueName: "FORMAT"))
-    var to: PlistFormat
+    @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep, codable-json.", valueName: "FORMAT"))
+    var to: ConvertTarget
+
+    @Option(help: ArgumentHelp("codable-json: a rules file (renames, removals, unwrap, typeKey).", valueName: "RULES"))
+    var rules: String?
+
+    @Option(help: ArgumentHelp("codable-json: how dates are written: deferred (seconds since 2001, JSONEncoder's default), iso8601, seconds1970, milliseconds1970.", valueName: "STRATEGY"))
+    var dates: CodableOptions.DateStrategy = .deferred
+
+    @Option(help: ArgumentHelp("codable-json: what a reference back into its own container becomes: error, or omit (left out).", valueName: "POLICY"))
+    var cycles: CodableOptions.CyclePolicy = .error
+
+    @Flag(name: .customLong("suggest-rules"), help: "codable-json: print a starter rules file for the inputs instead of converting them.")
+    var suggestRules = false
 
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var style: StyleOptions
 
     func validate() throws {
-        try output.validate(inputs: inputs)
+        if to != .codableJSON, rules != nil || suggestRules || dates != .deferred || cycles != .error {
+            throw ValidationError("--rules, --dates, --cycles and --suggest-rules go with --to codable-json.")
+        }
+        if suggestRules {
+            if output.outputDir != nil || output.inPlace { throw ValidationError("--suggest-rules writes one file: use -o or standard output.") }
+        } else {
+            try output.validate(inputs: inputs)
+        }
     }
 
     func run() throws {
-        var batch = BatchConverter(inputs: inputs, format: to, target: output.target, backupSuffix: output.backup,
+        var ruleSet = MigrationRules()
+        if let rules {
+            ruleSet = try RulesFile.load(rules)
+        }
+        var stdinBytes: [UInt8]?
+        if to == .codableJSON {
+            // Every input reads, and every class the rules name occurs.
+            var names: [ClassName] = []
+            var failed = false
+            let census = Migrator(rules: ruleSet)
+            for input in inputs {
+                do {
+                    let bytes = try FileIO.read(input)
+                    if input == "-" { stdinBytes = bytes }
+                    names += census.classNames(in: try PropertyList.read(bytes).value)
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: input))
+                    failed = true
+                }
+            }
+            if let rules { try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules) }
+            if suggestRules {
+                try suggest(stdinBytes: stdinBytes)
+                if failed { throw ExitCode.failure }
+                return
+            }
+        }
+        var batch = BatchConverter(inputs: inputs, format: to.plistFormat, target: output.target, backupSuffix: output.backup,
                                    writeOptions: style.writeOptions)
         do {
             try batch.prepare()
@@ -47,15 +105,37 @@ struct Convert: ParsableCommand {
             Console.error("error: \(error.message)")
             throw ExitCode.failure
         }
+        let options = CodableOptions(dates: dates, cycles: cycles)
         var failed = false
         for input in inputs {
             do {
-                try batch.convert(input) { Console.error($0.formatted(path: input, severity: "warning")) }
+                try batch.convert(input, bytes: input == "-" ? stdinBytes : nil,
+                                  warn: { Console.error($0.formatted(path: input, severity: "warning")) },
+                                  transform: { document in
+                                      to == .codableJSON ? try CodableExport.tree(document.value, rules: ruleSet, options: options) : document.value
+                                  })
             } catch let error as PlistError {
                 Console.error(error.formatted(path: input))
                 failed = true
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Writes a starter rules file for every archive among the inputs.
+    private func suggest(stdinBytes: [UInt8]?) throws {
+        var suggestion = RulesSuggestion()
+        for input in inputs {
+            guard let bytes = input == "-" ? stdinBytes : try? FileIO.read(input),
+                  let document = try? PropertyList.read(bytes) else { continue }
+            suggestion.add(document.value)
+        }
+        let text = Array((try suggestion.rulesJSON()).utf8)
+        do {
+            try FileIO.writeAtomically(text, to: output.output ?? "-")
+        } catch let error as PlistError {
+            Console.error("error: \(error.message)")
+            throw ExitCode.failure
+        }
     }
 }

@@ -1,0 +1,360 @@
+import ArchivistCore
+
+/// Keyed archives as the JSON that Swift's `JSONEncoder` writes for the structs
+/// the archived classes stand for (scenario 2: struct-wrapper archives).
+///
+/// - a custom object becomes an object of its fields (no `$class`; `$null`
+///   fields left out, as synthesized `encodeIfPresent` does); rules rename and
+///   remove keys, and `unwrap` replaces a wrapper by one of its fields (when
+///   that field is data holding a property list or JSON, by the decoded content);
+/// - NSArray, NSSet, NSOrderedSet and NSCountedSet become arrays; NSDictionary
+///   with string keys an object, with integer keys an object keyed by their
+///   decimal text (as `[Int: V]` encodes), with other keys the flat
+///   `[key, value, ...]` array `JSONEncoder` writes for such dictionaries;
+/// - NSString a string, NSNumber a number or bool, NSData base64, NSUUID the
+///   uppercase UUID string, NSURL its absolute string, NSDate per the date
+///   strategy, NSNull `null`; NSValue points, sizes, rects, ranges and edge
+///   insets the arrays CoreGraphics and Foundation types encode to, NSLocale and
+///   NSTimeZone `{"identifier": ...}`, attributed strings their text;
+/// - a shared object is written at each reference; a cycle is an error naming
+///   its path unless `CodableOptions.cycles` is `.omit`;
+/// - data holding a keyed archive is replaced by the archive's root object.
+///
+/// A plain property list converts the same way (dates and data as above).
+public enum CodableExport {
+    /// The Codable-shaped tree of a keyed archive or a plain property list.
+    public static func tree(_ value: PlistValue, rules: MigrationRules = MigrationRules(),
+                            options: CodableOptions = CodableOptions()) throws -> PlistValue {
+        var budget = options.maxValues
+        return try CodableExporter.export(value, rules: rules, options: options, budget: &budget, nesting: 0) ?? .null
+    }
+
+    /// The Codable-shaped tree of an object graph's root (`$top.root`, or every
+    /// `$top` entry as an object when there is no `root`).
+    public static func tree(_ graph: ObjectGraph, rules: MigrationRules = MigrationRules(),
+                            options: CodableOptions = CodableOptions()) throws -> PlistValue {
+        var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
+        return try exporter.root()
+    }
+}
+
+/// One archive's export: a depth-first walk with the objects on the current
+/// path marked, so a reference back to one of them is seen as a cycle.
+struct CodableExporter {
+    let graph: ObjectGraph
+    let rules: MigrationRules
+    let options: CodableOptions
+    var budget: Int
+    let nesting: Int
+    /// For each object on the current path, the path at which it was entered.
+    private var entered: [Int: String] = [:]
+
+    /// How deep archives may nest inside data.
+    static let maxNesting = 8
+
+    init(graph: ObjectGraph, rules: MigrationRules, options: CodableOptions, budget: Int, nesting: Int) {
+        self.graph = graph
+        self.rules = rules
+        self.options = options
+        self.budget = budget
+        self.nesting = nesting
+    }
+
+    /// Exports a tree that may be an archive; nil when it is `$null`.
+    static func export(_ value: PlistValue, rules: MigrationRules, options: CodableOptions, budget: inout Int, nesting: Int) throws -> PlistValue? {
+        if KeyedArchive.looksLikeArchive(value) {
+            var exporter = CodableExporter(graph: try ObjectGraph(value), rules: rules, options: options, budget: budget, nesting: nesting)
+            defer { budget = exporter.budget }
+            return try exporter.root()
+        }
+        var exporter = CodableExporter(graph: ObjectGraph.empty, rules: rules, options: options, budget: budget, nesting: nesting)
+        defer { budget = exporter.budget }
+        return try exporter.plain(value, path: "", depth: 0)
+    }
+
+    mutating func root() throws -> PlistValue {
+        if let root = graph.top.first(where: { $0.key == "root" }) {
+            return try object(root.object, path: "root", depth: 0) ?? .null
+        }
+        var out = PlistDictionary(minimumCapacity: graph.top.count)
+        for (key, index) in graph.top {
+            if let v = try object(index, path: key, depth: 0) { out[key] = v }
+        }
+        return .dictionary(out)
+    }
+
+    private mutating func count(_ path: String) throws {
+        budget -= 1
+        guard budget >= 0 else {
+            throw PlistError(.limitExceeded, "the JSON would hold more than \(options.maxValues) values (shared objects are written at every reference)",
+                             at: .archive(object: nil, keyPath: path))
+        }
+    }
+
+    /// An object of the graph; nil for `$null` and for an omitted back-reference.
+    mutating func object(_ index: Int, path: String, depth: Int) throws -> PlistValue? {
+        guard graph.nodes.indices.contains(index) else {
+            throw PlistError(.archive, "reference to object \(index), past the \(graph.nodes.count) objects", at: .archive(object: index, keyPath: path))
+        }
+        guard depth < options.maxDepth else {
+            throw PlistError(.limitExceeded, "objects nest deeper than \(options.maxDepth)", at: .archive(object: index, keyPath: path))
+        }
+        switch graph.nodes[index] {
+        case .null:
+            return nil
+        case .value(let v):
+            return try plain(v, path: path, depth: depth)
+        case .classDescription:
+            throw PlistError(.archive, "a field refers to a class description", at: .archive(object: index, keyPath: path))
+        case .object(let o):
+            if let earlier = entered[index] {
+                if options.cycles == .omit { return nil }
+                throw PlistError(.cycle, "\(path) refers back to \(earlier), a cycle JSON cannot hold (--cycles omit leaves such references out)",
+                                 at: .archive(object: index, keyPath: path))
+            }
+            try count(path)
+            entered[index] = path
+            defer { entered[index] = nil }
+            return try archived(o, index: index, path: path, depth: depth)
+        }
+    }
+
+    private mutating func archived(_ o: ArchivedObject, index: Int, path: String, depth: Int) throws -> PlistValue? {
+        let rule = rules.rule(for: o.className)
+        if let field = rule?.unwrap {
+            guard let value = o[field] else {
+                throw PlistError(.invalidValue, "\(o.className) has no field \"\(field)\" to unwrap (fields: \(o.fields.map(\.key).joined(separator: ", ")))",
+                                 at: .archive(object: index, keyPath: path))
+            }
+            if let bytes = rawData(value), let decoded = embedded(bytes) {
+                return try exportEmbedded(decoded, path: path, depth: depth)
+            }
+            return try fieldValue(value, path: path, depth: depth + 1)
+        }
+        if let foundation = FoundationValue.interpret(o, in: graph) {
+            return try self.foundation(foundation, path: path, depth: depth)
+        }
+        var out = PlistDictionary(minimumCapacity: o.fields.count)
+        for field in o.fields {
+            let keyRule = rule?.keys.first { $0.key == field.key }
+            if keyRule?.remove == true { continue }
+            let key = keyRule?.renameTo ?? field.key
+            let childPath = path + "." + key
+            guard let v = try fieldValue(field.value, path: childPath, depth: depth + 1) else { continue }
+            if case .null = v { continue }
+            out[key] = v
+        }
+        return .dictionary(out)
+    }
+
+    private mutating func fieldValue(_ value: FieldValue, path: String, depth: Int) throws -> PlistValue? {
+        switch value {
+        case .inline(let v): return try plain(v, path: path, depth: depth)
+        case .reference(let r): return try object(r, path: path, depth: depth)
+        case .references(let rs): return .array(try list(rs, path: path, depth: depth))
+        }
+    }
+
+    private mutating func list(_ refs: [Int], path: String, depth: Int) throws -> [PlistValue] {
+        // Arrays that mix classes name each object's type under the rules'
+        // typeKey, as hand-written polymorphic init(from:) code reads it.
+        var typeKey: String?
+        if let key = rules.typeKey {
+            let classes = Set(refs.compactMap { graph.object($0) }.filter { isTaggable($0) }.map(\.className.archived))
+            if classes.count > 1 { typeKey = key }
+        }
+        var items: [PlistValue] = []
+        items.reserveCapacity(min(refs.count, 1 << 16))
+        for (i, r) in refs.enumerated() {
+            guard var v = try object(r, path: "\(path)[\(i)]", depth: depth + 1) else { continue }
+            if let typeKey, let o = graph.object(r), isTaggable(o), case .dictionary(var d) = v {
+                d[typeKey] = .string(Self.typeName(of: o.className, rules: rules))
+                v = .dictionary(d)
+            }
+            items.append(v)
+        }
+        return items
+    }
+
+    /// A custom object that exports as an object of its own fields.
+    private func isTaggable(_ o: ArchivedObject) -> Bool {
+        rules.rule(for: o.className)?.unwrap == nil && FoundationValue.interpret(o, in: graph) == nil
+    }
+
+    /// The discriminator of a class: its rule's `typeName`, else its struct name.
+    static func typeName(of name: ClassName, rules: MigrationRules) -> String {
+        rules.rule(for: name)?.typeName ?? structName(of: name, rules: rules)
+    }
+
+    /// The Swift type a class becomes: the last component of its new or
+    /// readable name (`MusicBox.CPU` -> `CPU`).
+    static func structName(of name: ClassName, rules: MigrationRules) -> String {
+        let full = rules.rule(for: name)?.renameTo ?? name.readable
+        return full.split(separator: ".").last.map(String.init) ?? full
+    }
+
+    private mutating func foundation(_ value: FoundationValue, path: String, depth: Int) throws -> PlistValue? {
+        switch value {
+        case .list(let refs):
+            return .array(try list(refs, path: path, depth: depth))
+        case .counted(let entries):
+            return .array(try list(entries.map(\.object), path: path, depth: depth))
+        case .map(let keys, let values):
+            var resolved: [(PlistValue, PlistValue)] = []
+            for (i, (k, v)) in zip(keys, values).enumerated() {
+                guard let key = try object(k, path: "\(path).<key \(i)>", depth: depth + 1) else { continue }
+                let keyText: String
+                switch key {
+                case .string(let s): keyText = s
+                default: keyText = "\(i)"
+                }
+                guard let value = try object(v, path: "\(path).\(keyText)", depth: depth + 1) else { continue }
+                resolved.append((key, value))
+            }
+            if resolved.allSatisfy({ if case .string = $0.0 { return true } else { return false } }) {
+                var out = PlistDictionary(minimumCapacity: resolved.count)
+                for (k, v) in resolved { if case .string(let s) = k { out[s] = v } }
+                return .dictionary(out)
+            }
+            if resolved.allSatisfy({ if case .integer = $0.0 { return true } else { return false } }) {
+                var out = PlistDictionary(minimumCapacity: resolved.count)
+                for (k, v) in resolved { if case .integer(let i) = k { out[i.description] = v } }
+                return .dictionary(out)
+            }
+            return .array(resolved.flatMap { [$0.0, $0.1] })
+        case .string(let s):
+            return .string(s)
+        case .data(let bytes):
+            return try data(bytes, path: path, depth: depth)
+        case .date(let t):
+            return date(PlistDate(secondsSinceReferenceDate: t))
+        case .uuid(let s):
+            return .string(s)
+        case .url(let base, let relative):
+            let relativeText = relative.flatMap { graph.string(.reference($0)) } ?? ""
+            guard let base else { return .string(relativeText) }
+            guard case .string(let baseText)? = try object(base, path: path + ".base", depth: depth + 1) else { return .string(relativeText) }
+            return .string(URLResolution.resolve(relativeText, against: baseText))
+        case .null:
+            return .null
+        case .geometry(let g):
+            return geometry(g)
+        case .locale(let id), .timeZone(let id):
+            return .dictionary(PlistDictionary([("identifier", .string(id))]))
+        case .attributedString(let text, _):
+            return .string(text)
+        }
+    }
+
+    private func geometry(_ g: NSValueGeometry) -> PlistValue {
+        func numbers(_ text: String) -> [PlistValue] {
+            text.split(whereSeparator: { "{}, ".contains($0) }).map { .double(Double($0) ?? 0) }
+        }
+        switch g {
+        case .point(let s), .size(let s):
+            return .array(numbers(s))
+        case .rect(let s):
+            let n = numbers(s)
+            guard n.count == 4 else { return .array(n) }
+            return .array([.array(Array(n[0..<2])), .array(Array(n[2..<4]))])
+        case .range(let location, let length):
+            return .array([location, length])
+        case .edgeInsets(let top, let left, let bottom, let right):
+            return .array([top, left, bottom, right])
+        }
+    }
+
+    /// A plain value: inline in an object, stored in `$objects`, or a plain plist.
+    mutating func plain(_ value: PlistValue, path: String, depth: Int) throws -> PlistValue {
+        guard depth < options.maxDepth else {
+            throw PlistError(.limitExceeded, "values nest deeper than \(options.maxDepth)", at: .archive(object: nil, keyPath: path))
+        }
+        try count(path)
+        switch value {
+        case .string, .integer, .bool, .null:
+            return value
+        case .real(let r):
+            // A 32-bit real is a Float: JSONEncoder writes its shortest form (0.1, not 0.10000000149011612).
+            guard r.width == .bits32, let shortest = Double(Float(r.value).description) else { return value }
+            return .real(PlistReal(shortest))
+        case .date(let d):
+            return date(d)
+        case .data(let bytes):
+            return try data(bytes, path: path, depth: depth)
+        case .uid(let u):
+            throw PlistError(.notRepresentable, "a UID (\(u)) outside a keyed archive has no Codable form", at: .archive(object: nil, keyPath: path))
+        case .array(let items):
+            var out: [PlistValue] = []
+            out.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() { out.append(try plain(item, path: "\(path)[\(i)]", depth: depth + 1)) }
+            return .array(out)
+        case .dictionary(let d):
+            var out = PlistDictionary(minimumCapacity: d.count)
+            for (key, item) in d { out[key] = try plain(item, path: path.isEmpty ? key : path + "." + key, depth: depth + 1) }
+            return .dictionary(out)
+        }
+    }
+
+    private func date(_ d: PlistDate) -> PlistValue {
+        if options.nativeLeaves { return .date(d) }
+        switch options.dates {
+        case .deferred: return .double(d.secondsSinceReferenceDate)
+        case .seconds1970: return .double(d.secondsSince1970)
+        case .milliseconds1970: return .double(d.secondsSince1970 * 1000)
+        case .iso8601: return .string(ISO8601.format(d))
+        }
+    }
+
+    /// Data: a keyed archive inside it is replaced by its root object; other
+    /// data stays data (base64 in JSON).
+    private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
+        if nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
+            return try exportEmbedded(doc.value, path: path, depth: depth) ?? .null
+        }
+        return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
+    }
+
+    private mutating func exportEmbedded(_ value: PlistValue, path: String, depth: Int) throws -> PlistValue? {
+        guard nesting < Self.maxNesting else {
+            throw PlistError(.limitExceeded, "archives nest more than \(Self.maxNesting) deep", at: .archive(object: nil, keyPath: path))
+        }
+        do {
+            return try Self.export(value, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
+        } catch var error as PlistError {
+            if case .archive(let object, let keyPath) = error.location {
+                error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+            }
+            throw error
+        }
+    }
+
+    /// The bytes a field holds, inline or by reference to data or NSData.
+    private func rawData(_ value: FieldValue) -> [UInt8]? {
+        switch value {
+        case .inline(.data(let b)): return b
+        case .reference(let r):
+            switch graph.nodes[safe: r] {
+            case .value(.data(let b))?: return b
+            case .object(let o)?:
+                if case .data(let b)? = FoundationValue.interpret(o, in: graph) { return b }
+                return nil
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// A property list or JSON document held in data (a struct stored with
+    /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
+    private func embedded(_ bytes: [UInt8]) -> PlistValue? {
+        if let doc = EmbeddedPlist.document(bytes) { return doc.value }
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return try? bytes.withUnsafeBytes { try PropertyList.read($0, as: .json).value }
+    }
+}
+
+extension ObjectGraph {
+    /// A graph with no objects, for exporting plain property lists.
+    static let empty = ObjectGraph(nodes: [.null], top: [])
+}

@@ -1,0 +1,45 @@
+/// How `CodableExport` writes what JSON has no type for.
+public struct CodableOptions: Sendable, Equatable {
+    /// How dates are written, as `JSONEncoder.DateEncodingStrategy` names them.
+    public enum DateStrategy: String, CaseIterable, Sendable {
+        /// Seconds since 2001-01-01 as a number (`JSONEncoder`'s default).
+        case deferred
+        /// `YYYY-MM-DDTHH:MM:SSZ` strings.
+        case iso8601
+        /// Seconds since 1970-01-01 as a number.
+        case seconds1970
+        /// Milliseconds since 1970-01-01 as a number.
+        case milliseconds1970
+    }
+
+    /// What happens to a reference back to an object that contains it.
+    public enum CyclePolicy: String, CaseIterable, Sendable {
+        /// A cycle is an error naming its path (JSON cannot hold one).
+        case error
+        /// The back-reference is left out (a field is dropped, an array element skipped).
+        case omit
+    }
+
+    /// How dates are written.
+    public var dates: DateStrategy
+    /// What happens to cycles.
+    public var cycles: CyclePolicy
+    /// Keep dates as `.date` and data as `.data` (for `KeyedArchiveDecoder`)
+    /// instead of their JSON forms.
+    public var nativeLeaves: Bool
+    /// The most values the result may hold: shared objects are written at
+    /// every reference, so a small archive can describe a huge tree.
+    public var maxValues: Int
+    /// The deepest nesting of objects followed.
+    public var maxDepth: Int
+
+    /// Options; the defaults write what `JSONEncoder()` writes.
+    public init(dates: DateStrategy = .deferred, cycles: CyclePolicy = .error, nativeLeaves: Bool = false,
+                maxValues: Int = 10_000_000, maxDepth: Int = 512) {
+        self.dates = dates
+        self.cycles = cycles
+        self.nativeLeaves = nativeLeaves
+        self.maxValues = maxValues
+        self.maxDepth = maxDepth
+    }
+}

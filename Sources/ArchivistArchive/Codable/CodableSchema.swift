@@ -1,0 +1,337 @@
+import ArchivistCore
+
+/// Swift `Codable` declarations inferred from an archive's classes and the
+/// rules: the structs a developer pastes in to replace the wrapper classes.
+/// Each custom class (after renames and unwrapping) becomes a struct with a
+/// property per key, typed from the values its objects hold, optional where
+/// some object lacks the key or holds `$null`.
+public struct CodableSchema: Sendable {
+    /// A property's type.
+    public indirect enum FieldType: Sendable, Equatable {
+        case string, int, double, float, bool, date, data, uuid, url, locale, timeZone
+        case cgPoint, cgSize, cgRect, nsRange
+        case array(FieldType)
+        case dictionary(key: FieldType, value: FieldType)
+        case named(String)
+        /// Values of several types (the first, and the others' names).
+        case mixed(FieldType, others: [String])
+        /// Nothing but nulls seen.
+        case unknown
+
+        /// The Swift spelling.
+        public var swift: String {
+            switch self {
+            case .string: return "String"
+            case .int: return "Int"
+            case .double: return "Double"
+            case .float: return "Float"
+            case .bool: return "Bool"
+            case .date: return "Date"
+            case .data: return "Data"
+            case .uuid: return "UUID"
+            case .url: return "URL"
+            case .locale: return "Locale"
+            case .timeZone: return "TimeZone"
+            case .cgPoint: return "CGPoint"
+            case .cgSize: return "CGSize"
+            case .cgRect: return "CGRect"
+            case .nsRange: return "NSRange"
+            case .array(let t): return "[\(t.swift)]"
+            case .dictionary(let k, let v): return "[\(k.swift): \(v.swift)]"
+            case .named(let n): return n
+            case .mixed(let t, _): return t.swift
+            case .unknown: return "String"
+            }
+        }
+
+        /// Notes a reader needs (mixed values, unknown types), if any.
+        var note: String? {
+            switch self {
+            case .mixed(_, let others): return "also holds \(others.joined(separator: ", ")): use an enum with a hand-written init(from:)"
+            case .unknown: return "only nulls seen: the type is a guess"
+            case .array(let t), .dictionary(_, let t): return t.note
+            default: return nil
+            }
+        }
+
+        func unified(with other: FieldType) -> FieldType {
+            if self == other { return self }
+            switch (self, other) {
+            case (.unknown, _): return other
+            case (_, .unknown): return self
+            case (.int, .double), (.double, .int), (.float, .double), (.double, .float), (.int, .float), (.float, .int): return .double
+            case (.array(let a), .array(let b)): return .array(a.unified(with: b))
+            case (.dictionary(let k1, let v1), .dictionary(let k2, let v2)) where k1 == k2: return .dictionary(key: k1, value: v1.unified(with: v2))
+            case (.mixed(let t, let others), _):
+                return others.contains(other.swift) || t == other ? self : .mixed(t, others: others + [other.swift])
+            default: return .mixed(self, others: [other.swift])
+            }
+        }
+    }
+
+    /// A stored property.
+    public struct Property: Sendable, Equatable {
+        /// The key in the archive and the JSON.
+        public var key: String
+        /// The type.
+        public var type: FieldType
+        /// True when some object lacks the key or holds null there.
+        public var optional: Bool
+        /// How many objects hold it.
+        var seen: Int
+    }
+
+    /// A struct.
+    public struct TypeDeclaration: Sendable, Equatable {
+        /// Its name.
+        public var name: String
+        /// Its properties in the order first met.
+        public var properties: [Property]
+        /// How many objects it was inferred from.
+        var objects: Int
+    }
+
+    /// The structs, the root's first.
+    public private(set) var types: [TypeDeclaration] = []
+    /// The type of the root value.
+    public private(set) var rootType: FieldType?
+
+    /// Infers the structs of a keyed archive (or of archives nested in a plain
+    /// property list's data values), or of a plain property list's dictionaries.
+    public init(_ value: PlistValue, rules: MigrationRules = MigrationRules()) throws {
+        var inference = SchemaInference(rules: rules)
+        rootType = try inference.value(value, nameHint: "Root", depth: 0)
+        types = inference.order.compactMap { inference.declarations[$0] }
+    }
+
+    /// The declarations as Swift source.
+    public var swift: String {
+        var out = "import Foundation\n"
+        if let rootType, types.first?.name != rootType.swift { out += "\n// The root value is \(rootType.swift)\(rootType.note.map { " (\($0))" } ?? "").\n" }
+        for decl in types {
+            out += "\nstruct \(decl.name): Codable {\n"
+            var codingKeys: [(String, String)] = []
+            for p in decl.properties {
+                let name = Self.identifier(p.key)
+                if name != p.key { codingKeys.append((name, p.key)) }
+                var line = "    var \(name): \(p.type.swift)\(p.optional ? "?" : "")"
+                var notes: [String] = []
+                if let note = p.type.note { notes.append(note) }
+                if case .named(let n) = p.type, n == decl.name {
+                    notes.append("refers to its own type: make \(decl.name) a final class, or leave the field out (--cycles omit)")
+                }
+                if !notes.isEmpty { line += " // " + notes.joined(separator: "; ") }
+                out += line + "\n"
+            }
+            if !codingKeys.isEmpty {
+                out += "\n    enum CodingKeys: String, CodingKey {\n"
+                for (name, key) in codingKeys { out += "        case \(name) = \(PlistValue.string(key).jsonQuoted)\n" }
+                out += "    }\n"
+            }
+            out += "}\n"
+        }
+        return out
+    }
+
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
+        "let", "open", "operator", "private", "protocol", "public", "static", "struct", "subscript", "typealias", "var", "break",
+        "case", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+        "switch", "where", "while", "as", "catch", "false", "is", "nil", "rethrows", "super", "self", "Self", "throw", "throws",
+        "true", "try", "Any", "Type",
+    ]
+
+    /// A Swift property name for a key: the key when it is a plain identifier,
+    /// else its camelCase form.
+    static func identifier(_ key: String) -> String {
+        let isIdentifier = key.first.map { $0 == "_" || $0.isLetter } == true
+            && key.allSatisfy { $0 == "_" || (($0.isLetter || $0.isNumber) && $0.isASCII) }
+        if isIdentifier, !keywords.contains(key) { return key }
+        let camel = RulesSuggestion.camelCase(key)
+        if camel.isEmpty { return "field" }
+        return keywords.contains(camel) ? "`\(camel)`" : camel
+    }
+}
+
+extension PlistValue {
+    /// A string as a JSON (and Swift) string literal.
+    var jsonQuoted: String {
+        guard case .string(let s) = self else { return "\"\"" }
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// The walk behind `CodableSchema`: types of values, structs of classes.
+struct SchemaInference {
+    let rules: MigrationRules
+    var declarations: [String: CodableSchema.TypeDeclaration] = [:]
+    var order: [String] = []
+    /// Objects already folded into their struct, per archive.
+    private var visited: Set<String> = []
+    private var archiveCount = 0
+
+    init(rules: MigrationRules) {
+        self.rules = rules
+    }
+
+    /// The type of a plain value or archive; nil for null.
+    mutating func value(_ v: PlistValue, nameHint: String, depth: Int) throws -> CodableSchema.FieldType? {
+        guard depth < 64 else { return .unknown }
+        if KeyedArchive.looksLikeArchive(v) {
+            let graph = try ObjectGraph(v)
+            archiveCount += 1
+            let tag = "\(archiveCount)"
+            guard let root = graph.top.first(where: { $0.key == "root" }) ?? graph.top.first else { return nil }
+            return try node(root.object, in: graph, tag: tag, depth: depth)
+        }
+        switch v {
+        case .string: return .string
+        case .integer: return .int
+        case .real(let r): return r.width == .bits32 ? .float : .double
+        case .bool: return .bool
+        case .date: return .date
+        case .null, .uid: return nil
+        case .data(let bytes):
+            if let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
+                return try value(doc.value, nameHint: nameHint, depth: depth + 1)
+            }
+            return .data
+        case .array(let items):
+            var t: CodableSchema.FieldType = .unknown
+            for item in items { if let it = try value(item, nameHint: singular(nameHint), depth: depth + 1) { t = t.unified(with: it) } }
+            return .array(t)
+        case .dictionary(let d):
+            let name = typeName(nameHint)
+            reserve(name)
+            var props: [(String, CodableSchema.FieldType?)] = []
+            for (key, item) in d { props.append((key, try value(item, nameHint: key, depth: depth + 1))) }
+            record(name, props)
+            return .named(name)
+        }
+    }
+
+    private func singular(_ name: String) -> String {
+        name.hasSuffix("s") && name.count > 1 ? String(name.dropLast()) : name + "Item"
+    }
+
+    private func typeName(_ hint: String) -> String {
+        let camel = RulesSuggestion.camelCase(hint)
+        return camel.prefix(1).uppercased() + camel.dropFirst()
+    }
+
+    /// Puts a struct in the output order when first met, before its fields'
+    /// types, so that the root comes first.
+    private mutating func reserve(_ name: String) {
+        guard declarations[name] == nil else { return }
+        declarations[name] = CodableSchema.TypeDeclaration(name: name, properties: [], objects: 0)
+        order.append(name)
+    }
+
+    /// Folds one object's properties into its struct.
+    private mutating func record(_ name: String, _ props: [(String, CodableSchema.FieldType?)]) {
+        reserve(name)
+        guard var decl = declarations[name] else { return }
+        decl.objects += 1
+        for (key, type) in props {
+            if let i = decl.properties.firstIndex(where: { $0.key == key }) {
+                decl.properties[i].seen += 1
+                if let type { decl.properties[i].type = decl.properties[i].type.unified(with: type) } else { decl.properties[i].optional = true }
+            } else {
+                decl.properties.append(CodableSchema.Property(key: key, type: type ?? .unknown, optional: type == nil || decl.objects > 1, seen: 1))
+            }
+        }
+        for i in decl.properties.indices where decl.properties[i].seen < decl.objects { decl.properties[i].optional = true }
+        declarations[name] = decl
+    }
+
+    private mutating func field(_ f: FieldValue, in graph: ObjectGraph, tag: String, hint: String, depth: Int) throws -> CodableSchema.FieldType? {
+        switch f {
+        case .inline(let v): return try value(v, nameHint: hint, depth: depth + 1)
+        case .reference(let r): return try node(r, in: graph, tag: tag, depth: depth + 1)
+        case .references(let rs):
+            var t: CodableSchema.FieldType = .unknown
+            for r in rs { if let it = try node(r, in: graph, tag: tag, depth: depth + 1) { t = t.unified(with: it) } }
+            return .array(t)
+        }
+    }
+
+    private mutating func node(_ index: Int, in graph: ObjectGraph, tag: String, depth: Int) throws -> CodableSchema.FieldType? {
+        guard depth < 64 else { return .unknown }
+        switch graph.nodes[safe: index] {
+        case nil, .null?, .classDescription?: return nil
+        case .value(let v)?: return try value(v, nameHint: "Value", depth: depth)
+        case .object(let o)?:
+            let rule = rules.rule(for: o.className)
+            let name = CodableExporter.structName(of: o.className, rules: rules)
+            if let unwrap = rule?.unwrap, let inner = o[unwrap] {
+                if case .reference(let r) = inner, case .value(.data(let bytes))? = graph.nodes[safe: r] { return try payload(bytes, name: name, depth: depth) }
+                if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, depth: depth) }
+                return try field(inner, in: graph, tag: tag, hint: name, depth: depth)
+            }
+            if let f = FoundationValue.interpret(o, in: graph) { return try foundation(f, in: graph, tag: tag, depth: depth) }
+            let key = tag + ":" + String(index)
+            if visited.insert(key).inserted {
+                reserve(name)
+                var props: [(String, CodableSchema.FieldType?)] = []
+                for f in o.fields {
+                    let keyRule = rule?.keys.first { $0.key == f.key }
+                    if keyRule?.remove == true { continue }
+                    props.append((keyRule?.renameTo ?? f.key, try field(f.value, in: graph, tag: tag, hint: f.key, depth: depth)))
+                }
+                record(name, props)
+            }
+            return .named(name)
+        }
+    }
+
+    private mutating func payload(_ bytes: [UInt8], name: String, depth: Int) throws -> CodableSchema.FieldType? {
+        if let doc = EmbeddedPlist.document(bytes) { return try value(doc.value, nameHint: name, depth: depth + 1) }
+        if let json = try? bytes.withUnsafeBytes({ try PropertyList.read($0, as: .json).value }) { return try value(json, nameHint: name, depth: depth + 1) }
+        return .data
+    }
+
+    private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, depth: Int) throws -> CodableSchema.FieldType? {
+        switch f {
+        case .list(let refs):
+            var t: CodableSchema.FieldType = .unknown
+            for r in refs { if let it = try node(r, in: graph, tag: tag, depth: depth + 1) { t = t.unified(with: it) } }
+            return .array(t)
+        case .counted(let entries):
+            var t: CodableSchema.FieldType = .unknown
+            for e in entries { if let it = try node(e.object, in: graph, tag: tag, depth: depth + 1) { t = t.unified(with: it) } }
+            return .array(t)
+        case .map(let keys, let values):
+            var k: CodableSchema.FieldType = .unknown, v: CodableSchema.FieldType = .unknown
+            for key in keys { if let kt = try node(key, in: graph, tag: tag, depth: depth + 1) { k = k.unified(with: kt) } }
+            for value in values { if let vt = try node(value, in: graph, tag: tag, depth: depth + 1) { v = v.unified(with: vt) } }
+            return .dictionary(key: k == .unknown ? .string : k, value: v)
+        case .string, .attributedString: return .string
+        case .data: return .data
+        case .date: return .date
+        case .uuid: return .uuid
+        case .url: return .url
+        case .null: return nil
+        case .locale: return .locale
+        case .timeZone: return .timeZone
+        case .geometry(let g):
+            switch g {
+            case .point: return .cgPoint
+            case .size: return .cgSize
+            case .rect: return .cgRect
+            case .range: return .nsRange
+            case .edgeInsets: return .array(.double)
+            }
+        }
+    }
+}
