@@ -34,7 +34,7 @@ final class DumpGoldenTests: XCTestCase {
 
     func testCorpusArchives() throws {
         let archives = Self.packageRoot.appendingPathComponent("Corpus/archives")
-        for name in ["scary-creature-v1", "computer", "foundation-values", "foundation-classes", "counted-set", "attributed-strings", "cycle", "preferences-with-user"] {
+        for name in ["scary-creature-v1", "computer", "foundation-values", "foundation-classes", "counted-set", "attributed-strings", "cycle", "preferences-with-user", "coordinate", "order-with-cart", "drawing"] {
             try check(archives.appendingPathComponent("\(name).plist"), golden: "\(name).txt")
         }
         try check(archives.appendingPathComponent("computer.plist"), golden: "computer-depth1.txt", options: DumpOptions(maxDepth: 1))
