@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ArchivistCore", targets: ["ArchivistCore"]),
         .library(name: "ArchivistArchive", targets: ["ArchivistArchive"]),
+        .library(name: "ArchivistDatabase", targets: ["ArchivistDatabase"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -18,6 +19,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(
             name: "ArchivistCore",
             dependencies: ["CLibXML2"]
@@ -26,11 +32,16 @@ let package = Package(
             name: "ArchivistArchive",
             dependencies: ["ArchivistCore"]
         ),
+        .target(
+            name: "ArchivistDatabase",
+            dependencies: ["ArchivistArchive", "ArchivistCore", "CSQLite"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
                 "ArchivistCore",
                 "ArchivistArchive",
+                "ArchivistDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["archivist", "ArchivistCore"]
+            dependencies: ["archivist", "ArchivistCore", "ArchivistDatabase"]
         ),
     ]
 )

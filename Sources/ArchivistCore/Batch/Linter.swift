@@ -2,38 +2,101 @@
 /// mistakes Apple's parsers accept silently (duplicate keys, lone surrogates,
 /// an encoding declaration that contradicts the bytes).
 public enum Linter {
+    /// One problem of one input.
+    public struct Finding: Sendable, Equatable {
+        /// The input's name as reported.
+        public var path: String
+        /// Where in the input.
+        public var location: SourceLocation
+        /// What is wrong, on one line.
+        public var message: String
+
+        /// A finding from an error.
+        public init(path: String, error: PlistError) {
+            self.path = path
+            self.location = error.location
+            self.message = PlistError.oneLine(error.message)
+        }
+
+        /// The line `lint` prints: `PATH:LINE:COL: error: MESSAGE`, or
+        /// `PATH: offset N (object I): error: MESSAGE` for binary and archives.
+        public var line: String {
+            PlistError(.syntax, message, at: location).formatted(path: path)
+        }
+
+        /// A GitHub Actions annotation: `::error file=PATH,line=L,col=C::MESSAGE`
+        /// (the place inside the file goes in the message when it is not a line).
+        public var githubAnnotation: String {
+            func escapeProperty(_ s: String) -> String {
+                s.replacingEvery([("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C")])
+            }
+            func escapeData(_ s: String) -> String {
+                s.replacingEvery([("%", "%25"), ("\r", "%0D"), ("\n", "%0A")])
+            }
+            switch location {
+            case .text(let line, let column):
+                return "::error file=\(escapeProperty(path)),line=\(line),col=\(column)::\(escapeData(message))"
+            case .unknown:
+                return "::error file=\(escapeProperty(path))::\(escapeData(message))"
+            case .binary, .archive:
+                return "::error file=\(escapeProperty(path))::\(escapeData(location.shortDescription + ": " + message))"
+            }
+        }
+    }
+
     /// The files a lint of `path` covers: the files below a folder (recursively,
     /// sorted, hidden entries skipped), otherwise the path itself.
     public static func files(for path: String) throws -> [String] {
         path != "-" && FileIO.isDirectory(path) ? try FileIO.files(under: path) : [path]
     }
 
-    /// The problems of `bytes` read from `path`, one line each as `lint` prints
-    /// them (`PATH:LINE:COL: error: MESSAGE`, or `PATH: offset N: error: MESSAGE`
-    /// for binary); empty when the input is valid. A duplicate key's line points
-    /// at the repeated key and names the earlier one (`(see LINE:COL)`).
+    /// The problems of `bytes` read from `path`; empty when the input is valid.
+    /// A duplicate key's finding points at the repeated key and names the
+    /// earlier one (`(see LINE:COL)`).
     ///
     /// `check` runs on a document that reads, for checks that live outside the
-    /// core (keyed archives, secure coding); the errors it returns, and the one
-    /// it throws, are more problems.
-    public static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
-                                check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [String] {
+    /// core (keyed archives, secure coding, a required format); the errors it
+    /// returns, and the one it throws, are more problems.
+    public static func findings(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
+                                check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
         let document: PlistDocument
         do {
             document = try PropertyList.read(bytes, options: options)
         } catch {
-            return [line(for: error, path: path)]
+            return [finding(for: error, path: path)]
         }
-        var lines = document.diagnostics.map { $0.formatted(path: path) }
+        var found = document.diagnostics.map { d -> Finding in
+            var f = Finding(path: path, error: PlistError(.syntax, d.message, at: d.location))
+            if let related = d.related, !related.shortDescription.isEmpty { f.message += " (see \(related.shortDescription))" }
+            return f
+        }
         do {
-            lines += try check(document).map { $0.formatted(path: path) }
+            found += try check(document).map { Finding(path: path, error: $0) }
         } catch {
-            lines.append(line(for: error, path: path))
+            found.append(finding(for: error, path: path))
         }
-        return lines
+        return found
     }
 
-    private static func line(for error: any Error, path: String) -> String {
-        (error as? PlistError)?.formatted(path: path) ?? "\(path): error: \(error)"
+    /// The problems as `lint` prints them, one line each.
+    public static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
+                                check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [String] {
+        findings(in: bytes, path: path, options: options, check: check).map(\.line)
+    }
+
+    private static func finding(for error: any Error, path: String) -> Finding {
+        Finding(path: path, error: (error as? PlistError) ?? PlistError(.io, "\(error)"))
+    }
+}
+
+extension String {
+    /// The string with each pair's first text replaced by its second, in one pass.
+    func replacingEvery(_ pairs: [(Character, String)]) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for c in self {
+            if let r = pairs.first(where: { $0.0 == c }) { out += r.1 } else { out.append(c) }
+        }
+        return out
     }
 }

@@ -1,5 +1,6 @@
 import ArchivistArchive
 import ArchivistCore
+import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist dump`: shows a property list or keyed archive for people.
@@ -21,11 +22,17 @@ struct Dump: ParsableCommand {
               archivist dump --json Data.plist
               archivist dump --key-path root.cpu_coder.cores.1 Computer.plist
               archivist dump --depth 2 Preferences.plist
+              archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
             """
     )
 
     @Argument(help: ArgumentHelp("The file to show ('-' reads standard input).", valueName: "FILE"))
-    var file: String
+    var file: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("With --sqlite, the rowid (Core Data's Z_PK) of the blob to show.", valueName: "ID"))
+    var row: Int64?
 
     @Flag(help: "Show the plain tree, with UIDs, without resolving an archive.")
     var raw = false
@@ -41,11 +48,32 @@ struct Dump: ParsableCommand {
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth takes a number of levels, 0 or more.") }
+        try database.validate(requireColumn: true)
+        if (file == nil) == (database.sqlite == nil) { throw ValidationError("Give one FILE, or --sqlite STORE with --table, --column and --row.") }
+        if database.sqlite != nil, row == nil { throw ValidationError("--sqlite needs --row here.") }
+        if database.sqlite == nil, row != nil { throw ValidationError("--row goes with --sqlite.") }
+    }
+
+    /// The bytes to show, and the name errors carry.
+    private func input() throws -> ([UInt8], String) {
+        if let store = database.sqlite, let column = database.blobColumn, let row {
+            let label = "\(store): \(column.label) row \(row)"
+            let db = try SQLiteDatabase(path: store, readOnly: true)
+            guard let bytes = try column.blob(row: row, in: db) else {
+                throw PlistError(.io, "no blob at row \(row) of \(column.label)")
+            }
+            return (bytes, label)
+        }
+        let file = self.file ?? "-"
+        return (try FileIO.read(file), file)
     }
 
     func run() throws {
+        var name = file ?? database.sqlite ?? "-"
         do {
-            let document = try PropertyList.read(try FileIO.read(file))
+            let (bytes, label) = try input()
+            name = label
+            let document = try PropertyList.read(bytes)
             var options = DumpOptions(maxDepth: depth)
             options.color = Console.stdoutIsColorTerminal
             if let keyPath {
@@ -70,7 +98,7 @@ struct Dump: ParsableCommand {
                 Console.output(TreeDumper.render(document.value, options: options), terminator: "")
             }
         } catch let error as PlistError {
-            Console.error(error.formatted(path: file))
+            Console.error(error.formatted(path: name))
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,6 @@
 import ArchivistArchive
 import ArchivistCore
+import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist lint`: checks that files are well-formed property lists.
@@ -21,9 +22,15 @@ struct Lint: ParsableCommand {
             superclass) must be one of Foundation's secure classes or allowed by --allow
             or the rules file's allowedClasses, and no custom object may hold an inline
             integer, real or boolean that decodeObject(of:forKey:) cannot read (unless the
-            rules say "box": false for that key or "boxPrimitives": false). Folders are searched
-            recursively in sorted order, hidden entries skipped. Files that cannot be
-            read are reported on standard error.
+            rules say "box": false for that key or "boxPrimitives": false).
+            --require-format makes any other format an error (a repository policy).
+            --format json prints one JSON report; --format github prints GitHub Actions
+            annotations (::error file=...,line=...,col=...::MESSAGE).
+            With --sqlite STORE --table T --column C every blob of the column is checked
+            (rows named 'STORE: T.C row N'); with --sqlite alone, every column whose blobs
+            are property lists or archives is listed with its counts.
+            Folders are searched recursively in sorted order, hidden entries skipped.
+            Files that cannot be read are reported on standard error.
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
             Examples:
@@ -31,11 +38,18 @@ struct Lint: ParsableCommand {
               archivist lint --quiet Resources/ Settings.bundle/
               archivist lint --secure --allow MyApp.Document Documents/
               archivist lint --secure --rules migration.json Data.plist
+              archivist lint --require-format xml --format github Resources/
+              archivist lint --sqlite App.sqlite
+              archivist lint --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --secure --allow App.Contact
             """
     )
 
+    enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+        case text, json, github
+    }
+
     @Argument(help: ArgumentHelp("Files or folders to check ('-' reads standard input).", valueName: "PATH"))
-    var paths: [String]
+    var paths: [String] = []
 
     @Flag(name: [.short, .long], help: "Print nothing for valid files.")
     var quiet = false
@@ -49,27 +63,67 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("allow"), help: ArgumentHelp("With --secure, allow a class (repeat, or separate with commas); mangled or readable names.", valueName: "CLASS"))
     var allow: [String] = []
 
+    @Option(name: .customLong("require-format"), help: ArgumentHelp("Report files in any other format: xml, binary, json or openstep.", valueName: "FORMAT"))
+    var requireFormat: PlistFormat?
+
+    @Option(help: ArgumentHelp("Output: text (default), json (one report), github (Actions annotations).", valueName: "FORMAT"))
+    var format: OutputFormat = .text
+
+    @OptionGroup var database: DatabaseOptions
+
     func validate() throws {
         if !secure, rules != nil || !allow.isEmpty {
             throw ValidationError("--rules and --allow go with --secure.")
         }
+        try database.validate(requireColumn: false)
+        if paths.isEmpty, database.sqlite == nil { throw ValidationError("Give files or folders to check, or --sqlite STORE.") }
     }
 
     func run() throws {
         let policy = try securePolicy()
-        var invalid = false
+        var reporter = LintReporter(format: format, quiet: quiet)
         for path in paths {
             do {
-                for file in try Linter.files(for: path) where !check(file, policy: policy) { invalid = true }
+                for file in try Linter.files(for: path) {
+                    do {
+                        reporter.add(file, findings(in: try FileIO.read(file), path: file, policy: policy))
+                    } catch let error as PlistError {
+                        Console.error(error.formatted(path: file))
+                        reporter.failedToRead(file, error)
+                    }
+                }
             } catch let error as PlistError {
                 Console.error(error.formatted(path: path))
-                invalid = true
+                reporter.failedToRead(path, error)
             }
         }
-        if invalid { throw ExitCode.failure }
+        if let store = database.sqlite {
+            do {
+                try lintStore(store, policy: policy, reporter: &reporter)
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: store))
+                reporter.failedToRead(store, error)
+            }
+        }
+        reporter.finish()
+        if reporter.invalid { throw ExitCode.failure }
     }
 
-    /// Checks one file and prints the verdict; true when it is valid.
+    /// The blobs of a column, or (without one) the columns that hold property lists.
+    private func lintStore(_ store: String, policy: SecurePolicy?, reporter: inout LintReporter) throws {
+        let db = try SQLiteDatabase(path: store, readOnly: true)
+        guard let column = database.blobColumn else {
+            for s in try BlobColumnSummary.scan(db) {
+                Console.output("\(store): \(s.column.label): \(s.blobs) blobs, \(s.propertyLists) property lists (\(s.archives) keyed archives)")
+            }
+            return
+        }
+        try column.forEachBlob(in: db) { row, bytes in
+            let label = "\(store): \(column.label) row \(row)"
+            reporter.add(label, findings(in: bytes, path: label, policy: policy))
+        }
+    }
+
     /// The policy of --secure, or nil without it.
     private func securePolicy() throws -> SecurePolicy? {
         guard secure else { return nil }
@@ -80,27 +134,16 @@ struct Lint: ParsableCommand {
         return SecurePolicy(rules: loaded)
     }
 
-    private func check(_ path: String, policy: SecurePolicy?) -> Bool {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(path)
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: path))
-            return false
-        } catch {
-            Console.error("\(path): error: \(error)")
-            return false
-        }
-        let problems = Linter.problems(in: bytes, path: path) { document -> [PlistError] in
+    /// Every problem of one input.
+    private func findings(in bytes: [UInt8], path: String, policy: SecurePolicy?) -> [Linter.Finding] {
+        Linter.findings(in: bytes, path: path) { document -> [PlistError] in
+            var extra: [PlistError] = []
+            if let requireFormat, document.format != requireFormat {
+                extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))
+            }
             if KeyedArchive.looksLikeArchive(document.value) { _ = try KeyedArchive(document.value) }
-            guard let policy else { return [] }
-            return try SecureCodingCheck.errors(in: document.value, policy: policy)
+            if let policy { extra += try SecureCodingCheck.errors(in: document.value, policy: policy) }
+            return extra
         }
-        if problems.isEmpty {
-            if !quiet { Console.output("\(path): OK") }
-            return true
-        }
-        for line in problems { Console.output(line) }
-        return false
     }
 }

@@ -1,5 +1,6 @@
 import ArchivistArchive
 import ArchivistCore
+import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist migrate`: rewrites insecure NSCoding archives so that code using
@@ -39,11 +40,25 @@ struct Migrate: ParsableCommand {
               archivist migrate Data.plist --rules rules.json -o Data-v2.plist
               archivist migrate Documents/*.scarycreature/Data.plist --rules rules.json --in-place --backup .v1
               archivist migrate Preferences.plist --rules rules.json --dry-run
+              archivist migrate --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules rules.json
+
+            Archives in an SQLite database (a Core Data store's Transformable attribute):
+            with --sqlite STORE --table T --column C, every blob of the column is migrated
+            in one transaction, after a consistent backup copy of the store is written
+            to STORE.bak (or --backup PATH; an existing backup is never overwritten).
+            Rows that need no change are not rewritten. A row that fails rolls the whole
+            transaction back, leaving the store as it was; with --keep-going that row is
+            left untouched and reported, and the others are migrated.
             """
     )
 
     @Argument(help: ArgumentHelp("Archives, or property lists holding archives ('-' reads standard input).", valueName: "INPUT"))
-    var inputs: [String]
+    var inputs: [String] = []
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(name: .customLong("keep-going"), help: "With --sqlite, leave a failing row untouched and migrate the others.")
+    var keepGoing = false
 
     @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
     var rules: String
@@ -59,6 +74,16 @@ struct Migrate: ParsableCommand {
     @OptionGroup var style: StyleOptions
 
     func validate() throws {
+        try database.validate(requireColumn: true)
+        if database.sqlite != nil {
+            guard inputs.isEmpty else { throw ValidationError("Give input files or --sqlite, not both.") }
+            if output.output != nil || output.outputDir != nil || output.inPlace || to != nil {
+                throw ValidationError("--sqlite migrates the store in place: -o, --output-dir, --in-place and --to do not apply.")
+            }
+            return
+        }
+        if inputs.isEmpty { throw ValidationError("Give input files, or --sqlite STORE --table T --column C.") }
+        if keepGoing { throw ValidationError("--keep-going goes with --sqlite (files always go on after a failure).") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input ('-') can be named once.") }
         if !dryRun { try output.validate(inputs: inputs) }
     }
@@ -66,6 +91,10 @@ struct Migrate: ParsableCommand {
     func run() throws {
         let ruleSet = try RulesFile.load(rules)
         let migrator = Migrator(rules: ruleSet)
+        if let store = database.sqlite, let column = database.blobColumn {
+            try migrateStore(store, column: column, migrator: migrator)
+            return
+        }
         var failed = false
         // First pass: every input reads, and every class the rules name occurs.
         var stdinBytes: [UInt8]?
@@ -112,6 +141,47 @@ struct Migrate: ParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Migrates a blob column in one transaction, after a backup copy.
+    private func migrateStore(_ store: String, column: BlobColumn, migrator: Migrator) throws {
+        var migration = StoreMigration(column: column, migrator: migrator)
+        migration.keepGoing = keepGoing
+        migration.dryRun = dryRun
+        let outcome: StoreMigration.Outcome
+        do {
+            let db = try SQLiteDatabase(path: store, readOnly: dryRun)
+            try RulesFile.requireClasses(of: migrator.rules, in: try migration.classNames(in: db), rulesPath: rules)
+            if !dryRun {
+                let backup = output.backup ?? store + ".bak"
+                guard !FileIO.exists(backup) else {
+                    throw PlistError(.io, "the backup \(backup) exists already; remove it or choose another with --backup PATH")
+                }
+                try db.backup(to: backup)
+                Console.output("\(store): backed up to \(backup)")
+            }
+            outcome = try migration.run(on: db)
+        } catch let failure as StoreMigration.Failure {
+            let label = "\(store): \(column.label) row \(failure.row)"
+            for e in failure.errors { Console.error(e.formatted(path: label)) }
+            Console.error("\(store): error: row \(failure.row) failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)")
+            throw ExitCode.failure
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: store))
+            throw ExitCode.failure
+        }
+        for (row, report) in outcome.migrated {
+            Console.output("\(store): \(column.label) row \(row)\(dryRun ? ": would change" : ""):")
+            for line in report.lines { Console.output("  " + line) }
+        }
+        for failure in outcome.failures {
+            let label = "\(store): \(column.label) row \(failure.row)"
+            for e in failure.errors { Console.error(e.formatted(path: label)) }
+            Console.error("\(label): error: left untouched")
+        }
+        let verb = dryRun ? "would migrate" : "migrated"
+        Console.output("\(store): \(column.label): \(verb) \(outcome.migrated.count) rows, \(outcome.unchanged) unchanged, \(outcome.failures.count) failed")
+        if !outcome.failures.isEmpty { throw ExitCode.failure }
     }
 
     /// Migrates one input without writing; true when it would succeed.

@@ -190,10 +190,25 @@ final class NodeV2: NSObject, NSSecureCoding {
     }
 }
 
+/// Scenario 4, version 2: the Core Data `contact` attribute's class, read
+/// through NSSecureUnarchiveFromDataTransformer.
+final class ContactV2: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let tel: String, fax: String, email: String
+    func encode(with coder: NSCoder) {}
+    init?(coder: NSCoder) {
+        guard let tel = coder.decodeObject(of: NSString.self, forKey: "tel"), let fax = coder.decodeObject(of: NSString.self, forKey: "fax"),
+              let email = coder.decodeObject(of: NSString.self, forKey: "email") else { return nil }
+        self.tel = tel as String; self.fax = fax as String; self.email = email as String
+    }
+    override var description: String { "Contact(tel: \(tel), fax: \(fax), email: \(email))" }
+}
+
 /// The version-2 classes by the name tests give them to the child decoder.
 let secureModelClasses: [String: AnyClass] = [
     "ScaryCreatureData": ScaryCreatureDataV2.self,
     "Person": PersonV2.self,
     "Inventory": InventoryV2.self,
     "Node": NodeV2.self,
+    "Contact": ContactV2.self,
 ]

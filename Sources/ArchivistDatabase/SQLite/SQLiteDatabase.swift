@@ -1,0 +1,121 @@
+import ArchivistCore
+import CSQLite
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A connection to an SQLite database through the system library: the few
+/// calls Archivist needs (statements, transactions, a consistent backup copy).
+public final class SQLiteDatabase {
+    let handle: OpaquePointer
+    /// The file the connection opened.
+    public let path: String
+
+    /// Opens a database file; `readOnly` opens it without write access. A
+    /// missing file is an error (never created).
+    public init(path: String, readOnly: Bool = false) throws {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close(db) }
+            throw PlistError(.io, "cannot open the database \(path): \(message)")
+        }
+        handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    /// Creates a new, empty database file (for tests and tools).
+    public static func create(path: String) throws -> SQLiteDatabase {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
+            throw PlistError(.io, "cannot create the database \(path)")
+        }
+        sqlite3_close(db)
+        return try SQLiteDatabase(path: path)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ what: String) -> PlistError {
+        PlistError(.io, "\(what): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    /// Runs SQL that returns no rows (several statements allowed).
+    public func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("SQL failed") }
+    }
+
+    /// Prepares one statement.
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw error("cannot prepare \"\(sql)\"")
+        }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The tables (not SQLite's own), in name order.
+    public func tables() throws -> [String] {
+        let s = try prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        var names: [String] = []
+        while try s.step() { if let n = s.text(0) { names.append(n) } }
+        return names
+    }
+
+    /// The columns of a table with their declared types, in table order.
+    public func columns(of table: String) throws -> [(name: String, type: String)] {
+        let s = try prepare("PRAGMA table_info(\(Self.quote(table)))")
+        var columns: [(String, String)] = []
+        while try s.step() { columns.append((s.text(1) ?? "", s.text(2) ?? "")) }
+        return columns
+    }
+
+    /// Writes a consistent copy of the whole database to `path` with SQLite's
+    /// backup API, through a temporary file renamed into place.
+    public func backup(to destination: String) throws {
+        let temporary = destination + ".archivist-partial"
+        unlink(temporary)
+        var target: OpaquePointer?
+        guard sqlite3_open_v2(temporary, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let target else {
+            throw PlistError(.io, "cannot write the backup \(destination)")
+        }
+        var ok = false
+        defer {
+            sqlite3_close(target)
+            if !ok { unlink(temporary) }
+        }
+        guard let backup = sqlite3_backup_init(target, "main", handle, "main") else {
+            throw PlistError(.io, "cannot back up to \(destination): \(String(cString: sqlite3_errmsg(target)))")
+        }
+        let rc = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE else { throw PlistError(.io, "cannot back up to \(destination): \(String(cString: sqlite3_errstr(rc)))") }
+        guard rename(temporary, destination) == 0 else { throw PlistError(.io, "cannot write the backup \(destination)") }
+        ok = true
+    }
+
+    /// An identifier in double quotes, for table and column names.
+    public static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced (no Foundation needed).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

@@ -1,0 +1,70 @@
+import ArchivistCore
+import CSQLite
+
+/// A prepared statement: bind, step, read columns.
+public final class SQLiteStatement {
+    let handle: OpaquePointer
+    let database: SQLiteDatabase
+
+    init(_ handle: OpaquePointer, database: SQLiteDatabase) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds a blob (1-based index).
+    public func bind(_ index: Int32, blob: [UInt8]) throws {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        let rc = blob.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), transient) }
+        guard rc == SQLITE_OK else { throw database.error("cannot bind a value") }
+    }
+
+    /// Binds an integer (1-based index).
+    public func bind(_ index: Int32, int: Int64) throws {
+        guard sqlite3_bind_int64(handle, index, int) == SQLITE_OK else { throw database.error("cannot bind a value") }
+    }
+
+    /// Binds text (1-based index).
+    public func bind(_ index: Int32, text: String) throws {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        guard sqlite3_bind_text(handle, index, text, -1, transient) == SQLITE_OK else { throw database.error("cannot bind a value") }
+    }
+
+    /// Advances; true when a row is ready, false when done.
+    public func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error("SQL failed")
+        }
+    }
+
+    /// Resets the statement to run again with new bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// True when a column of the current row is a blob.
+    public func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_BLOB }
+
+    /// An integer column.
+    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// A text column, nil when NULL.
+    public func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: p)
+    }
+
+    /// A blob column's bytes, nil when NULL (an empty blob is empty).
+    public func blob(_ column: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let p = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: count))
+    }
+}

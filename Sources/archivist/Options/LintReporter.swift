@@ -1,0 +1,71 @@
+import ArchivistCore
+
+/// Prints lint results as text lines, GitHub annotations or one JSON report.
+struct LintReporter {
+    let format: Lint.OutputFormat
+    let quiet: Bool
+    /// True once any input had a problem or could not be read.
+    private(set) var invalid = false
+    private var report: [PlistValue] = []
+
+    init(format: Lint.OutputFormat, quiet: Bool) {
+        self.format = format
+        self.quiet = quiet
+    }
+
+    /// One checked input.
+    mutating func add(_ path: String, _ findings: [Linter.Finding]) {
+        if !findings.isEmpty { invalid = true }
+        switch format {
+        case .text:
+            if findings.isEmpty {
+                if !quiet { Console.output("\(path): OK") }
+            } else {
+                for f in findings { Console.output(f.line) }
+            }
+        case .github:
+            for f in findings { Console.output(f.githubAnnotation) }
+        case .json:
+            report.append(.dictionary(PlistDictionary([
+                ("path", .string(path)), ("valid", .bool(findings.isEmpty)),
+                ("problems", .array(findings.map(Self.json))),
+            ])))
+        }
+    }
+
+    /// An input that could not be read (already reported on standard error).
+    mutating func failedToRead(_ path: String, _ error: PlistError) {
+        invalid = true
+        if format == .json {
+            report.append(.dictionary(PlistDictionary([
+                ("path", .string(path)), ("valid", .bool(false)),
+                ("problems", .array([Self.json(Linter.Finding(path: path, error: error))])),
+            ])))
+        }
+    }
+
+    /// Prints the JSON report, for that format.
+    func finish() {
+        guard format == .json else { return }
+        let bytes = (try? PropertyList.write(.array(report), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))) ?? Array("[]".utf8)
+        Console.output(String(decoding: bytes, as: UTF8.self), terminator: "\n")
+    }
+
+    private static func json(_ f: Linter.Finding) -> PlistValue {
+        var d = PlistDictionary()
+        switch f.location {
+        case .unknown: break
+        case .text(let line, let column):
+            d["line"] = .int(Int64(line))
+            d["column"] = .int(Int64(column))
+        case .binary(let offset, let object):
+            d["offset"] = .int(Int64(offset))
+            if let object { d["object"] = .int(Int64(object)) }
+        case .archive(let object, let keyPath):
+            if let object { d["object"] = .int(Int64(object)) }
+            d["keyPath"] = .string(keyPath)
+        }
+        d["message"] = .string(f.message)
+        return .dictionary(d)
+    }
+}

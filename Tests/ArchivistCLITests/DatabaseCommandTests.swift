@@ -1,0 +1,131 @@
+import ArchivistCore
+import ArchivistDatabase
+import Foundation
+import XCTest
+
+/// Scenario 4, version 1: contacts archived with the deprecated
+/// `archivedData(withRootObject:)` into a Core Data store's blob column.
+final class ContactV1: NSObject, NSCoding {
+    let tel: String, fax: String, email: String
+    init(tel: String, fax: String, email: String) { self.tel = tel; self.fax = fax; self.email = email }
+    func encode(with coder: NSCoder) {
+        coder.encode(tel, forKey: "tel")
+        coder.encode(fax, forKey: "fax")
+        coder.encode(email, forKey: "email")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+/// `lint`, `dump` and `migrate` over archives in an SQLite store with Core
+/// Data's layout (`ZEMPLOYEEENTITY.ZCONTACT`).
+extension CLITests {
+    static let contacts: [(tel: String, fax: String, email: String)] = [
+        ("+1 555 0100", "+1 555 0101", "ada@example.com"),
+        ("+44 20 7946 0000", "", "grace@example.org"),
+        ("0", "1", "ünïcode@example.net"),
+    ]
+
+    /// A store like Core Data writes: Z_PK, Z_ENT, Z_OPT, ZNAME and the
+    /// archived ZCONTACT blobs; one row with a NULL contact.
+    func makeStore(_ name: String, corrupt row: Int? = nil) throws -> String {
+        let path = work.appendingPathComponent(name).path
+        let db = try SQLiteDatabase.create(path: path)
+        try db.execute("""
+            CREATE TABLE ZEMPLOYEEENTITY (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZCONTACT BLOB);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            """)
+        let insert = try db.prepare("INSERT INTO ZEMPLOYEEENTITY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCONTACT) VALUES (?, 1, 1, ?, ?)")
+        for (i, contact) in Self.contacts.enumerated() {
+            insert.reset()
+            try insert.bind(1, int: Int64(i + 1))
+            try insert.bind(2, text: "Employee \(i + 1)")
+            let bytes = i + 1 == row ? Array("bplist00 not really".utf8) : [UInt8](try NSKeyedArchiver.archivedData(withRootObject: ContactV1(tel: contact.tel, fax: contact.fax, email: contact.email),
+                                                                                                                         requiringSecureCoding: false))
+            try insert.bind(3, blob: bytes)
+            _ = try insert.step()
+        }
+        try db.execute("INSERT INTO ZEMPLOYEEENTITY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCONTACT) VALUES (4, 1, 1, 'No contact', NULL)")
+        let metadata = try db.prepare("INSERT INTO Z_METADATA VALUES (1, 'ABC', ?)")
+        try metadata.bind(1, blob: try PropertyList.write(.dictionary(PlistDictionary([("NSStoreType", .string("SQLite"))])), as: .binary))
+        _ = try metadata.step()
+        return name
+    }
+
+    func contactRules() -> String {
+        make("contact-rules.json", """
+            {"classes": {"\(NSStringFromClass(ContactV1.self))": {"renameTo": "ContactsCore.Contact"}}, "allowedClasses": ["ContactsCore.Contact"]}
+            """)
+    }
+
+    /// Secure-decodes one row's blob in a child process.
+    func decodeRow(_ store: String, _ row: Int64) throws -> String? {
+        let db = try SQLiteDatabase(path: work.appendingPathComponent(store).path, readOnly: true)
+        let bytes = try XCTUnwrap(try BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT").blob(row: row, in: db))
+        let file = "row\(row).plist"
+        try Data(bytes).write(to: work.appendingPathComponent(file))
+        return try secureDecode(file, names: ["ContactsCore.Contact": "Contact"])
+    }
+
+    func testScenarioFourMigratesTheStore() throws {
+        let store = try makeStore("Employees.sqlite")
+        let scan = try run(["lint", "--sqlite", store])
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        XCTAssertEqual(scan.stdout, """
+            Employees.sqlite: ZEMPLOYEEENTITY.ZCONTACT: 3 blobs, 3 property lists (3 keyed archives)
+            Employees.sqlite: Z_METADATA.Z_PLIST: 1 blobs, 1 property lists (0 keyed archives)
+
+            """)
+        let insecure = try run(["lint", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--secure", "--allow", "ContactsCore.Contact"])
+        XCTAssertEqual(insecure.status, 1)
+        XCTAssertEqual(insecure.stdout.split(separator: "\n").count, 3, insecure.stdout)
+        XCTAssertTrue(insecure.stdout.hasPrefix("Employees.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 1: $objects[1] (root): error: class \(NSStringFromClass(ContactV1.self)) is not allowed"), insecure.stdout)
+        XCTAssertNil(try decodeRow(store, 1), "version 1 does not decode securely")
+
+        let rules = contactRules()
+        let migrated = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        XCTAssertTrue(migrated.stdout.hasPrefix("Employees.sqlite: backed up to Employees.sqlite.bak\n"), migrated.stdout)
+        XCTAssertTrue(migrated.stdout.hasSuffix("Employees.sqlite: ZEMPLOYEEENTITY.ZCONTACT: migrated 3 rows, 0 unchanged, 0 failed\n"), migrated.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("Employees.sqlite.bak").path))
+
+        let secure = try run(["lint", "-q", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--secure", "--rules", rules])
+        XCTAssertEqual(secure.status, 0, secure.stdout)
+        for (i, contact) in Self.contacts.enumerated() {
+            XCTAssertEqual(try decodeRow(store, Int64(i + 1)), "Contact(tel: \(contact.tel), fax: \(contact.fax), email: \(contact.email))")
+        }
+        let dump = try run(["dump", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--row", "2"])
+        XCTAssertTrue(dump.stdout.contains("root = ContactsCore.Contact {"), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("email = \"grace@example.org\""), dump.stdout)
+        // A second run changes nothing, rewrites nothing, and keeps the first backup.
+        let again = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules, "--backup", "second.bak"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.hasSuffix("migrated 0 rows, 3 unchanged, 0 failed\n"), again.stdout)
+        let refused = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
+        XCTAssertEqual(refused.status, 1, "an existing backup is never overwritten")
+    }
+
+    func testFailedStoreMigrationLeavesTheStoreAsItWas() throws {
+        let store = try makeStore("Broken.sqlite", corrupt: 2)
+        let before = try XCTUnwrap(contents(store))
+        let rules = contactRules()
+        let failed = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.hasPrefix("Broken.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 2: offset "), failed.stderr)
+        XCTAssertTrue(failed.stderr.hasSuffix("Broken.sqlite: error: row 2 failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)\n"), failed.stderr)
+        XCTAssertEqual(contents(store), before, "the store is byte-identical")
+
+        let kept = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules,
+                            "--keep-going", "--backup", "kept.bak"])
+        XCTAssertEqual(kept.status, 1)
+        XCTAssertTrue(kept.stdout.hasSuffix("migrated 2 rows, 0 unchanged, 1 failed\n"), kept.stdout)
+        XCTAssertTrue(kept.stderr.contains("Broken.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 2: error: left untouched"), kept.stderr)
+        XCTAssertNotNil(try decodeRow(store, 1))
+        let db = try SQLiteDatabase(path: work.appendingPathComponent(store).path, readOnly: true)
+        XCTAssertEqual(try BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT").blob(row: 2, in: db), Array("bplist00 not really".utf8))
+
+        let missing = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEE", "--column", "ZCONTACT", "--rules", rules, "--backup", "x.bak"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no table ZEMPLOYEE in"), missing.stderr)
+        XCTAssertEqual(try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--rules", rules]).status, 64)
+    }
+}
