@@ -221,7 +221,7 @@ final class CLITests: XCTestCase {
             (["convert", "a.plist", "b.plist", "--to", "xml", "-o", "x"], "Error: An output file takes exactly one input"),
             (["convert", "a.plist", "--to", "xml", "-o", "x", "--in-place"], "Error: Use only one of -o, --output-dir and --in-place."),
             (["convert", "-", "--to", "xml", "--in-place"], "Error: Standard input cannot be replaced in place."),
-            (["lint"], "Error: Missing expected argument '<PATH> ...'"),
+            (["lint"], "Error: Give files or folders to check, or --sqlite STORE."),
             (["lint", "--bogus", "a.plist"], "Error: Unknown option '--bogus'"),
         ]
         for (args, message) in cases {
