@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+/// The repository's `.pre-commit-hooks.yaml`, run by the real `pre-commit`
+/// framework (from PyPI) in a temporary git repository.
+extension CLITests {
+    /// Runs a program found on PATH in the scratch folder.
+    func shell(_ args: [String], in folder: URL, environment: [String: String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = args
+        process.currentDirectoryURL = folder
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: data, stderr: "")
+    }
+
+    func testPreCommitHookRefusesABadPlist() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = Self.productsDirectory.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["PRE_COMMIT_HOME"] = work.appendingPathComponent("pre-commit-home").path
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["HOME"] = work.path
+        let root = Self.packageRoot
+        guard try shell(["pre-commit", "--version"], in: work, environment: env).status == 0 else {
+            throw XCTSkip("pre-commit is not installed (pip install pre-commit; .ci/run installs it)")
+        }
+        let head = try shell(["git", "-C", root.path, "rev-parse", "HEAD"], in: work, environment: env)
+        let rev = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try XCTSkipUnless(head.status == 0 && rev.count == 40, "the package is not a git checkout")
+        let hooksAtHead = try shell(["git", "-C", root.path, "cat-file", "-e", "HEAD:.pre-commit-hooks.yaml"], in: work, environment: env)
+        try XCTSkipUnless(hooksAtHead.status == 0, ".pre-commit-hooks.yaml is not committed yet")
+
+        let repo = work.appendingPathComponent("app")
+        try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
+        for args in [["git", "init", "-q"], ["git", "config", "user.email", "dev@example.com"], ["git", "config", "user.name", "Dev"]] {
+            XCTAssertEqual(try shell(args, in: repo, environment: env).status, 0, "\(args)")
+        }
+        try """
+            repos:
+              - repo: \(root.path)
+                rev: \(rev)
+                hooks:
+                  - id: archivist-lint-system
+            """.write(to: repo.appendingPathComponent(".pre-commit-config.yaml"), atomically: true, encoding: .utf8)
+        let install = try shell(["pre-commit", "install"], in: repo, environment: env)
+        XCTAssertEqual(install.status, 0, install.stdout)
+        try "<plist><dict><key>ok</key><true/></dict></plist>".write(to: repo.appendingPathComponent("Good.plist"), atomically: true, encoding: .utf8)
+        try "<plist><dict><key>a</key><string>x</string><key>a</key><string>y</string></dict></plist>"
+            .write(to: repo.appendingPathComponent("Bad.plist"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try shell(["git", "add", "."], in: repo, environment: env).status, 0)
+        let refused = try shell(["git", "commit", "-q", "-m", "add plists"], in: repo, environment: env)
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("Bad.plist:1:"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("error: duplicate key \"a\""), refused.stdout)
+        XCTAssertNotEqual(try shell(["git", "rev-parse", "HEAD"], in: repo, environment: env).status, 0, "nothing was committed")
+
+        XCTAssertEqual(try shell(["git", "rm", "-q", "--cached", "Bad.plist"], in: repo, environment: env).status, 0)
+        let accepted = try shell(["git", "commit", "-q", "-m", "add a good plist"], in: repo, environment: env)
+        XCTAssertEqual(accepted.status, 0, accepted.stdout)
+    }
+}
