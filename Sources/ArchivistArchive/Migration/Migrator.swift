@@ -27,6 +27,9 @@ public struct MigrationRefused: Error, Sendable {
 /// Archives nested in `<data>` values (of a plain plist or of an archive) are
 /// migrated where they are; everything else stays as it was.
 public struct Migrator: Sendable {
+    /// The message of the error for an input that holds no keyed archive.
+    public static let noArchiveMessage = "not a keyed archive, and holds none in its data values"
+
     /// The rules.
     public let rules: MigrationRules
     /// The secure-coding policy results must meet.
@@ -58,7 +61,7 @@ public struct Migrator: Sendable {
         let migrated = try tree(value, at: "", depth: 0, report: &report, refused: &refused)
         if !refused.isEmpty { throw MigrationRefused(violations: refused) }
         guard !report.archives.isEmpty else {
-            throw PlistError(.invalidValue, "not a keyed archive, and holds none in its data values")
+            throw PlistError(.invalidValue, Self.noArchiveMessage)
         }
         return Result(value: migrated ?? value, report: report)
     }

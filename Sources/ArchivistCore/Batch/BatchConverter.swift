@@ -1,7 +1,9 @@
-/// Converts files one after another to one format (or each in its own) and
-/// one output target, never overwriting an input (unless converting in place)
-/// or a result written earlier in the same batch.
-public struct BatchConverter {
+/// Converts the items of a batch to one format (or each in its own) and one
+/// output target, never overwriting an input (unless converting in place) or
+/// another item's result. Destinations are settled up front, in item order,
+/// so results do not depend on the order (or parallelism) in which items run;
+/// converting one item touches no shared state.
+public struct BatchConverter: Sendable {
     /// The format every result is written in; nil keeps each input's format.
     public let format: PlistFormat?
     /// Where results go.
@@ -13,24 +15,73 @@ public struct BatchConverter {
     public let readOptions: ReadOptions
     /// Options for writing each result.
     public let writeOptions: WriteOptions
-    /// The files the inputs name, with the path of each (standard input has none).
-    private let inputFiles: [FileIO.FileIdentity: String]
-    /// Destinations written so far, with the input each came from.
-    private var written: [String: String] = [:]
+    /// The items, in order.
+    public let items: [BatchItem]
+    /// Each item's destination (`-` for standard output).
+    public let destinations: [String]
+    /// Items that may not be written, with why (a destination taken by an
+    /// earlier item, or an input that only in-place conversion may replace).
+    private let refusals: [Int: PlistError]
 
-    /// A batch over `inputs` (paths, `-` for standard input).
-    public init(inputs: [String], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
+    /// What converting one item did.
+    public enum Status: Sendable, Equatable {
+        /// The result was written.
+        case converted
+        /// Nothing needed writing: the destination already holds the result,
+        /// or the transform found nothing to change in an input converted in place.
+        case unchanged
+    }
+
+    /// What converting one item did, with its sizes.
+    public struct Result: Sendable, Equatable {
+        /// Converted or unchanged.
+        public var status: Status
+        /// Where the result went.
+        public var destination: String
+        /// Bytes read.
+        public var bytesIn: Int
+        /// Bytes of the result.
+        public var bytesOut: Int
+    }
+
+    /// A batch over items.
+    public init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
-        var files: [FileIO.FileIdentity: String] = [:]
-        for input in inputs where input != "-" {
-            if let id = FileIO.identity(of: input), files[id] == nil { files[id] = input }
-        }
-        self.inputFiles = files
+        self.items = items
         self.format = format
         self.target = target
         self.backupSuffix = backupSuffix
         self.readOptions = readOptions
         self.writeOptions = writeOptions
+        var inputFiles: [FileIO.FileIdentity: String] = [:]
+        for item in items where item.source != "-" {
+            if let id = FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
+        }
+        var taken: [String: String] = [:]
+        var refusals: [Int: PlistError] = [:]
+        var destinations: [String] = []
+        for (i, item) in items.enumerated() {
+            let destination = target.destination(for: item, format: format)
+            destinations.append(destination)
+            guard destination != "-" else { continue }
+            if let earlier = taken[destination] {
+                refusals[i] = PlistError(.io, "refusing to overwrite \(destination), the result of \(earlier)")
+                continue
+            }
+            taken[destination] = item.source
+            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
+                refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
+            }
+        }
+        self.destinations = destinations
+        self.refusals = refusals
+    }
+
+    /// A batch over named files (`-` for standard input).
+    public init(inputs: [String], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
+                readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
+        self.init(items: inputs.map { BatchItem(source: $0) }, format: format, target: target, backupSuffix: backupSuffix,
+                  readOptions: readOptions, writeOptions: writeOptions)
     }
 
     /// Creates the output folder (and its parents) when the target is a folder.
@@ -38,38 +89,51 @@ public struct BatchConverter {
         if case .directory(let dir) = target { try FileIO.createDirectories(dir) }
     }
 
-    /// Reads `input`, converts it and writes the result atomically. The input's
-    /// diagnostics (duplicate keys and the like) go to `warn` as soon as it is
-    /// read; they do not stop the conversion. `transform` turns the document
-    /// into the tree to write (the document's own tree by default). Returns the
-    /// destination (`-` for standard output). Throws a `PlistError`: located in
-    /// the input when it is malformed or cannot be written in the format, `.io`
-    /// when a file cannot be read or written or the destination is protected;
-    /// or whatever `transform` throws. On error nothing is written and the
-    /// destination is as it was. `bytes`, when given, are the input's content
-    /// read earlier (standard input can be read only once).
+    /// Converts the first item whose source is `input`.
     @discardableResult
-    public mutating func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                                 transform: (PlistDocument) throws -> PlistValue = { $0.value }) throws -> String {
-        let original = try bytes ?? FileIO.read(input, maxSize: readOptions.limits.maxInputSize)
+    public func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
+                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Result {
+        guard let index = items.firstIndex(where: { $0.source == input }) else {
+            throw PlistError(.io, "\(input) is not an input of this batch")
+        }
+        return try convert(index, bytes: bytes, warn: warn, transform: transform)
+    }
+
+    /// Reads item `index`, converts it and writes the result atomically. The
+    /// input's diagnostics (duplicate keys and the like) go to `warn` as soon
+    /// as it is read; they do not stop the conversion. `transform` turns the
+    /// document into the tree to write (the document's own tree by default;
+    /// nil when nothing needs to change, so an input converted in place is
+    /// left alone). `bytes`, when given, are the input's content read earlier
+    /// (standard input can be read only once). Throws a `PlistError`: located
+    /// in the input when it is malformed or cannot be written in the format,
+    /// `.io` when a file cannot be read or written or the destination is
+    /// protected; or whatever `transform` throws. On error nothing is written
+    /// and the destination is as it was.
+    public func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
+                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Result {
+        let item = items[index]
+        let destination = destinations[index]
+        if let refusal = refusals[index] { throw refusal }
+        let original = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
         let document = try PropertyList.read(original, options: readOptions)
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
-        let destination = target.destination(for: input, format: format)
-        if destination != "-" {
-            if let earlier = written[destination] {
-                throw PlistError(.io, "refusing to overwrite \(destination), the result of \(earlier)")
-            }
-            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
-                throw PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
-            }
+        let transformed = try transform(document)
+        if transformed == nil, target == .inPlace, format == document.format {
+            return Result(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
         }
-        let bytes = try PropertyList.write(try transform(document), as: format, options: writeOptions)
-        if target == .inPlace, let suffix = backupSuffix, input != "-" {
-            try FileIO.writeAtomically(original, to: input + suffix)
+        let result = try PropertyList.write(transformed ?? document.value, as: format, options: writeOptions)
+        if destination != "-", let existing = try? FileIO.read(destination), existing == result {
+            return Result(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
         }
-        try FileIO.writeAtomically(bytes, to: destination)
-        if destination != "-" { written[destination] = input }
-        return destination
+        if destination != "-", let slash = destination.lastIndex(of: "/"), slash != destination.startIndex {
+            try FileIO.createDirectories(String(destination[..<slash]))
+        }
+        if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
+            try FileIO.writeAtomically(original, to: item.source + suffix)
+        }
+        try FileIO.writeAtomically(result, to: destination)
+        return Result(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
     }
 }

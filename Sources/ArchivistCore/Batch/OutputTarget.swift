@@ -37,17 +37,29 @@ public enum OutputTarget: Sendable, Equatable {
 
     /// The path one input's result goes to; `-` means standard output.
     public func destination(for input: String, format: PlistFormat) -> String {
+        destination(for: BatchItem(source: input), format: format)
+    }
+
+    /// The path one item's result goes to; `-` means standard output. In a
+    /// folder, an item found below an input folder keeps its subfolders; the
+    /// name's extension follows `format`, or the name is kept when `format`
+    /// is nil (each result in its input's format).
+    public func destination(for item: BatchItem, format: PlistFormat?) -> String {
         switch self {
         case .standardOutput:
             return "-"
         case .file(let path):
             return path
         case .inPlace:
-            return input
+            return item.source
         case .directory(let dir):
-            let name = input == "-" ? "stdin" : String(input.split(separator: "/").last ?? "output")
+            let path = item.relative ?? (item.source == "-" ? "stdin" : String(item.source.split(separator: "/").last ?? "output"))
+            let parts = path.split(separator: "/")
+            let name = String(parts.last ?? "output")
+            let subfolders = parts.dropLast().filter { $0 != "." && $0 != ".." }.map { $0 + "/" }.joined()
+            let folder = (dir.hasSuffix("/") ? dir : dir + "/") + subfolders
+            guard let format else { return folder + name }
             let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] }.map(String.init) ?? name
-            let folder = dir.hasSuffix("/") ? dir : dir + "/"
             return folder + stem + "." + Self.fileExtension(for: format)
         }
     }

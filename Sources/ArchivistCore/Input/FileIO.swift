@@ -163,16 +163,20 @@ public enum FileIO {
     /// the bytes of each name, files and folders interleaved as `ls` sorts
     /// them), skipping entries whose names start with a dot. Symbolic links to
     /// files are listed; symbolic links to folders are not followed, so links
-    /// cannot make the walk loop. The walk keeps its own stack.
-    public static func files(under root: String) throws -> [String] {
+    /// cannot make the walk loop. The walk keeps its own stack. Without
+    /// `recursive`, only the files directly inside `root`.
+    public static func files(under root: String, recursive: Bool = true) throws -> [String] {
         var out: [String] = []
         // Entries still to visit, the next one last.
         var pending: [(path: String, isFolder: Bool)] = [(root, true)]
+        var first = true
         while let next = pending.popLast() {
             guard next.isFolder else {
                 out.append(next.path)
                 continue
             }
+            guard recursive || first else { continue }
+            first = false
             pending += try entries(of: next.path).reversed()
         }
         return out

@@ -56,6 +56,8 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var style: StyleOptions
 
     func validate() throws {
@@ -75,10 +77,10 @@ struct Convert: ParsableCommand {
             ruleSet = try RulesFile.load(rules)
         }
         var stdinBytes: [UInt8]?
+        var failed = false
         if to == .codableJSON {
             // Every input reads, and every class the rules name occurs.
             var names: [ClassName] = []
-            var failed = false
             let census = Migrator(rules: ruleSet)
             for input in inputs {
                 do {
@@ -97,29 +99,59 @@ struct Convert: ParsableCommand {
                 return
             }
         }
-        var batch = BatchConverter(inputs: inputs, format: to.plistFormat, target: output.target, backupSuffix: output.backup,
-                                   writeOptions: style.writeOptions)
+        let session = try BatchSession(inputs: inputs, options: batch)
+        if let problem = output.target.usageProblem(inputs: session.items.map(\.source)) {
+            Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
+            throw ExitCode.validationFailure
+        }
+        let converter = BatchConverter(items: session.items, format: to.plistFormat, target: output.target, backupSuffix: output.backup,
+                                       writeOptions: style.writeOptions)
         do {
-            try batch.prepare()
+            try converter.prepare()
         } catch let error as PlistError {
             Console.error("error: \(error.message)")
             throw ExitCode.failure
         }
         let options = CodableOptions(dates: dates, cycles: cycles)
-        var failed = false
-        for input in inputs {
-            do {
-                try batch.convert(input, bytes: input == "-" ? stdinBytes : nil,
-                                  warn: { Console.error($0.formatted(path: input, severity: "warning")) },
-                                  transform: { document in
-                                      to == .codableJSON ? try CodableExport.tree(document.value, rules: ruleSet, options: options) : document.value
-                                  })
-            } catch let error as PlistError {
-                Console.error(error.formatted(path: input))
-                failed = true
+        let codable = to == .codableJSON
+        let stdin = stdinBytes
+        let workRules = ruleSet
+        let ok = try session.run { index in
+            let item = converter.items[index]
+            return Self.outcome(item) { warn in
+                try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
+                    codable ? try CodableExport.tree(document.value, rules: workRules, options: options) : document.value
+                }
             }
         }
-        if failed { throw ExitCode.failure }
+        if !ok || failed { throw ExitCode.failure }
+    }
+
+    /// Runs one item's conversion and turns what happened into an outcome:
+    /// warnings and errors as lines, a file in a folder that is not a
+    /// property list skipped.
+    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Result) -> BatchOutcome {
+        var outcome = BatchOutcome(item: item, status: .failed)
+        do {
+            let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
+            outcome.status = result.status == .converted ? .converted : .unchanged
+            outcome.destination = result.destination
+            outcome.bytesIn = result.bytesIn
+            outcome.bytesOut = result.bytesOut
+        } catch {
+            let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
+            if item.relative != nil, let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {
+                outcome.status = .skipped
+                outcome.errors = [PlistError(.unsupported, "not a property list")]
+                return outcome
+            }
+            outcome.errors = errors
+            outcome.stderrLines += errors.map { $0.formatted(path: item.source) }
+            if error is MigrationRefused {
+                outcome.stderrLines.append("\(item.source): error: not written: a secure decoder would still refuse the result")
+            }
+        }
+        return outcome
     }
 
     /// Writes a starter rules file for every archive among the inputs.

@@ -57,8 +57,6 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Flag(name: .customLong("keep-going"), help: "With --sqlite, leave a failing row untouched and migrate the others.")
-    var keepGoing = false
 
     @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
     var rules: String
@@ -70,6 +68,8 @@ struct Migrate: ParsableCommand {
     var dryRun = false
 
     @OptionGroup var output: OutputOptions
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var style: StyleOptions
 
@@ -83,7 +83,6 @@ struct Migrate: ParsableCommand {
             return
         }
         if inputs.isEmpty { throw ValidationError("Give input files, or --sqlite STORE --table T --column C.") }
-        if keepGoing { throw ValidationError("--keep-going goes with --sqlite (files always go on after a failure).") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input ('-') can be named once.") }
         if !dryRun { try output.validate(inputs: inputs) }
     }
@@ -97,56 +96,66 @@ struct Migrate: ParsableCommand {
         }
         var failed = false
         // First pass: every input reads, and every class the rules name occurs.
+        let session = try BatchSession(inputs: inputs, options: batch)
         var stdinBytes: [UInt8]?
         var names: [ClassName] = []
-        for input in inputs {
+        for item in session.items {
             do {
-                let bytes = try FileIO.read(input)
-                if input == "-" { stdinBytes = bytes }
+                let bytes = try FileIO.read(item.source)
+                if item.source == "-" { stdinBytes = bytes }
                 names += migrator.classNames(in: try PropertyList.read(bytes).value)
             } catch let error as PlistError {
-                Console.error(error.formatted(path: input))
-                failed = true
+                // Reported again, as a failure of that file, when it is migrated.
+                _ = error
             }
         }
         try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules)
         if dryRun {
-            for input in inputs where !dryRunOne(input, bytes: input == "-" ? stdinBytes : nil, migrator) { failed = true }
+            var failed = false
+            for item in session.items where !dryRunOne(item.source, bytes: item.source == "-" ? stdinBytes : nil, migrator) { failed = true }
             if failed { throw ExitCode.failure }
             return
         }
-        var batch = BatchConverter(inputs: inputs, format: to, target: output.target, backupSuffix: output.backup,
-                                   writeOptions: style.writeOptions)
+        if let problem = output.target.usageProblem(inputs: session.items.map(\.source)) {
+            Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
+            throw ExitCode.validationFailure
+        }
+        let converter = BatchConverter(items: session.items, format: to, target: output.target, backupSuffix: output.backup,
+                                       writeOptions: style.writeOptions)
         do {
-            try batch.prepare()
+            try converter.prepare()
         } catch let error as PlistError {
             Console.error("error: \(error.message)")
             throw ExitCode.failure
         }
-        for input in inputs {
-            var report = MigrationReport()
-            do {
-                let destination = try batch.convert(input, bytes: input == "-" ? stdinBytes : nil,
-                                                    warn: { Console.error($0.formatted(path: input, severity: "warning")) },
-                                                    transform: { document in
-                                                        let result = try migrator.migrate(document.value)
-                                                        report = result.report
-                                                        return result.value
-                                                    })
-                summarise(input, report: report, heading: destination == "-" ? "\(input):" : "\(input) -> \(destination):",
-                          toStandardError: destination == "-")
-            } catch {
-                printFailure(error, for: input)
-                failed = true
+        let stdin = stdinBytes
+        let ok = try session.run { index in
+            let item = converter.items[index]
+            let report = ReportBox()
+            var outcome = Convert.outcome(item) { warn in
+                try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
+                    let result = try migrator.migrate(document.value)
+                    report.value = result.report
+                    return result.report.isEmpty ? nil : result.value
+                }
             }
+            if outcome.status == .failed, item.relative != nil, outcome.errors.first?.message == Migrator.noArchiveMessage {
+                outcome.status = .skipped
+                outcome.stderrLines = []
+            }
+            guard outcome.status == .converted || outcome.status == .unchanged, let destination = outcome.destination else { return outcome }
+            let heading = destination == "-" ? "\(item.source):" : "\(item.source) -> \(destination):"
+            let lines = report.value.isEmpty ? [heading + " nothing to change"] : [heading] + report.value.lines.map { "  " + $0 }
+            if destination == "-" { outcome.stderrLines += lines } else { outcome.stdoutLines += lines }
+            return outcome
         }
-        if failed { throw ExitCode.failure }
+        if !ok { throw ExitCode.failure }
     }
 
     /// Migrates a blob column in one transaction, after a backup copy.
     private func migrateStore(_ store: String, column: BlobColumn, migrator: Migrator) throws {
         var migration = StoreMigration(column: column, migrator: migrator)
-        migration.keepGoing = keepGoing
+        migration.keepGoing = batch.keepGoing
         migration.dryRun = dryRun
         let outcome: StoreMigration.Outcome
         do {
@@ -196,6 +205,11 @@ struct Migrate: ParsableCommand {
             printFailure(error, for: input)
             return false
         }
+    }
+
+    /// The report of one item's migration, filled in by its transform.
+    final class ReportBox: @unchecked Sendable {
+        var value = MigrationReport()
     }
 
     private func summarise(_ input: String, report: MigrationReport, heading: String, toStandardError: Bool) {

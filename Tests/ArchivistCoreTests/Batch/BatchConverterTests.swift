@@ -48,7 +48,7 @@ final class BatchConverterTests: XCTestCase {
         let a = make("a.plist", "<plist><dict><key>k</key><string>v</string><key>k</key><string>w</string></dict></plist>")
         let b = make("a.json", "[1, 2]")
         let out = dir + "/out/nested"
-        var batch = BatchConverter(inputs: [a, b], format: .xml, target: .directory(out))
+        let batch = BatchConverter(inputs: [a, b], format: .xml, target: .directory(out))
         try batch.prepare()
         var diagnostics: [PlistDiagnostic] = []
         try batch.convert(a) { diagnostics.append($0) }
@@ -62,13 +62,13 @@ final class BatchConverterTests: XCTestCase {
         XCTAssertEqual(kept.typeName, "dictionary")
 
         // A folder that holds the inputs would overwrite them.
-        var beside = BatchConverter(inputs: [a], format: .json, target: .directory(dir))
+        let beside = BatchConverter(inputs: [a], format: .json, target: .directory(dir))
         XCTAssertNoThrow(try beside.convert(a), "a.json is not an input of this batch")
-        var over = BatchConverter(inputs: [b], format: .json, target: .directory(dir))
+        let over = BatchConverter(inputs: [b], format: .json, target: .directory(dir))
         XCTAssertThrowsError(try over.convert(b)) { error in
             XCTAssertEqual((error as? PlistError)?.message, "refusing to overwrite the input \(b) (only in-place conversion replaces inputs)")
         }
-        var named = BatchConverter(inputs: [a], format: .binary, target: .file(dir + "/./a.plist"))
+        let named = BatchConverter(inputs: [a], format: .binary, target: .file(dir + "/./a.plist"))
         XCTAssertThrowsError(try named.convert(a))
         let input = try FileIO.read(a)
         XCTAssertEqual(Array(input.prefix(7)), Array("<plist>".utf8), "the input is untouched")
@@ -78,7 +78,7 @@ final class BatchConverterTests: XCTestCase {
         let good = make("good.plist", "<plist><integer>7</integer></plist>")
         let bad = make("bad.plist", "<plist><integer>7</plist>")
         let nan = make("nan.plist", "<plist><real>nan</real></plist>")
-        var batch = BatchConverter(inputs: [good, bad, nan], format: .json, target: .inPlace)
+        let batch = BatchConverter(inputs: [good, bad, nan], format: .json, target: .inPlace)
         var warned = false
         try batch.convert(good) { _ in warned = true }
         XCTAssertFalse(warned)

@@ -1,0 +1,140 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What happened to one item of a batch.
+public struct BatchOutcome: Sendable {
+    /// The four results a batch reports.
+    public enum Status: String, Sendable {
+        case converted, unchanged, skipped, failed
+    }
+
+    /// The item.
+    public var item: BatchItem
+    /// What happened.
+    public var status: Status
+    /// Where its result went, when one was written or found unchanged.
+    public var destination: String?
+    /// Why it failed or was skipped.
+    public var errors: [PlistError] = []
+    /// Lines to print on standard error (warnings, errors), in order.
+    public var stderrLines: [String] = []
+    /// Lines to print on standard output (per-file summaries), in order.
+    public var stdoutLines: [String] = []
+    /// Bytes read and written.
+    public var bytesIn = 0, bytesOut = 0
+
+    /// An outcome.
+    public init(item: BatchItem, status: Status, destination: String? = nil) {
+        self.item = item
+        self.status = status
+        self.destination = destination
+    }
+}
+
+/// Set by SIGINT; a batch finishes the items under way and starts no more.
+public enum BatchInterrupt {
+    nonisolated(unsafe) static var requested: sig_atomic_t = 0
+
+    /// Catches Ctrl-C (SIGINT) and SIGTERM: the first asks the batch to stop
+    /// after the items under way (whose writes are atomic anyway).
+    public static func install() {
+        signal(SIGINT) { _ in BatchInterrupt.requested = 1 }
+        signal(SIGTERM) { _ in BatchInterrupt.requested = 1 }
+    }
+
+    /// True once a stop was asked for.
+    public static var isRequested: Bool { requested != 0 }
+}
+
+/// Runs a batch's items on `jobs` threads. Items are taken in order; their
+/// outcomes are handed to `report` in item order as soon as every earlier one
+/// is done, so what is printed does not depend on the number of jobs.
+public final class BatchRunner: @unchecked Sendable {
+    private let lock = BatchLock()
+    private var next = 0
+    private var results: [BatchOutcome?]
+    private var reported = 0
+    private var stop = false
+    /// True when the run stopped early (fail-fast or interrupt).
+    public private(set) var stoppedEarly = false
+
+    let count: Int
+    let jobs: Int
+    let failFast: Bool
+
+    /// A runner for `count` items.
+    public init(count: Int, jobs: Int, failFast: Bool) {
+        self.count = count
+        self.jobs = max(1, min(jobs, max(count, 1)))
+        self.failFast = failFast
+        self.results = Array(repeating: nil, count: count)
+    }
+
+    /// Runs `work` for every item (until stopped) and returns the outcomes of
+    /// the items that ran, in item order.
+    public func run(_ work: @escaping @Sendable (Int) -> BatchOutcome, report: @escaping @Sendable (Int, BatchOutcome) -> Void) -> [BatchOutcome] {
+        let body: @Sendable (Int) -> Void = { [self] _ in
+            while let index = self.take() {
+                let outcome = work(index)
+                self.finish(index, outcome, report: report)
+            }
+        }
+        if jobs == 1 {
+            body(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: jobs, execute: body)
+        }
+        return results.compactMap { $0 }
+    }
+
+    private func take() -> Int? {
+        lock.locked {
+            if stop || BatchInterrupt.isRequested {
+                if next < count { stoppedEarly = true }
+                return nil
+            }
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    private func finish(_ index: Int, _ outcome: BatchOutcome, report: (Int, BatchOutcome) -> Void) {
+        lock.locked {
+            results[index] = outcome
+            if failFast, outcome.status == .failed { stop = true }
+            while reported < count, let done = results[reported] {
+                report(reported, done)
+                reported += 1
+            }
+        }
+    }
+}
+
+/// A mutex on pthreads (the core does not import Foundation).
+final class BatchLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

@@ -1,0 +1,147 @@
+import ArchivistCore
+import ArgumentParser
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a batch for `convert` and `migrate`: plans the items, runs them on
+/// the jobs, prints each item's lines in item order, a progress bar on a
+/// terminal, and the summary; writes the JSON report.
+struct BatchSession {
+    let options: BatchOptions
+    let items: [BatchItem]
+    /// True when the batch reaches beyond one named file (a summary is printed).
+    let isBatch: Bool
+
+    /// Plans the items of `inputs`.
+    init(inputs: [String], options: BatchOptions) throws {
+        self.options = options
+        do {
+            items = try BatchPlan.items(inputs, selection: options.selection)
+        } catch let error as PlistError {
+            Console.error("error: \(error.message)")
+            throw ExitCode.failure
+        }
+        isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil
+    }
+
+    /// Runs `work` on every item; returns true when none failed.
+    func run(_ work: @escaping @Sendable (Int) -> BatchOutcome) throws -> Bool {
+        BatchInterrupt.install()
+        let started = Clock.now()
+        let runner = BatchRunner(count: items.count, jobs: options.jobCount, failFast: options.failFast)
+        let progress = Progress(total: items.count, enabled: isBatch && isatty(STDERR_FILENO) == 1, started: started)
+        let outcomes = runner.run(work) { index, outcome in
+            progress.clear()
+            for line in outcome.stdoutLines { Console.output(line) }
+            for line in outcome.stderrLines { Console.error(line) }
+            progress.show(done: index + 1)
+        }
+        progress.clear()
+        var counts: [BatchOutcome.Status: Int] = [:]
+        var bytesIn = 0, bytesOut = 0
+        for o in outcomes {
+            counts[o.status, default: 0] += 1
+            bytesIn += o.bytesIn
+            bytesOut += o.bytesOut
+        }
+        let seconds = Clock.now() - started
+        if isBatch {
+            var summary = "\(counts[.converted] ?? 0) converted, \(counts[.unchanged] ?? 0) unchanged, \(counts[.skipped] ?? 0) skipped, \(counts[.failed] ?? 0) failed"
+            summary += "; \(Self.size(bytesIn)) read, \(Self.size(bytesOut)) written in \(Self.decimal(seconds, 2)) s"
+            if runner.stoppedEarly {
+                let why = BatchInterrupt.isRequested ? "interrupted" : "stopped at the first failure"
+                summary += "; \(why): \(items.count - outcomes.count) not started"
+            }
+            Console.error(summary)
+        }
+        if let path = options.report { try writeReport(outcomes, notStarted: Array(items[outcomes.count...]), to: path) }
+        return (counts[.failed] ?? 0) == 0 && !runner.stoppedEarly
+    }
+
+    private func writeReport(_ outcomes: [BatchOutcome], notStarted: [BatchItem], to path: String) throws {
+        var entries: [PlistValue] = []
+        for o in outcomes {
+            var d = PlistDictionary([("path", .string(o.item.source)), ("status", .string(o.status.rawValue))])
+            if let destination = o.destination { d["destination"] = .string(destination) }
+            if !o.errors.isEmpty { d["errors"] = .array(o.errors.map { .string($0.formatted(path: o.item.source)) }) }
+            entries.append(.dictionary(d))
+        }
+        for item in notStarted {
+            entries.append(.dictionary(PlistDictionary([("path", .string(item.source)), ("status", .string("skipped")),
+                                                        ("errors", .array([.string("not started: the run stopped early")]))])))
+        }
+        do {
+            try FileIO.writeAtomically(try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true)), to: path)
+        } catch let error as PlistError {
+            Console.error("\(path): error: \(error.message)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 * 1024 { return decimal(Double(bytes) / 1024, 1) + " KB" }
+        return decimal(Double(bytes) / 1_048_576, 1) + " MB"
+    }
+
+    static func decimal(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let n = Int((value * scale).rounded())
+        let whole = n / Int(scale), fraction = n % Int(scale)
+        let text = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: max(0, places - text.count)) + text
+    }
+}
+
+/// Seconds on a monotonic clock.
+enum Clock {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// A one-line progress bar on standard error: files done, rate, time left.
+final class Progress: @unchecked Sendable {
+    let total: Int
+    let enabled: Bool
+    let started: Double
+    private var lastDraw = 0.0
+    private var drawn = false
+
+    init(total: Int, enabled: Bool, started: Double) {
+        self.total = total
+        self.enabled = enabled
+        self.started = started
+    }
+
+    func show(done: Int) {
+        guard enabled else { return }
+        let now = Clock.now()
+        guard now - lastDraw > 0.1 || done == total else { return }
+        lastDraw = now
+        let elapsed = max(now - started, 0.001)
+        let rate = Double(done) / elapsed
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        let line = "\r[\(bar)] \(done)/\(total) \(Int(rate)) files/s ETA \(Int(eta.rounded())) s "
+        write(STDERR_FILENO, line, line.utf8.count)
+        drawn = true
+    }
+
+    func clear() {
+        guard enabled, drawn else { return }
+        let blank = "\r" + String(repeating: " ", count: 72) + "\r"
+        write(STDERR_FILENO, blank, blank.utf8.count)
+        drawn = false
+    }
+}

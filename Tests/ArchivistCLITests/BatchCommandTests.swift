@@ -1,0 +1,123 @@
+import ArchivistCore
+import Foundation
+import XCTest
+
+/// Folders of thousands of files: jobs, reports, shards and interruption.
+extension CLITests {
+    /// 2,000 files of every format in nested folders, a few images and one broken file.
+    func makeTree(_ name: String, count: Int = 2_000) throws {
+        let root = work.appendingPathComponent(name)
+        for i in 0..<count {
+            let folder = root.appendingPathComponent("group\(i % 7)/set\(i % 3)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let value = PlistValue.dictionary(PlistDictionary([
+                ("index", .int(Int64(i))), ("name", .string("item \(i) ü")), ("ratio", .double(Double(i) / 7)),
+                ("flags", .array([.bool(i % 2 == 0), .int(Int64(i % 5))])),
+            ]))
+            let bytes: [UInt8]
+            let ext: String
+            switch i % 4 {
+            case 0: bytes = try PropertyList.write(value, as: .xml); ext = "plist"
+            case 1: bytes = try PropertyList.write(value, as: .binary); ext = "bplist"
+            case 2: bytes = try PropertyList.write(value, as: .json); ext = "json"
+            default: bytes = try PropertyList.write(.dictionary(PlistDictionary([("name", .string("item \(i)"))])), as: .openstep); ext = "strings"
+            }
+            try Data(bytes).write(to: folder.appendingPathComponent("file\(i).\(ext)"))
+        }
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: root.appendingPathComponent("group0/thumb.png"))
+        try Data("<plist><dict><key>a</key></plist>".utf8).write(to: root.appendingPathComponent("group1/broken.plist"))
+    }
+
+    /// Every file below a folder with its bytes.
+    func tree(_ name: String) throws -> [String: Data] {
+        let root = work.appendingPathComponent(name)
+        var out: [String: Data] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return out }
+        for case let path as String in walker {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDir), !isDir.boolValue {
+                out[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+            }
+        }
+        return out
+    }
+
+    func testJobsDoNotChangeResults() throws {
+        try makeTree("in")
+        let one = try run(["convert", "in", "-r", "--to", "binary", "--output-dir", "one", "--jobs", "1", "--report", "one.json"])
+        let two = try run(["convert", "in", "-r", "--to", "binary", "--output-dir", "two", "--jobs", "2"])
+        XCTAssertEqual(one.status, 1, "the broken file fails")
+        XCTAssertEqual(two.status, 1)
+        let a = try tree("one"), b = try tree("two")
+        XCTAssertEqual(a.count, 2_000)
+        XCTAssertEqual(a, b, "the same outputs with 1 and 2 jobs")
+        XCTAssertEqual(a["group3/set0/file3.plist"]?.prefix(8), Data("bplist00".utf8))
+        XCTAssertEqual(one.stdout, two.stdout)
+        // Errors print in item order whatever the jobs; then the summary.
+        XCTAssertEqual(one.stderr.split(separator: "\n").dropLast(), two.stderr.split(separator: "\n").dropLast())
+        XCTAssertTrue(one.stderr.contains("in/group1/broken.plist:1:"), one.stderr)
+        XCTAssertTrue(one.stderr.split(separator: "\n").last?.hasPrefix("2000 converted, 0 unchanged, 1 skipped, 1 failed; ") == true, one.stderr)
+
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: try XCTUnwrap(contents("one.json"))) as? [[String: Any]])
+        XCTAssertEqual(report.count, 2_002, "one entry per input file")
+        let statuses = Dictionary(grouping: report, by: { $0["status"] as? String ?? "" }).mapValues(\.count)
+        XCTAssertEqual(statuses, ["converted": 2_000, "skipped": 1, "failed": 1])
+        let broken = try XCTUnwrap(report.first { ($0["path"] as? String) == "in/group1/broken.plist" })
+        XCTAssertTrue(((broken["errors"] as? [String])?.first ?? "").hasPrefix("in/group1/broken.plist:1:"))
+
+        // A second run finds every result in place: nothing is rewritten.
+        let again = try run(["convert", "in", "-r", "--to", "binary", "--output-dir", "one", "--include", "*.json"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.hasPrefix("0 converted, 500 unchanged, 0 skipped, 0 failed; "), again.stderr)
+
+        // Shards split the work with no overlap.
+        var sharded = 0
+        for i in 1...3 {
+            let r = try run(["convert", "in", "-r", "--to", "xml", "--output-dir", "shards", "--shard", "\(i)/3", "--exclude", "broken.plist"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            sharded += Int(r.stderr.prefix { $0 != " " }) ?? 0
+        }
+        XCTAssertEqual(sharded, 2_000)
+        XCTAssertEqual(try tree("shards").count, 2_000)
+    }
+
+    func testFailFastAndUsage() throws {
+        try makeTree("in", count: 40)
+        let r = try run(["convert", "in", "-r", "--to", "xml", "--output-dir", "out", "--fail-fast", "--jobs", "1"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("stopped at the first failure"), r.stderr)
+        XCTAssertEqual(try run(["convert", "in", "-r", "--to", "xml"]).status, 64, "a folder cannot go to standard output")
+        XCTAssertEqual(try run(["convert", "in", "--to", "xml", "--output-dir", "o", "--shard", "4/3"]).status, 64)
+        XCTAssertEqual(try run(["convert", "in", "--to", "xml", "--output-dir", "o", "--jobs", "0"]).status, 64)
+    }
+
+    /// Ctrl-C stops the run after the files under way: no partial files, and
+    /// the summary says what was done.
+    func testInterruptLeavesNoPartialFiles() throws {
+        try makeTree("in")
+        let process = Process()
+        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
+        process.arguments = ["convert", "in", "-r", "--to", "xml", "--output-dir", "out", "--jobs", "2"]
+        process.currentDirectoryURL = work
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let outDir = work.appendingPathComponent("out").path
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning, (try? tree("out").count) ?? 0 < 50 { usleep(5_000) }
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let files = try tree("out")
+        XCTAssertTrue(files.keys.allSatisfy { !$0.contains(".archivist-") }, "no temporary files left")
+        for (path, data) in files {
+            XCTAssertNoThrow(try PropertyList.read([UInt8](data)), "\(path) is complete")
+        }
+        if files.count < 2_000 {
+            XCTAssertEqual(process.terminationStatus, 1)
+            XCTAssertTrue(stderr.contains("interrupted:"), stderr)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: outDir))
+    }
+}

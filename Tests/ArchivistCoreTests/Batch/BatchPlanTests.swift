@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import ArchivistCore
+
+/// Which files a batch takes, where their results go, and how shards split them.
+final class BatchPlanTests: XCTestCase {
+    var dir: String!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-plan-\(UUID().uuidString)").path
+        for path in ["a.plist", "b.json", "sub/c.plist", "sub/deeper/d.plist", "sub/e.txt", ".hidden/f.plist"] {
+            let url = URL(fileURLWithPath: dir + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<plist><true/></plist>".utf8).write(to: url)
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func relatives(_ selection: BatchSelection) throws -> [String] {
+        try BatchPlan.items([dir], selection: selection).compactMap(\.relative)
+    }
+
+    func testFoldersRecursionAndGlobs() throws {
+        XCTAssertEqual(try relatives(BatchSelection()), ["a.plist", "b.json"])
+        XCTAssertEqual(try relatives(BatchSelection(recursive: true)), ["a.plist", "b.json", "sub/c.plist", "sub/deeper/d.plist", "sub/e.txt"])
+        XCTAssertEqual(try relatives(BatchSelection(recursive: true, include: ["*.plist"])), ["a.plist", "sub/c.plist", "sub/deeper/d.plist"])
+        XCTAssertEqual(try relatives(BatchSelection(recursive: true, include: ["*.plist"], exclude: ["sub/deeper/*"])), ["a.plist", "sub/c.plist"])
+        XCTAssertEqual(try relatives(BatchSelection(recursive: true, exclude: ["*.txt", "b.*"])), ["a.plist", "sub/c.plist", "sub/deeper/d.plist"])
+        // Named files are taken as they are, globs or not.
+        let named = try BatchPlan.items([dir + "/sub/e.txt"], selection: BatchSelection(include: ["*.plist"]))
+        XCTAssertEqual(named, [BatchItem(source: dir + "/sub/e.txt")])
+    }
+
+    func testShardsPartitionTheItems() throws {
+        let all = try relatives(BatchSelection(recursive: true))
+        var seen: [String] = []
+        for i in 1...3 {
+            seen += try relatives(BatchSelection(recursive: true, shard: (i, 3)))
+        }
+        XCTAssertEqual(seen.sorted(), all.sorted(), "every item in exactly one shard")
+        XCTAssertEqual(try relatives(BatchSelection(recursive: true, shard: (2, 3))), try relatives(BatchSelection(recursive: true, shard: (2, 3))))
+        XCTAssertEqual(BatchSelection.shardIndex(of: "sub/c.plist", count: 7), BatchSelection.shardIndex(of: "sub/c.plist", count: 7))
+        XCTAssertNil(BatchSelection.parseShard("0/3"))
+        XCTAssertNil(BatchSelection.parseShard("4/3"))
+        XCTAssertNil(BatchSelection.parseShard("x"))
+        XCTAssertEqual(BatchSelection.parseShard("3/3")?.index, 3)
+    }
+
+    func testOutputFolderMirrorsTheTree() {
+        let target = OutputTarget.directory("out")
+        XCTAssertEqual(target.destination(for: BatchItem(source: "in/sub/c.plist", relative: "sub/c.plist"), format: .json), "out/sub/c.json")
+        XCTAssertEqual(target.destination(for: BatchItem(source: "in/sub/c.plist", relative: "sub/c.plist"), format: nil), "out/sub/c.plist")
+        XCTAssertEqual(target.destination(for: BatchItem(source: "x/y.strings"), format: .xml), "out/y.plist")
+        XCTAssertEqual(target.destination(for: BatchItem(source: "in/../z.plist", relative: "../z.plist"), format: nil), "out/z.plist", "no escaping the folder")
+    }
+
+    func testWhatMayBeAPropertyList() {
+        XCTAssertTrue(BatchPlan.mayBePropertyList(Array("<plist/>".utf8)))
+        XCTAssertTrue(BatchPlan.mayBePropertyList(Array("bplist00".utf8)))
+        XCTAssertTrue(BatchPlan.mayBePropertyList(Array("{ broken".utf8)), "broken text is a failure, not a skip")
+        XCTAssertFalse(BatchPlan.mayBePropertyList([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]), "a PNG")
+    }
+}
