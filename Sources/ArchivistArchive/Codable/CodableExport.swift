@@ -29,6 +29,13 @@ public enum CodableExport {
         return try CodableExporter.export(value, rules: rules, options: options, budget: &budget, nesting: 0) ?? .null
     }
 
+    /// The Codable-shaped tree of one node of an object graph.
+    public static func tree(_ graph: ObjectGraph, node: Int, rules: MigrationRules = MigrationRules(),
+                            options: CodableOptions = CodableOptions()) throws -> PlistValue {
+        var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
+        return try exporter.object(node, path: "", depth: 0) ?? .null
+    }
+
     /// The Codable-shaped tree of an object graph's root (`$top.root`, or every
     /// `$top` entry as an object when there is no `root`).
     public static func tree(_ graph: ObjectGraph, rules: MigrationRules = MigrationRules(),
@@ -213,12 +220,14 @@ struct CodableExporter {
             }
             if resolved.allSatisfy({ if case .string = $0.0 { return true } else { return false } }) {
                 var out = PlistDictionary(minimumCapacity: resolved.count)
-                for (k, v) in resolved { if case .string(let s) = k { out[s] = v } }
+                var seen = Set<String>()
+                for (k, v) in resolved { if case .string(let s) = k, seen.insert(s).inserted { out.appendUnchecked(key: s, value: v) } }
                 return .dictionary(out)
             }
             if resolved.allSatisfy({ if case .integer = $0.0 { return true } else { return false } }) {
                 var out = PlistDictionary(minimumCapacity: resolved.count)
-                for (k, v) in resolved { if case .integer(let i) = k { out[i.description] = v } }
+                var seen = Set<String>()
+                for (k, v) in resolved { if case .integer(let i) = k, seen.insert(i.description).inserted { out.appendUnchecked(key: i.description, value: v) } }
                 return .dictionary(out)
             }
             return .array(resolved.flatMap { [$0.0, $0.1] })
@@ -290,7 +299,8 @@ struct CodableExporter {
             return .array(out)
         case .dictionary(let d):
             var out = PlistDictionary(minimumCapacity: d.count)
-            for (key, item) in d { out[key] = try plain(item, path: path.isEmpty ? key : path + "." + key, depth: depth + 1) }
+            // Keys of a dictionary read are unique already.
+            for (key, item) in d { out.appendUnchecked(key: key, value: try plain(item, path: path.isEmpty ? key : path + "." + key, depth: depth + 1)) }
             return .dictionary(out)
         }
     }

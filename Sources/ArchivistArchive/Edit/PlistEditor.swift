@@ -1,0 +1,110 @@
+import ArchivistCore
+
+/// An edit at a key path.
+public enum PlistEdit: Sendable, Equatable {
+    /// Insert or replace the value the path names (an index one past the end appends).
+    case set(PlistValue)
+    /// Append to the array the path names.
+    case append(PlistValue)
+    /// Remove what the path names.
+    case remove
+}
+
+/// Applies edits at key paths to plain trees, to archives nested in `<data>`
+/// (written back in their own format) and to keyed archives' objects (written
+/// back as archives Foundation decodes, an object shared with other places
+/// copied first so that only the edited path changes).
+public enum PlistEditor {
+    /// The tree with the edit applied. `create` makes missing intermediate
+    /// dictionaries. Errors name the component that failed and what was there.
+    public static func apply(_ edit: PlistEdit, at path: KeyPath, in root: PlistValue, create: Bool = false) throws -> PlistValue {
+        guard !path.components.isEmpty else {
+            switch edit {
+            case .set(let v): return v
+            case .append(let v):
+                guard case .array(var items) = root else { throw fail(path, 0, "the top level is \(root.aTypeName), not an array") }
+                items.append(v)
+                return .array(items)
+            case .remove: throw PlistError(.invalidValue, "the top level cannot be removed")
+            }
+        }
+        return try applying(edit, to: root, path: path, at: 0, create: create, nesting: 0)
+    }
+
+    static func fail(_ path: KeyPath, _ index: Int, _ message: String) -> PlistError {
+        let shown = KeyPath(components: Array(path.components[...min(index, path.components.count - 1)]))
+        return PlistError(.invalidValue, "\(shown): \(message)")
+    }
+
+    private static func applying(_ edit: PlistEdit, to value: PlistValue, path: KeyPath, at i: Int, create: Bool, nesting: Int) throws -> PlistValue {
+        if KeyedArchive.looksLikeArchive(value) {
+            var editor = ArchiveEditor(graph: try ObjectGraph(value), path: path, create: create, nesting: nesting)
+            try editor.apply(edit, from: i)
+            return try GraphWriter.archive(editor.graph)
+        }
+        let key = path.components[i]
+        let last = i == path.components.count - 1
+        switch value {
+        case .dictionary(var d):
+            if last {
+                switch edit {
+                case .set(let v): d[key] = v
+                case .remove:
+                    guard d[key] != nil else { throw fail(path, i, "no key \"\(key)\" to remove (dictionary of \(d.count) keys)") }
+                    d[key] = nil
+                case .append(let v):
+                    guard case .array(var items)? = d[key] else {
+                        throw fail(path, i, d[key].map { "\($0.aTypeName), not an array to append to" } ?? "no key \"\(key)\" (dictionary of \(d.count) keys)")
+                    }
+                    items.append(v)
+                    d[key] = .array(items)
+                }
+                return .dictionary(d)
+            }
+            let child: PlistValue
+            if let existing = d[key] {
+                child = existing
+            } else if create {
+                child = .dictionary(PlistDictionary())
+            } else {
+                throw fail(path, i, "no key \"\(key)\" (dictionary of \(d.count) keys; --create makes missing dictionaries)")
+            }
+            d[key] = try applying(edit, to: child, path: path, at: i + 1, create: create, nesting: nesting)
+            return .dictionary(d)
+        case .array(var items):
+            guard let index = Int(key), index >= 0 else { throw fail(path, i, "\"\(key)\" is not an index (array of \(items.count))") }
+            if last {
+                switch edit {
+                case .set(let v):
+                    guard index <= items.count else { throw fail(path, i, "index \(index) out of range (array of \(items.count))") }
+                    if index == items.count { items.append(v) } else { items[index] = v }
+                case .remove:
+                    guard index < items.count else { throw fail(path, i, "index \(index) out of range (array of \(items.count))") }
+                    items.remove(at: index)
+                case .append(let v):
+                    guard index < items.count else { throw fail(path, i, "index \(index) out of range (array of \(items.count))") }
+                    guard case .array(var inner) = items[index] else { throw fail(path, i, "\(items[index].aTypeName), not an array to append to") }
+                    inner.append(v)
+                    items[index] = .array(inner)
+                }
+                return .array(items)
+            }
+            guard index < items.count else { throw fail(path, i, "index \(index) out of range (array of \(items.count))") }
+            items[index] = try applying(edit, to: items[index], path: path, at: i + 1, create: create, nesting: nesting)
+            return .array(items)
+        case .data(let bytes):
+            return .data(try nested(bytes, path: path, at: i, edit: edit, create: create, nesting: nesting))
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            throw fail(path, i, "\(value.aTypeName) has no key \"\(key)\"")
+        }
+    }
+
+    /// Edits the property list held in data and writes it back in its format.
+    static func nested(_ bytes: [UInt8], path: KeyPath, at i: Int, edit: PlistEdit, create: Bool, nesting: Int) throws -> [UInt8] {
+        guard nesting < 8, let document = try? PropertyList.read(bytes) else {
+            throw fail(path, i, "data of \(bytes.count) bytes holds no property list to look into")
+        }
+        let edited = try applying(edit, to: document.value, path: path, at: i, create: create, nesting: nesting + 1)
+        return try PropertyList.write(edited, as: document.format)
+    }
+}

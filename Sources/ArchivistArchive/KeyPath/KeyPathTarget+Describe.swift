@@ -1,0 +1,46 @@
+import ArchivistCore
+
+extension KeyPath.Target {
+    /// The type of what a path leads to, as `get --type` prints it: a property
+    /// list type name (`string`, `integer`, `real`, `bool`, `date`, `data`,
+    /// `array`, `dictionary`, `uid`), Foundation values by the type they hold,
+    /// and other archived objects by their class.
+    public var typeName: String {
+        switch self {
+        case .value(let v):
+            return v.typeName
+        case .references:
+            return "array"
+        case .node(let graph, let i):
+            switch graph.nodes[safe: i] {
+            case .value(let v)?: return v.typeName
+            case .null?, nil: return "null"
+            case .classDescription?: return "class"
+            case .object(let o)?:
+                switch FoundationValue.interpret(o, in: graph) {
+                case .string?, .attributedString?: return "string"
+                case .data?: return "data"
+                case .date?: return "date"
+                case .list?, .counted?: return "array"
+                case .map?: return "dictionary"
+                case .null?: return "null"
+                case .uuid?, .url?, .geometry?, .locale?, .timeZone?, nil: return o.className.readable
+                }
+            }
+        }
+    }
+
+    /// A plain tree of what the path leads to (archived objects as
+    /// `CodableExport` writes them), for writing in a format.
+    public func plainTree() throws -> PlistValue {
+        switch self {
+        case .value(let v):
+            return v
+        case .node(let graph, let i):
+            if case .value(let v)? = graph.nodes[safe: i] { return v }
+            return try CodableExport.tree(graph, node: i, options: CodableOptions(cycles: .omit, nativeLeaves: true))
+        case .references(let graph, let refs):
+            return .array(try refs.map { try CodableExport.tree(graph, node: $0, options: CodableOptions(cycles: .omit, nativeLeaves: true)) })
+        }
+    }
+}

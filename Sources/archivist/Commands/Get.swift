@@ -1,0 +1,102 @@
+import ArchivistArchive
+import ArchivistCore
+import ArgumentParser
+
+/// `archivist get`: the value a key path leads to.
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the value at a key path.",
+        discussion: """
+            Key paths are dotted keys with array indices, as plutil spells them
+            (CFBundleURLTypes.0.CFBundleURLSchemes, \\. for a literal dot); through a keyed
+            archive they start at a $top key (root.cpu_coder.cores.1.coreID), and they go
+            on into archives and property lists nested in data (currentUser.root.name).
+            Scalars print raw: a string as its text, a number as digits, a date in ISO 8601,
+            data as base64 (its bytes with --raw). Containers and objects print as dump
+            shows them, or in a format with --to. --type prints the type only (string,
+            integer, real, bool, date, data, array, dictionary, uid, or an object's class);
+            --expect TYPE fails (status 1) when the type differs.
+            A path that does not resolve fails with status 1 and says which component
+            failed and what was there instead.
+
+            Examples:
+              archivist get Info.plist CFBundleIdentifier
+              archivist get Info.plist CFBundleURLTypes.0 --to json
+              archivist get Computer.plist root.cpu_coder.cores.1.coreID
+              archivist get Preferences.plist currentUser.root.name --expect string
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The file ('-' reads standard input).", valueName: "FILE"))
+    var file: String
+
+    @Argument(help: ArgumentHelp("The key path (empty for the whole file).", valueName: "KEYPATH"))
+    var keyPath: String
+
+    @Option(help: ArgumentHelp("Write a container in this format: xml, binary, json, openstep.", valueName: "FORMAT"))
+    var to: PlistFormat?
+
+    @Flag(help: "Print the type only.")
+    var type = false
+
+    @Option(help: ArgumentHelp("Fail unless the value has this type (as --type prints it).", valueName: "TYPE"))
+    var expect: String?
+
+    @Flag(help: "Data: write its bytes instead of base64.")
+    var raw = false
+
+    func run() throws {
+        do {
+            let document = try PropertyList.read(try FileIO.read(file))
+            let target = try KeyPath(keyPath).resolve(in: document.value)
+            if let expect, target.typeName != expect {
+                throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")
+            }
+            if type {
+                Console.output(target.typeName)
+                return
+            }
+            if let to {
+                let bytes = try PropertyList.write(try target.plainTree(), as: to, options: WriteOptions(pretty: true))
+                try FileIO.writeAtomically(bytes, to: "-")
+                return
+            }
+            try print(target)
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: file))
+            throw ExitCode.failure
+        }
+    }
+
+    private func print(_ target: KeyPath.Target) throws {
+        let scalar: PlistValue?
+        switch target {
+        case .value(let v): scalar = v
+        case .node(let graph, let i):
+            if graph.nodes.indices.contains(i), case .value(let v) = graph.nodes[i] { scalar = v } else {
+                let plain = try target.plainTree()
+                switch plain {
+                case .string, .integer, .real, .bool, .date, .data: scalar = plain
+                default: scalar = nil
+                }
+            }
+        case .references: scalar = nil
+        }
+        switch scalar {
+        case .string(let s)?: Console.output(s)
+        case .integer(let i)?: Console.output(i.description)
+        case .real(let r)?: Console.output(r.description)
+        case .bool(let b)?: Console.output(b ? "true" : "false")
+        case .date(let d)?: Console.output(ISO8601.format(d))
+        case .uid(let u)?: Console.output(String(u))
+        case .data(let bytes)?:
+            if raw { try FileIO.writeAtomically(bytes, to: "-") } else { Console.output(String(decoding: Base64.encode(bytes), as: UTF8.self)) }
+        case .null?, .array?, .dictionary?, nil:
+            switch target {
+            case .value(let v): Console.output(TreeDumper.render(v), terminator: "")
+            case .node(let graph, let i): Console.output(ArchiveDumper.render(graph, node: i), terminator: "")
+            case .references(let graph, let refs): for r in refs { Console.output(ArchiveDumper.render(graph, node: r), terminator: "") }
+            }
+        }
+    }
+}
