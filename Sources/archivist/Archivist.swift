@@ -16,6 +16,6 @@ struct Archivist: ParsableCommand {
               archivist lint Resources/
             """,
         version: "0.1.0",
-        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Get.self, SetValue.self, Remove.self]
+        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
     )
 }

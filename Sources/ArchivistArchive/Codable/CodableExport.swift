@@ -55,6 +55,9 @@ struct CodableExporter {
     let nesting: Int
     /// For each object on the current path, the path at which it was entered.
     private var entered: [Int: String] = [:]
+    /// When set, each custom object also gets this key holding its readable
+    /// class name (for diffs, where a class change is a change).
+    var classKey: String?
 
     /// How deep archives may nest inside data.
     static let maxNesting = 8
@@ -141,7 +144,8 @@ struct CodableExporter {
         if let foundation = FoundationValue.interpret(o, in: graph) {
             return try self.foundation(foundation, path: path, depth: depth)
         }
-        var out = PlistDictionary(minimumCapacity: o.fields.count)
+        var out = PlistDictionary(minimumCapacity: o.fields.count + 1)
+        if let classKey { out[classKey] = .string(o.className.readable) }
         for field in o.fields {
             let keyRule = rule?.keys.first { $0.key == field.key }
             if keyRule?.remove == true { continue }

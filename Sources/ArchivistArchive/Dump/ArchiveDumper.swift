@@ -10,13 +10,16 @@ public struct ArchiveDumper {
     let incoming: [Int]
     var shown: [Bool]
     var onStack: [Bool]
+    /// Labels of shared objects: their index, or in a stable dump the order in which they appear.
+    var labels: [Int: Int] = [:]
     var out = ""
 
     /// The text of an archive's graph.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> String {
         var d = ArchiveDumper(graph: graph, options: options)
         let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
-        d.out += "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
+        d.out += options.stable ? "NSKeyedArchiver archive, \(objects) objects\n"
+            : "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
         d.body(indent: 0)
         d.out += "\n"
         return d.out
@@ -50,7 +53,7 @@ public struct ArchiveDumper {
         out += pad(indent) + "}"
     }
 
-    private func label(_ i: Int) -> String { incoming[i] > 1 ? " " + options.paint("@\(i)", .label) : "" }
+    private func label(_ i: Int) -> String { incoming[i] > 1 ? " " + options.paint("@\(labels[i] ?? i)", .label) : "" }
 
     mutating func node(_ i: Int, indent: Int) {
         guard i >= 0, i < graph.nodes.count else { out += "<missing object \(i)>"; return }
@@ -69,10 +72,11 @@ public struct ArchiveDumper {
             out += "<class \(name)>"
         case .object(let o):
             if onStack[i] || (shown[i] && incoming[i] > 1) {
-                out += options.paint("-> @\(i)", .label)
+                out += options.paint("-> @\(labels[i] ?? i)", .label)
                 return
             }
             shown[i] = true
+            if incoming[i] > 1 { labels[i] = options.stable ? labels.count + 1 : i }
             if indent > options.depthLimit {
                 out += "\(o.className.readable)\(label(i)) { … }"
                 return
@@ -108,7 +112,9 @@ public struct ArchiveDumper {
         case .map(let keys, let values):
             if keys.isEmpty { out += "\(name) {}"; return }
             out += "\(name) {\n"
-            for (k, v) in zip(keys, values) {
+            var entries = Array(zip(keys, values))
+            if options.stable { entries.sort { (graph.string(.reference($0.0)) ?? "") < (graph.string(.reference($1.0)) ?? "") } }
+            for (k, v) in entries {
                 out += pad(indent + 1)
                 node(k, indent: indent + 1)
                 out += " => "
@@ -161,7 +167,7 @@ public struct ArchiveDumper {
         out += options.paint(o.className.description, .className) + label(i)
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
-        for field in o.fields {
+        for field in options.stable ? o.fields.sorted(by: { $0.key < $1.key }) : o.fields {
             out += pad(indent + 1) + field.key + " = "
             switch field.value {
             case .inline(let v):

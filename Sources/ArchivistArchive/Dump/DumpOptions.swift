@@ -8,6 +8,11 @@ public struct DumpOptions: Sendable {
     /// Colour class names, labels, inline markers and strings with ANSI escapes
     /// (for terminals; the command turns it on only for a terminal without NO_COLOR).
     public var color: Bool = false
+    /// A text that depends only on the values, for diffs (`git diff` textconv):
+    /// dictionary keys and object fields sorted, shared objects labelled in
+    /// order of appearance rather than by `$objects` index, no `$objects`
+    /// entry count, data in full up to 64 bytes and with a checksum beyond.
+    public var stable: Bool = false
     /// How many levels of data-inside-data are decoded.
     var nestedLevels = 8
     /// The deepest an archive's objects are shown, whatever `maxDepth` says

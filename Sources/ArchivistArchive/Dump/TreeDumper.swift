@@ -38,7 +38,7 @@ public struct TreeDumper {
             if d.isEmpty { out += "{}"; return }
             if indent >= options.depthLimit { out += "{ … \(d.count) keys }"; return }
             out += "{\n"
-            for (k, item) in d {
+            for (k, item) in options.stable ? d.sorted(by: { $0.0 < $1.0 }) : Array(d) {
                 out += pad(indent + 1) + DumpText.quoted(k) + " => "
                 value(item, indent: indent + 1)
                 out += "\n"
@@ -46,7 +46,7 @@ public struct TreeDumper {
             out += pad(indent) + "}"
         case .data(let bytes):
             if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedPlist.decode(bytes) {
-                out += DumpText.data(bytes) + " holding " + nested.label + " "
+                out += DumpText.data(bytes, stable: options.stable) + " holding " + nested.label + " "
                 var inner = options
                 inner.nestedLevels -= 1
                 if let graph = nested.graph {
@@ -59,7 +59,7 @@ public struct TreeDumper {
                     out += t.out
                 }
             } else {
-                out += DumpText.data(bytes)
+                out += DumpText.data(bytes, stable: options.stable)
             }
         case .string(let s):
             out += options.paint(DumpText.quoted(s), .string)
@@ -75,12 +75,25 @@ enum DumpText {
         PlistValue.quoted(s)
     }
 
-    static func data(_ bytes: [UInt8]) -> String {
+    static func data(_ bytes: [UInt8], stable: Bool = false) -> String {
+        let shown = stable ? 64 : 24
         var hex = ""
-        for b in bytes.prefix(24) {
+        for b in bytes.prefix(shown) {
             hex += b < 16 ? "0" + String(b, radix: 16) : String(b, radix: 16)
         }
-        return "<data \(bytes.count) bytes" + (bytes.isEmpty ? "" : " 0x" + hex + (bytes.count > 24 ? "…" : "")) + ">"
+        var text = "<data \(bytes.count) bytes" + (bytes.isEmpty ? "" : " 0x" + hex + (bytes.count > shown ? "…" : ""))
+        if stable, bytes.count > shown { text += " fnv1a64 " + String(fnv1a64(bytes), radix: 16) }
+        return text + ">"
+    }
+
+    /// FNV-1a, 64 bits: a checksum that makes any change to long data visible in a stable dump.
+    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            hash ^= UInt64(b)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
     }
 
     static func scalar(_ v: PlistValue) -> String {

@@ -22,6 +22,7 @@ struct Dump: ParsableCommand {
               archivist dump --json Data.plist
               archivist dump --key-path root.cpu_coder.cores.1 Computer.plist
               archivist dump --depth 2 Preferences.plist
+              archivist dump --stable Settings.plist    (git: diff.plist.textconv)
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
             """
     )
@@ -42,6 +43,9 @@ struct Dump: ParsableCommand {
 
     @Flag(help: "Print the same view as JSON, for programs.")
     var json = false
+
+    @Flag(help: "A text for diffs: sorted keys and fields, labels in order of appearance, no colour (for git's textconv).")
+    var stable = false
 
     @Option(name: .customLong("key-path"), help: ArgumentHelp("Show only what a dotted key path leads to (root.items.0.name; \\. for a dot).", valueName: "PATH"))
     var keyPath: String?
@@ -75,7 +79,8 @@ struct Dump: ParsableCommand {
             name = label
             let document = try PropertyList.read(bytes)
             var options = DumpOptions(maxDepth: depth)
-            options.color = Console.stdoutIsColorTerminal
+            options.color = Console.stdoutIsColorTerminal && !stable
+            options.stable = stable
             if let keyPath {
                 switch try KeyPath(keyPath).resolve(in: document.value) {
                 case .value(let v):

@@ -1,0 +1,150 @@
+import ArchivistCore
+
+/// What a file is, at a glance: format, size, values, depth; a binary
+/// plist's trailer; a keyed archive's envelope, classes and secure-coding
+/// verdict; where archives are nested in data. As a tree (for `--json`) and
+/// as text lines.
+public struct FileInfo: Sendable {
+    /// The report, keys in a fixed order.
+    public let report: PlistDictionary
+
+    /// Inspects a file's bytes.
+    public init(_ bytes: [UInt8]) throws {
+        let document = try PropertyList.read(bytes)
+        var r = PlistDictionary()
+        r["format"] = .string(document.format.rawValue)
+        if document.format == .binary {
+            r["version"] = .string("bplist00")
+        }
+        r["size"] = .int(Int64(bytes.count))
+        var counter = TreeCounter()
+        counter.count(document.value, depth: 1)
+        r["values"] = .int(Int64(counter.values))
+        r["maxDepth"] = .int(Int64(counter.maxDepth))
+        if document.format == .binary {
+            let b = try BinaryPlistInfo(bytes)
+            r["trailer"] = .dictionary(PlistDictionary([
+                ("offsetSize", .int(Int64(b.offsetSize))), ("referenceSize", .int(Int64(b.referenceSize))),
+                ("objects", .int(Int64(b.objectCount))), ("topObject", .int(Int64(b.topObject))),
+                ("offsetTable", .int(Int64(b.offsetTableOffset))), ("objectsWrittenMoreThanOnce", .int(Int64(b.duplicateObjects))),
+            ]))
+        }
+        if KeyedArchive.looksLikeArchive(document.value) {
+            r["archive"] = try Self.archive(document.value)
+        }
+        var nested: [PlistValue] = []
+        Self.nested(document.value, path: "", into: &nested, depth: 0)
+        if !nested.isEmpty { r["nestedArchives"] = .array(nested) }
+        report = r
+    }
+
+    private static func archive(_ value: PlistValue) throws -> PlistValue {
+        let archive = try KeyedArchive(value)
+        let graph = ObjectGraph(archive)
+        var census = ClassCensus()
+        census.add(graph)
+        let violations = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
+        var notAllowed: [String] = []
+        var inline = 0
+        for v in violations {
+            switch v.problem {
+            case .classNotAllowed: if !notAllowed.contains(v.className.readable) { notAllowed.append(v.className.readable) }
+            case .inlinePrimitive: inline += 1
+            }
+        }
+        let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
+        return .dictionary(PlistDictionary([
+            ("archiver", .string(archive.archiver)), ("version", .integer(archive.version)),
+            ("topKeys", .array(archive.top.map { .string($0.key) })),
+            ("objects", .int(Int64(objects))), ("entries", .int(Int64(archive.objects.count))),
+            ("classes", .array(census.entries.map { e in
+                .dictionary(PlistDictionary([("name", .string(e.name.readable)), ("archived", .string(e.name.archived)),
+                                             ("count", .int(Int64(e.count))), ("foundation", .bool(e.isFoundation))]))
+            })),
+            ("secure", .dictionary(PlistDictionary([
+                ("passesWithoutAllowlist", .bool(violations.isEmpty)),
+                ("classesToAllow", .array(notAllowed.map { .string($0) })),
+                ("inlinePrimitives", .int(Int64(inline))),
+            ]))),
+        ]))
+    }
+
+    /// Archives held in data values, by key path.
+    private static func nested(_ value: PlistValue, path: String, into out: inout [PlistValue], depth: Int) {
+        guard depth < 64 else { return }
+        switch value {
+        case .dictionary(let d):
+            for (k, v) in d { nested(v, path: path.isEmpty ? k : path + "." + k, into: &out, depth: depth + 1) }
+        case .array(let items):
+            for (i, v) in items.enumerated() { nested(v, path: path.isEmpty ? String(i) : path + ".\(i)", into: &out, depth: depth + 1) }
+        case .data(let bytes):
+            if let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
+                var entry = PlistDictionary([("keyPath", .string(path)), ("format", .string(doc.format.rawValue)), ("size", .int(Int64(bytes.count)))])
+                if let graph = try? ObjectGraph(doc.value) {
+                    var census = ClassCensus()
+                    census.add(graph)
+                    entry["classes"] = .array(census.entries.map { .string($0.name.readable) })
+                }
+                out.append(.dictionary(entry))
+            }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            return
+        }
+    }
+
+    /// The report as indented text lines.
+    public var lines: [String] {
+        var out: [String] = []
+        func int(_ v: PlistValue?) -> String { if case .integer(let i)? = v { return i.description } else { return "?" } }
+        func str(_ v: PlistValue?) -> String { v?.stringValue ?? "?" }
+        out.append("format: \(str(report["format"]))\(report["version"].map { " (\(str($0)))" } ?? ""), \(int(report["size"])) bytes")
+        out.append("values: \(int(report["values"])), depth: \(int(report["maxDepth"]))")
+        if case .dictionary(let t)? = report["trailer"] {
+            out.append("trailer: offset size \(int(t["offsetSize"])), reference size \(int(t["referenceSize"])), \(int(t["objects"])) objects, top object \(int(t["topObject"])), offset table at \(int(t["offsetTable"]))")
+            out.append("objects written more than once: \(int(t["objectsWrittenMoreThanOnce"]))")
+        }
+        if case .dictionary(let a)? = report["archive"] {
+            let tops = (a["topKeys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+            out.append("keyed archive: \(str(a["archiver"])) version \(int(a["version"])), top keys: \(tops), \(int(a["objects"])) objects in \(int(a["entries"])) entries")
+            for c in a["classes"]?.arrayValue ?? [] {
+                guard case .dictionary(let d) = c else { continue }
+                let kind = d["foundation"] == .bool(true) ? "Foundation" : "custom"
+                let archived = str(d["archived"]) == str(d["name"]) ? "" : " (\(str(d["archived"])))"
+                out.append("  class \(str(d["name"]))\(archived): \(int(d["count"])) (\(kind))")
+            }
+            if case .dictionary(let s)? = a["secure"] {
+                if s["passesWithoutAllowlist"] == .bool(true) {
+                    out.append("secure coding: passes lint --secure with no allowlist")
+                } else {
+                    let classes = (s["classesToAllow"]?.arrayValue ?? []).compactMap(\.stringValue)
+                    var why: [String] = []
+                    if !classes.isEmpty { why.append("allow \(classes.joined(separator: ", "))") }
+                    if int(s["inlinePrimitives"]) != "0" { why.append("box \(int(s["inlinePrimitives"])) inline primitives") }
+                    out.append("secure coding: fails lint --secure (\(why.joined(separator: "; ")))")
+                }
+            }
+        }
+        for n in report["nestedArchives"]?.arrayValue ?? [] {
+            guard case .dictionary(let d) = n else { continue }
+            let classes = (d["classes"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+            out.append("nested archive at \(str(d["keyPath"])): \(str(d["format"])), \(int(d["size"])) bytes\(classes.isEmpty ? "" : ", classes \(classes)")")
+        }
+        return out
+    }
+}
+
+/// Counts values and nesting depth without recursion limits beyond the reader's.
+struct TreeCounter {
+    var values = 0
+    var maxDepth = 0
+
+    mutating func count(_ v: PlistValue, depth: Int) {
+        values += 1
+        maxDepth = max(maxDepth, depth)
+        switch v {
+        case .array(let items): for i in items { count(i, depth: depth + 1) }
+        case .dictionary(let d): for (_, i) in d { count(i, depth: depth + 1) }
+        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ArchivistArchive
+import ArchivistCore
+import ArgumentParser
+
+/// `archivist diff`: a structural diff of two files.
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two property lists or archives by structure.",
+        discussion: """
+            The files may be in any formats: an XML and a binary plist of the same tree are
+            equal. Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: ...'
+            (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
+            Keyed archives are compared as object graphs ($top.root.field...), so an object
+            stored at another $objects index is not a change; property lists in data are
+            compared by content. Exit status: 0 when equal, 1 when different (or a file
+            cannot be read), 64 for usage errors.
+
+            Examples:
+              archivist diff Info.plist Info-new.plist
+              archivist diff --json old/Data.plist new/Data.plist
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The first file.", valueName: "A"))
+    var a: String
+
+    @Argument(help: ArgumentHelp("The second file.", valueName: "B"))
+    var b: String
+
+    @Flag(help: "Print JSON: [{\"change\", \"path\", \"old\", \"new\", \"oldType\", \"newType\"}].")
+    var json = false
+
+    func run() throws {
+        let diff: PlistDiff
+        var current = a
+        do {
+            let first = try PropertyList.read(try FileIO.read(a)).value
+            current = b
+            let second = try PropertyList.read(try FileIO.read(b)).value
+            current = a
+            diff = try PlistDiff(first, second)
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: current))
+            throw ExitCode.failure
+        }
+        if json {
+            let entries: [PlistValue] = diff.changes.map { c in
+                var d = PlistDictionary([("change", .string(c.kind.rawValue)), ("path", .string(c.path))])
+                if let old = c.old { d["old"] = Self.jsonable(old); d["oldType"] = .string(old.typeName) }
+                if let new = c.new { d["new"] = Self.jsonable(new); d["newType"] = .string(new.typeName) }
+                return .dictionary(d)
+            }
+            let bytes = try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
+            Console.output(String(decoding: bytes, as: UTF8.self))
+        } else {
+            for line in diff.lines { Console.output(line) }
+        }
+        if !diff.changes.isEmpty { throw ExitCode.failure }
+    }
+
+    /// A value JSON can hold: dates, data and UIDs as the JSON writer spells them; NaN as text.
+    static func jsonable(_ v: PlistValue) -> PlistValue {
+        if case .real(let r) = v, !r.value.isFinite { return .string("\(r.value)") }
+        if case .array(let items) = v { return .array(items.map(jsonable)) }
+        if case .dictionary(let d) = v {
+            var out = PlistDictionary(minimumCapacity: d.count)
+            for (k, item) in d { out.appendUnchecked(key: k, value: jsonable(item)) }
+            return .dictionary(out)
+        }
+        return v
+    }
+}
