@@ -1,0 +1,33 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+final class PlistDiffTests: XCTestCase {
+    func testFormatsDoNotMatterAndChangesAreLocated() throws {
+        let a = PlistValue.dictionary(PlistDictionary([("k", .int(1)), ("list", .array([.string("x")])), ("gone", .bool(true))]))
+        let xml = try PropertyList.read(try PropertyList.write(a, as: .xml)).value
+        let binary = try PropertyList.read(try PropertyList.write(a, as: .binary)).value
+        XCTAssertTrue(try PlistDiff(xml, binary).changes.isEmpty)
+        let b = PlistValue.dictionary(PlistDictionary([("k", .string("1")), ("list", .array([.string("x"), .string("y")])), ("new.key", .null)]))
+        XCTAssertEqual(try PlistDiff(a, b).lines, [
+            "~ k: integer 1 -> string \"1\"",
+            "+ list.1: string \"y\"",
+            "- gone: bool true",
+            "+ new\\.key: null null",
+        ])
+    }
+
+    /// Archives compare as object graphs: the same objects at other indices are equal.
+    func testArchivesCompareAsGraphs() throws {
+        let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).value
+        let rewritten = try GraphWriter.archive(try ObjectGraph(tree))
+        XCTAssertTrue(try PlistDiff(tree, rewritten).changes.isEmpty)
+        let edited = try PlistEditor.apply(.set(.string("Z")), at: KeyPath("root.cpu_coder.cores.1.coreID"), in: tree)
+        XCTAssertEqual(try PlistDiff(tree, edited).lines, ["~ root.cpu_coder.cores.1.coreID: string \"C3D4\" -> string \"Z\""])
+        var graph = try ObjectGraph(tree)
+        graph.renameClass("MusicBox.Computer", to: "Shop.Computer")
+        let migrated = try GraphWriter.archive(graph)
+        XCTAssertEqual(try PlistDiff(tree, migrated).lines, ["~ root.$class: string \"MusicBox.Computer\" -> string \"Shop.Computer\""])
+    }
+}
