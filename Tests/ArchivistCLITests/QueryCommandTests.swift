@@ -27,11 +27,13 @@ extension CLITests {
         let data = try run(["get", corpus("archives/foundation-values.plist"), "root.data", "--raw"])
         XCTAssertEqual(data.output, Data([1, 2, 3]))
         XCTAssertEqual(try run(["get", corpus("archives/foundation-values.plist"), "root.data"]).stdout, "AQID\n")
-        // The shared corpus, when present, too.
+        // The shared corpus: an Apple-made archive and an Xcode project.
         let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         if FileManager.default.fileExists(atPath: shared.path) {
-            let r = try run(["get", shared.path + "/MANIFEST.tsv", ""])
-            XCTAssertEqual(r.status, 1, "a TSV is not a property list")
+            let url = try run(["get", shared.path + "/corelibs-foundation/Tests/Foundation/Resources/NSKeyedUnarchiver-URLTest.plist", "root", "--type"])
+            XCTAssertEqual(url.status, 0, url.stderr)
+            let project = try run(["get", shared.path + "/alamofire/Alamofire.xcodeproj/project.pbxproj", "objectVersion"])
+            XCTAssertEqual(project.status, 0, project.stderr)
         }
     }
 

@@ -1,0 +1,55 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+/// `info`, `get`, `set`/`remove` and `diff` over every valid file of both corpora.
+final class CorpusQueryTests: XCTestCase {
+    static func validFiles() -> [URL] {
+        var out: [URL] = []
+        for root in [DumpGoldenTests.packageRoot.appendingPathComponent("Corpus"),
+                     DumpGoldenTests.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")] {
+            guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                if cols.count >= 3, cols[2] == "yes" { out.append(root.appendingPathComponent(cols[0])) }
+            }
+        }
+        return out
+    }
+
+    /// The first key path below the top: a dictionary's first key, an array's 0,
+    /// an archive's first $top key.
+    func firstPath(_ value: PlistValue) -> String? {
+        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) { return graph.top.first?.key }
+        switch value {
+        case .dictionary(let d): return d.keys.first.map { KeyPath(components: [$0]).description }
+        case .array(let a): return a.isEmpty ? nil : "0"
+        default: return nil
+        }
+    }
+
+    func testEveryValidFile() throws {
+        let files = Self.validFiles()
+        XCTAssertGreaterThan(files.count, 40)
+        for url in files {
+            let name = url.lastPathComponent
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let document = try PropertyList.read(bytes)
+            let info = try FileInfo(bytes)
+            XCTAssertEqual(info.report["format"], .string(document.format.rawValue), name)
+            // Converting to binary (which holds every type exactly) is no change.
+            if let other = try? PropertyList.read(try PropertyList.write(document.value, as: .binary)).value {
+                XCTAssertEqual(try PlistDiff(document.value, other).lines, [], name)
+            }
+            guard let path = firstPath(document.value) else { continue }
+            XCTAssertNoThrow(try KeyPath(path).resolve(in: document.value), "\(name): \(path)")
+            // Adding a key and removing it again is no change (plain dictionaries).
+            guard case .dictionary = document.value, !KeyedArchive.looksLikeArchive(document.value) else { continue }
+            let added = try PlistEditor.apply(.set(.string("added")), at: KeyPath("archivist\\.probe"), in: document.value)
+            XCTAssertEqual(try PlistDiff(document.value, added).lines, ["+ archivist\\.probe: string \"added\""], name)
+            let removed = try PlistEditor.apply(.remove, at: KeyPath("archivist\\.probe"), in: added)
+            XCTAssertEqual(removed, document.value, name)
+        }
+    }
+}
