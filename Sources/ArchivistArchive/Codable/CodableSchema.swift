@@ -125,7 +125,7 @@ public struct CodableSchema: Sendable {
             }
             if !codingKeys.isEmpty {
                 out += "\n    enum CodingKeys: String, CodingKey {\n"
-                for (name, key) in codingKeys { out += "        case \(name) = \(PlistValue.string(key).jsonQuoted)\n" }
+                for (name, key) in codingKeys { out += "        case \(name) = \(PlistValue.quoted(key))\n" }
                 out += "    }\n"
             }
             out += "}\n"
@@ -150,25 +150,6 @@ public struct CodableSchema: Sendable {
         let camel = RulesSuggestion.camelCase(key)
         if camel.isEmpty { return "field" }
         return keywords.contains(camel) ? "`\(camel)`" : camel
-    }
-}
-
-extension PlistValue {
-    /// A string as a JSON (and Swift) string literal.
-    var jsonQuoted: String {
-        guard case .string(let s) = self else { return "\"\"" }
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -100,18 +100,7 @@ struct Convert: ParsableCommand {
             }
         }
         let session = try BatchSession(inputs: inputs, options: batch)
-        if let problem = output.target.usageProblem(inputs: session.items.map(\.source)) {
-            Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
-            throw ExitCode.validationFailure
-        }
-        let converter = BatchConverter(items: session.items, format: to.plistFormat, target: output.target, backupSuffix: output.backup,
-                                       writeOptions: style.writeOptions)
-        do {
-            try converter.prepare()
-        } catch let error as PlistError {
-            Console.error("error: \(error.message)")
-            throw ExitCode.failure
-        }
+        let converter = try session.converter(format: to.plistFormat, output: output, style: style)
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
         let stdin = stdinBytes

@@ -116,18 +116,7 @@ struct Migrate: ParsableCommand {
             if failed { throw ExitCode.failure }
             return
         }
-        if let problem = output.target.usageProblem(inputs: session.items.map(\.source)) {
-            Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
-            throw ExitCode.validationFailure
-        }
-        let converter = BatchConverter(items: session.items, format: to, target: output.target, backupSuffix: output.backup,
-                                       writeOptions: style.writeOptions)
-        do {
-            try converter.prepare()
-        } catch let error as PlistError {
-            Console.error("error: \(error.message)")
-            throw ExitCode.failure
-        }
+        let converter = try session.converter(format: to, output: output, style: style)
         let stdin = stdinBytes
         let ok = try session.run { index in
             let item = converter.items[index]

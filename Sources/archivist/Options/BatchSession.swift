@@ -29,6 +29,24 @@ struct BatchSession {
         isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil
     }
 
+    /// The converter for the planned items: checks that the output target can
+    /// take them (status 64 if not) and creates the output folder.
+    func converter(format: PlistFormat?, output: OutputOptions, style: StyleOptions) throws -> BatchConverter {
+        if let problem = output.target.usageProblem(inputs: items.map(\.source)) {
+            Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
+            throw ExitCode.validationFailure
+        }
+        let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
+                                       writeOptions: style.writeOptions)
+        do {
+            try converter.prepare()
+        } catch let error as PlistError {
+            Console.error("error: \(error.message)")
+            throw ExitCode.failure
+        }
+        return converter
+    }
+
     /// Runs `work` on every item; returns true when none failed.
     func run(_ work: @escaping @Sendable (Int) -> BatchOutcome) throws -> Bool {
         BatchInterrupt.install()
