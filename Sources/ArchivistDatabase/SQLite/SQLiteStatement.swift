@@ -5,6 +5,9 @@ import CSQLite
 public final class SQLiteStatement {
     let handle: OpaquePointer
     let database: SQLiteDatabase
+    /// Copies of bound blobs and texts, kept until the statement is reset or
+    /// finalized (SQLite reads them while stepping; no destructor is needed).
+    private var bound: [UnsafeMutableRawPointer] = []
 
     init(_ handle: OpaquePointer, database: SQLiteDatabase) {
         self.handle = handle
@@ -13,13 +16,29 @@ public final class SQLiteStatement {
 
     deinit {
         sqlite3_finalize(handle)
+        release()
+    }
+
+    private func release() {
+        for p in bound { p.deallocate() }
+        bound.removeAll()
+    }
+
+    /// A copy of bytes that lives until the statement is reset.
+    private func keep(_ bytes: UnsafeRawBufferPointer, extra: Int = 0) -> UnsafeMutableRawPointer {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count + extra, 1), alignment: 1)
+        if let base = bytes.baseAddress, bytes.count > 0 { p.copyMemory(from: base, byteCount: bytes.count) }
+        if extra > 0 { p.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self) }
+        bound.append(p)
+        return p
     }
 
     /// Binds a blob (1-based index).
     public func bind(_ index: Int32, blob: [UInt8]) throws {
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        let rc = blob.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), transient) }
-        guard rc == SQLITE_OK else { throw database.error("cannot bind a value") }
+        let copy = blob.withUnsafeBytes { keep($0) }
+        guard sqlite3_bind_blob64(handle, index, copy, sqlite3_uint64(blob.count), nil) == SQLITE_OK else {
+            throw database.error("cannot bind a value")
+        }
     }
 
     /// Binds an integer (1-based index).
@@ -29,8 +48,11 @@ public final class SQLiteStatement {
 
     /// Binds text (1-based index).
     public func bind(_ index: Int32, text: String) throws {
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        guard sqlite3_bind_text(handle, index, text, -1, transient) == SQLITE_OK else { throw database.error("cannot bind a value") }
+        let utf8 = Array(text.utf8)
+        let copy = utf8.withUnsafeBytes { keep($0, extra: 1) }
+        guard sqlite3_bind_text(handle, index, copy.assumingMemoryBound(to: CChar.self), Int32(clamping: utf8.count), nil) == SQLITE_OK else {
+            throw database.error("cannot bind a value")
+        }
     }
 
     /// Advances; true when a row is ready, false when done.
@@ -46,6 +68,7 @@ public final class SQLiteStatement {
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        release()
     }
 
     /// True when a column of the current row is a blob.
