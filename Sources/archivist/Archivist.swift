@@ -14,6 +14,11 @@ struct Archivist: ParsableCommand {
             Examples:
               archivist convert Info.plist --to json --pretty
               archivist lint Resources/
+              archivist dump Data.plist
+              archivist migrate Data.plist --rules rules.json --in-place --backup .v1
+              archivist convert Computer.plist --to codable-json --rules rules.json
+              archivist get Info.plist CFBundleURLTypes.0.CFBundleURLSchemes
+              archivist diff old.plist new.plist
             """,
         version: "0.1.0",
         subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
