@@ -1,0 +1,18 @@
+// libFuzzer target: keyed archives: any format read, then the object graph,
+// its dump, the archive writer, the Codable export, a secure check and a migration.
+import ArchivistArchive
+import ArchivistCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
+    let buffer = UnsafeRawBufferPointer(start: data, count: size)
+    guard let document = try? PropertyList.read(buffer), let graph = try? ObjectGraph(document.value) else { return 0 }
+    _ = ArchiveDumper.render(graph)
+    _ = ArchiveJSONView.tree(graph)
+    _ = try? GraphWriter.archive(graph)
+    _ = try? CodableExport.tree(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
+    _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
+    _ = try? Migrator(rules: MigrationRules()).migrate(document.value)
+    _ = try? CodableSchema(document.value)
+    return 0
+}
