@@ -53,3 +53,21 @@ final class TextInputTests: XCTestCase {
         }
     }
 }
+
+/// UTF-16 and UTF-32 text must be well formed: a lone surrogate is a located
+/// encoding error (a Swift string cannot hold it; replacing it would lose it).
+final class StrictTextDecodingTests: XCTestCase {
+    func testLoneSurrogatesInUTF16AreLocated() {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for u in Array("{\n\"a\": \"".utf16) + [0xDC00] + Array("\"}".utf16) { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
+        XCTAssertThrowsError(try PropertyList.read(bytes)) { error in
+            let e = error as? PlistError
+            XCTAssertEqual(e?.kind, .encoding)
+            XCTAssertEqual(e?.message, "lone UTF-16 surrogate 0xDC00")
+            XCTAssertEqual(e?.location, .text(line: 2, column: 7))
+        }
+        var good: [UInt8] = [0xFE, 0xFF]
+        for u in Array("(\"😀\")".utf16) { good += [UInt8(u >> 8), UInt8(u & 0xFF)] }
+        XCTAssertEqual(try PropertyList.read(good).value, .array([.string("😀")]), "a surrogate pair is one character")
+    }
+}

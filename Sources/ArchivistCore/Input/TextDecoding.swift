@@ -19,6 +19,67 @@ public enum TextDecoding {
 
     /// The text as UTF-8 without a BOM. Input without a BOM is returned as it is;
     /// ill-formed code units become U+FFFD.
+    /// Like `decodeToUTF8`, but UTF-16 and UTF-32 text must be well formed: a
+    /// lone surrogate (or a UTF-32 value that is no scalar) is an `.encoding`
+    /// error at its line and column in the decoded text, since a Swift string
+    /// cannot hold it and replacing it would lose it.
+    static func decodeToUTF8Strictly(_ bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
+        guard let (encoding, bom) = detectBOM(bytes) else { return Array(bytes) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[bom...])
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count)
+        var line = 1, lineStart = 0
+        func fail(_ what: String) -> PlistError {
+            PlistError(.encoding, what, at: .text(line: line, column: out.count - lineStart + 1))
+        }
+        func append(_ scalar: Unicode.Scalar) {
+            for b in UTF8.encode(scalar).map({ Array($0) }) ?? [] { out.append(b) }
+            if scalar == "\n" {
+                line += 1
+                lineStart = out.count
+            }
+        }
+        switch encoding {
+        case .utf8:
+            out.append(contentsOf: body)
+        case .utf16BE, .utf16LE:
+            let big = encoding == .utf16BE
+            var i = 0
+            func unit(_ at: Int) -> UInt16 {
+                big ? UInt16(body[at]) << 8 | UInt16(body[at + 1]) : UInt16(body[at + 1]) << 8 | UInt16(body[at])
+            }
+            while i + 1 < body.count {
+                let u = unit(i)
+                i += 2
+                switch u {
+                case 0xD800...0xDBFF:
+                    guard i + 1 < body.count, case 0xDC00...0xDFFF = unit(i) else {
+                        throw fail("lone UTF-16 surrogate 0x\(String(u, radix: 16, uppercase: true))")
+                    }
+                    let low = unit(i)
+                    i += 2
+                    let value = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                    append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                case 0xDC00...0xDFFF:
+                    throw fail("lone UTF-16 surrogate 0x\(String(u, radix: 16, uppercase: true))")
+                default:
+                    append(Unicode.Scalar(u) ?? "\u{FFFD}")
+                }
+            }
+        case .utf32BE, .utf32LE:
+            let big = encoding == .utf32BE
+            var i = 0
+            while i + 3 < body.count {
+                let b0 = UInt32(body[i]), b1 = UInt32(body[i + 1]), b2 = UInt32(body[i + 2]), b3 = UInt32(body[i + 3])
+                let v = big ? (b0 << 24 | b1 << 16 | b2 << 8 | b3) : (b3 << 24 | b2 << 16 | b1 << 8 | b0)
+                guard let scalar = Unicode.Scalar(v) else { throw fail("0x\(String(v, radix: 16, uppercase: true)) is not a Unicode scalar") }
+                append(scalar)
+                i += 4
+            }
+        }
+        return out
+    }
+
     public static func decodeToUTF8(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         guard let (encoding, bom) = detectBOM(bytes) else { return Array(bytes) }
         let body = UnsafeRawBufferPointer(rebasing: bytes[bom...])

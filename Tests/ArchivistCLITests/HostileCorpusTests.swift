@@ -1,0 +1,89 @@
+import ArchivistCore
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every file of `Corpus/hostile/` gives its expected verdict from the built
+/// `archivist lint` within 1 second and 200 MB, and never crashes.
+extension CLITests {
+    /// Runs `archivist ARGS` and returns its exit status, output, wall seconds
+    /// and peak resident memory in KiB (from wait4's rusage).
+    func measured(_ args: [String]) throws -> (status: Int32, output: String, seconds: Double, maxRSSKiB: Int) {
+        let out = work.appendingPathComponent("measured-\(UUID().uuidString).txt").path
+        let argv = [Self.productsDirectory.appendingPathComponent("archivist").path] + args
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let started = Date()
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
+        XCTAssertEqual(rc, 0)
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let seconds = Date().timeIntervalSince(started)
+        let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let exited = status & 0x7F == 0
+        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output, seconds, Int(usage.ru_maxrss))
+    }
+
+    func testHostileCorpus() throws {
+        let root = Self.packageRoot.appendingPathComponent("Corpus/hostile")
+        let table = try String(contentsOf: root.appendingPathComponent("EXPECTED.tsv"), encoding: .utf8)
+        var checked = 0
+        for line in table.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 4 else { continue }
+            let path = root.appendingPathComponent(cols[0]).path
+            let r = try measured(["lint", path])
+            let name = cols[0]
+            XCTAssertLessThan(r.status, 128, "\(name) crashed: \(r.output)")
+            XCTAssertLessThan(r.seconds, 1.0, "\(name) took \(r.seconds) s")
+            XCTAssertLessThan(r.maxRSSKiB, 200 * 1024, "\(name) peaked at \(r.maxRSSKiB) KiB")
+            XCTAssertFalse(r.output.contains("root:x:0"), "\(name): a local file was read")
+            switch cols[1] {
+            case "ok":
+                XCTAssertEqual(r.status, 0, "\(name): \(r.output)")
+            default:
+                XCTAssertEqual(r.status, 1, "\(name): \(r.output)")
+                XCTAssertTrue(r.output.hasPrefix(path + ":") && r.output.contains(": error: "), "\(name) is located: \(r.output)")
+                XCTAssertTrue(r.output.contains(cols[2]), "\(name) should say \"\(cols[2])\": \(r.output)")
+            }
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 25)
+    }
+
+    /// A small valid binary plist cut at every byte: each prefix is a located
+    /// error, never a crash.
+    func testTruncatedBinaryAtEveryByte() throws {
+        let bytes = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("foundation/info-plist.bplist"))))
+        // Up to "bplis", a prefix is a valid OpenStep string (an unquoted word).
+        for n in 1..<6 {
+            XCTAssertEqual(try PropertyList.read(Array(bytes[..<n])).value, .string(String(decoding: bytes[..<n], as: UTF8.self)))
+        }
+        for n in [0] + Array(6..<bytes.count) {
+            XCTAssertThrowsError(try PropertyList.read(Array(bytes[..<n])), "\(n) bytes") { error in
+                guard let e = error as? PlistError else { return XCTFail("\(n): \(error)") }
+                switch e.location {
+                case .binary, .text, .unknown: break
+                case .archive: XCTFail("\(n): \(e)")
+                }
+            }
+        }
+        // And through the command, in one process per length would be slow: a few.
+        for n in [0, 8, bytes.count / 2, bytes.count - 1] {
+            let file = "cut\(n).bplist"
+            try Data(bytes[..<n]).write(to: work.appendingPathComponent(file))
+            let r = try measured(["lint", work.appendingPathComponent(file).path])
+            XCTAssertEqual(r.status, 1, r.output)
+        }
+    }
+}
