@@ -20,6 +20,12 @@ extension CLITests {
         XCTAssertEqual(problems.first?["line"] as? Int, 3)
         XCTAssertEqual(problems.first?["column"] as? Int, 2)
 
+        make("deep.json", "[[[[1]]]]")
+        XCTAssertEqual(try run(["lint", "--max-depth", "3", "deep.json"]).stdout, "deep.json:1:4: error: containers nested deeper than 3 levels\n")
+        XCTAssertEqual(try run(["lint", "--max-depth", "10", "deep.json"]).stdout, "deep.json: OK\n")
+        XCTAssertEqual(try run(["convert", "deep.json", "--to", "xml", "--max-depth", "2"]).status, 1)
+        XCTAssertEqual(try run(["lint", "--max-depth", "0", "deep.json"]).status, 64)
+
         let policy = try run(["lint", "--require-format", "xml", "good.plist", corpus("foundation/info-plist.bplist")])
         XCTAssertEqual(policy.status, 1)
         XCTAssertEqual(policy.stdout, "good.plist: OK\n\(corpus("foundation/info-plist.bplist")): error: the file is binary; this check requires xml\n")

@@ -60,6 +60,8 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var style: StyleOptions
 
+    @OptionGroup var limits: LimitOptions
+
     func validate() throws {
         if to != .codableJSON, rules != nil || suggestRules || dates != .deferred || cycles != .error {
             throw ValidationError("--rules, --dates, --cycles and --suggest-rules go with --to codable-json.")
@@ -100,7 +102,7 @@ struct Convert: ParsableCommand {
             }
         }
         let session = try BatchSession(inputs: inputs, options: batch)
-        let converter = try session.converter(format: to.plistFormat, output: output, style: style)
+        let converter = try session.converter(format: to.plistFormat, output: output, style: style, readOptions: limits.readOptions)
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
         let stdin = stdinBytes

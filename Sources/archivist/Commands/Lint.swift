@@ -71,6 +71,8 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var limits: LimitOptions
+
     func validate() throws {
         if !secure, rules != nil || !allow.isEmpty {
             throw ValidationError("--rules and --allow go with --secure.")
@@ -86,7 +88,7 @@ struct Lint: ParsableCommand {
             do {
                 for file in try Linter.files(for: path) {
                     do {
-                        reporter.add(file, findings(in: try FileIO.read(file), path: file, policy: policy))
+                        reporter.add(file, findings(in: try FileIO.read(file, maxSize: limits.readOptions.limits.maxInputSize), path: file, policy: policy))
                     } catch let error as PlistError {
                         Console.error(error.formatted(path: file))
                         reporter.failedToRead(file, error)
@@ -136,7 +138,7 @@ struct Lint: ParsableCommand {
 
     /// Every problem of one input.
     private func findings(in bytes: [UInt8], path: String, policy: SecurePolicy?) -> [Linter.Finding] {
-        Linter.findings(in: bytes, path: path) { document -> [PlistError] in
+        Linter.findings(in: bytes, path: path, options: limits.readOptions) { document -> [PlistError] in
             var extra: [PlistError] = []
             if let requireFormat, document.format != requireFormat {
                 extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))

@@ -116,7 +116,7 @@ struct Migrate: ParsableCommand {
             if failed { throw ExitCode.failure }
             return
         }
-        let converter = try session.converter(format: to, output: output, style: style)
+        let converter = try session.converter(format: to, output: output, style: style, readOptions: ReadOptions())
         let stdin = stdinBytes
         let ok = try session.run { index in
             let item = converter.items[index]

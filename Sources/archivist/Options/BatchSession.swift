@@ -31,13 +31,13 @@ struct BatchSession {
 
     /// The converter for the planned items: checks that the output target can
     /// take them (status 64 if not) and creates the output folder.
-    func converter(format: PlistFormat?, output: OutputOptions, style: StyleOptions) throws -> BatchConverter {
+    func converter(format: PlistFormat?, output: OutputOptions, style: StyleOptions, readOptions: ReadOptions) throws -> BatchConverter {
         if let problem = output.target.usageProblem(inputs: items.map(\.source)) {
             Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
             throw ExitCode.validationFailure
         }
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
-                                       writeOptions: style.writeOptions)
+                                       readOptions: readOptions, writeOptions: style.writeOptions)
         do {
             try converter.prepare()
         } catch let error as PlistError {

@@ -1,0 +1,33 @@
+import ArchivistCore
+import ArgumentParser
+
+/// The readers' limits, for inputs that need more (or, in a hook, less).
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-depth"), help: ArgumentHelp("Deepest nesting of containers read (default 512).", valueName: "N"))
+    var maxDepth: Int?
+
+    @Option(name: .customLong("max-objects"), help: ArgumentHelp("Most values one input may expand to, shared ones counted each time (default 50000000).", valueName: "N"))
+    var maxObjects: Int?
+
+    @Option(name: .customLong("max-input-size"), help: ArgumentHelp("Largest input in bytes (default 4294967296).", valueName: "BYTES"))
+    var maxInputSize: Int?
+
+    @Option(name: .customLong("max-value-length"), help: ArgumentHelp("Longest string or data value in bytes (default 2147483648).", valueName: "BYTES"))
+    var maxValueLength: Int?
+
+    func validate() throws {
+        for (name, value) in [("--max-depth", maxDepth), ("--max-objects", maxObjects), ("--max-input-size", maxInputSize), ("--max-value-length", maxValueLength)] {
+            if let value, value < 1 { throw ValidationError("\(name) takes a number of at least 1.") }
+        }
+    }
+
+    /// The read options these limits give.
+    var readOptions: ReadOptions {
+        var limits = Limits()
+        if let maxDepth { limits.maxDepth = maxDepth }
+        if let maxObjects { limits.maxObjects = maxObjects }
+        if let maxInputSize { limits.maxInputSize = maxInputSize }
+        if let maxValueLength { limits.maxValueLength = maxValueLength }
+        return ReadOptions(limits: limits)
+    }
+}
