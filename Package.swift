@@ -39,6 +39,11 @@ let package = Package(
             dependencies: ["ArchivistCore"],
             path: "tools/fixture-gen"
         ),
+        .executableTarget(
+            name: "bench-foundation",
+            dependencies: ["ArchivistCore"],
+            path: "tools/bench-foundation"
+        ),
         .testTarget(
             name: "ArchivistCoreTests",
             dependencies: ["ArchivistCore"]
