@@ -19,8 +19,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(
+            name: "CArchivistSupport"
+        ),
+        .target(
             name: "ArchivistCore",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CArchivistSupport"]
         ),
         .target(
             name: "ArchivistArchive",

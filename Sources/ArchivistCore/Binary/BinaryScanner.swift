@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The decoding state for one binary property list: the buffer, the validated
 /// offsets, a cache of decoded objects and the cycle bitset.
 struct BinaryScanner {
@@ -12,6 +18,8 @@ struct BinaryScanner {
     private var expandedSize: [Int]
     /// Objects currently being decoded (for cycle detection).
     private var onStack: [Bool]
+    /// Prints of the keys of the small dictionaries being read (see `keyPrint`), a stack.
+    private var keyPrints: [UInt64] = []
     /// Logical nodes produced so far.
     private var nodeCount = 0
     /// Duplicate keys and lone surrogates found.
@@ -67,10 +75,10 @@ struct BinaryScanner {
 
     /// Checks that `length` bytes from `start` lie inside the object area.
     @inline(__always)
-    private func checkRange(_ start: Int, _ length: Int, object: Int, what: String) throws {
+    private func checkRange(_ start: Int, _ length: Int, object: Int, what: @autoclosure () -> String) throws {
         let end = start.addingReportingOverflow(length)
         guard length >= 0, !end.overflow, end.partialValue <= trailer.offsetTableOffset else {
-            throw fail(.corrupt, "\(what) of \(length) bytes at offset \(start) runs past the object area (ends at \(trailer.offsetTableOffset))",
+            throw fail(.corrupt, "\(what()) of \(length) bytes at offset \(start) runs past the object area (ends at \(trailer.offsetTableOffset))",
                        offset: start, object: object)
         }
     }
@@ -98,6 +106,14 @@ struct BinaryScanner {
     // MARK: - Objects
 
     private mutating func value(_ index: Int, depth: Int) throws -> PlistValue {
+        // Numbers, booleans, dates and UIDs cost less to read again than to
+        // cache: only strings, data and containers go through the cache.
+        switch buf[offsets[index]] >> 4 {
+        case 0x0, 0x1, 0x2, 0x3, 0x8:
+            return try decode(index, depth: depth)
+        default:
+            break
+        }
         if let cached = cache[index] {
             try account(expandedSize[index], object: index)
             return cached
@@ -239,6 +255,19 @@ struct BinaryScanner {
         return try value(r, depth: depth + 1)
     }
 
+    /// A short ASCII key's identity in one word: its marker (which holds the
+    /// length) and up to 7 bytes of text, so two such keys are equal exactly when
+    /// their prints are. 0 for any other key (compared as strings).
+    @inline(__always)
+    private func keyPrint(_ index: Int) -> UInt64 {
+        let at = offsets[index]
+        let marker = buf[at]
+        guard marker >> 4 == 0x5, marker & 0x0F <= 7, at + 8 <= buf.count else { return 0 }
+        let word = UInt64(littleEndian: buf.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        let bits = (1 + Int(marker & 0x0F)) * 8
+        return bits == 64 ? word : word & ((1 << UInt64(bits)) - 1)
+    }
+
     private mutating func array(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> PlistValue {
         let (n, p) = try count(marker: marker, at: at, object: object)
         let refBytes = n.multipliedReportingOverflow(by: trailer.objectRefSize)
@@ -265,13 +294,34 @@ struct BinaryScanner {
         let hashKeys = n > 12
         var seen = Set<String>(minimumCapacity: hashKeys ? min(n, limits.maxReservation) : 0)
         let valuesAt = p + n * trailer.objectRefSize
+        let printBase = keyPrints.count
+        defer { keyPrints.removeLast(keyPrints.count - printBase) }
         for i in 0..<n {
             let kr = try ref(p, i, object: object)
             guard case .string(let key) = try child(kr, parent: object, depth: depth, at: at) else {
                 throw fail(.corrupt, "dictionary key \(i) (object \(kr)) is not a string", offset: offsets[kr], object: object)
             }
             let v = try child(try ref(valuesAt, i, object: object), parent: object, depth: depth, at: at)
-            let duplicate = hashKeys ? !seen.insert(key).inserted : dict.keys.contains(key)
+            let duplicate: Bool
+            if hashKeys {
+                duplicate = !seen.insert(key).inserted
+            } else {
+                // Small dictionaries compare short ASCII keys by a print of their
+                // bytes (marker and text in one word), other keys as strings.
+                let print = keyPrint(kr)
+                var found = false
+                for j in 0..<i {
+                    let other = keyPrints[printBase + j]
+                    if print != 0, other != 0 {
+                        if print == other { found = true; break }
+                    } else if dict.keys[j] == key {
+                        found = true
+                        break
+                    }
+                }
+                keyPrints.append(print)
+                duplicate = found
+            }
             if duplicate {
                 diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" in dictionary (the last value is kept)",
                                                    at: .binary(offset: at, object: object)))
