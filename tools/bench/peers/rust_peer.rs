@@ -26,10 +26,15 @@ fn main() {
                     Err(e) => { eprintln!("{}: {}", path, e); std::process::exit(1); }
                 };
                 let result = if out == "-" {
-                    let stdout = std::io::stdout();
-                    let mut w = std::io::BufWriter::new(stdout.lock());
-                    let r = if xml { value.to_writer_xml(&mut w) } else { value.to_writer_binary(&mut w) };
-                    r.and_then(|_| w.flush().map_err(plist::Error::from))
+                    let mut buf: Vec<u8> = Vec::new();
+                    let r = if xml { value.to_writer_xml(&mut buf) } else { value.to_writer_binary(&mut buf) };
+                    if r.is_ok() {
+                        if let Err(e) = std::io::stdout().lock().write_all(&buf) {
+                            eprintln!("{}: {}", path, e);
+                            std::process::exit(1);
+                        }
+                    }
+                    r
                 } else {
                     let stem = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                     let target = format!("{}/{}.plist", out, stem);
