@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The identity of a scalar for the binary writer's uniquing: equal only when
 /// the bytes written would be equal (strings by their exact UTF-8 bytes, not by
 /// canonical equivalence; reals by bit pattern and width).
@@ -14,7 +20,14 @@ enum ScalarKey: Hashable {
 
     static func == (lhs: ScalarKey, rhs: ScalarKey) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.string(var a), .string(var b)):
+            return a.withUTF8 { x in
+                b.withUTF8 { y in
+                    guard x.count == y.count else { return false }
+                    guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                    return memcmp(p, q, x.count) == 0
+                }
+            }
         case (.integer(let a, let x), .integer(let b, let y)): return a == b && x == y
         case (.real32(let a), .real32(let b)): return a == b
         case (.real64(let a), .real64(let b)): return a == b
