@@ -37,13 +37,18 @@ public struct ArchiveDumper {
         onStack = [Bool](repeating: false, count: graph.nodes.count)
     }
 
-    private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
+    /// Indents built once: rendering appends them rather than building a string per line.
+    private static let pads: [String] = (0..<64).map { String(repeating: "  ", count: $0) }
+
+    private func pad(_ n: Int) -> String { n < Self.pads.count ? Self.pads[n] : String(repeating: "  ", count: n) }
 
     /// `{ topKey = object ... }` at an indent.
     mutating func body(indent: Int) {
         out += "{\n"
         for (key, object) in graph.top {
-            out += pad(indent + 1) + key + " = "
+            out += pad(indent + 1)
+            out += key
+            out += " = "
             node(object, indent: indent + 1)
             out += "\n"
         }
@@ -104,7 +109,8 @@ public struct ArchiveDumper {
                 node(r, indent: indent + 1)
                 out += "\n"
             }
-            out += pad(indent) + "]"
+            out += pad(indent)
+            out += "]"
         case .map(let keys, let values):
             if keys.isEmpty { out += "\(name) {}"; return }
             out += "\(name) {\n"
@@ -158,16 +164,27 @@ public struct ArchiveDumper {
     }
 
     private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) {
-        out += options.paint(o.className.description, .className) + label(i)
+        out += options.paint(o.className.description, .className)
+        if incoming[i] > 1 { out += label(i) }
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
         for field in o.fields {
-            out += pad(indent + 1) + field.key + " = "
+            out += pad(indent + 1)
+            out += field.key
+            out += " = "
             switch field.value {
             case .inline(let v):
                 switch v {
                 case .integer, .real, .bool:
-                    out += DumpText.scalar(v) + " " + options.paint("(inline \(v.typeName))", .inline)
+                    out += DumpText.scalar(v)
+                    out += " "
+                    let note: String
+                    switch v {
+                    case .integer: note = "(inline integer)"
+                    case .real: note = "(inline real)"
+                    default: note = "(inline bool)"
+                    }
+                    out += options.color ? options.paint(note, .inline) : note
                 case .data(let bytes):
                     data(bytes, indent: indent + 1)
                 case .array, .dictionary, .string, .date, .uid, .null:

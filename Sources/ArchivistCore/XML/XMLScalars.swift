@@ -6,7 +6,7 @@ import Darwin
 
 /// Parsing of `<integer>` and `<real>` text as CoreFoundation accepts it.
 enum XMLScalars {
-    private static func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
+    private static func trimmed<C: RandomAccessCollection>(_ text: C) -> C.SubSequence where C.Element == UInt8 {
         var s = text[...]
         while let f = s.first, f == 0x20 || f == 0x09 || f == 0x0A || f == 0x0D { s = s.dropFirst() }
         while let l = s.last, l == 0x20 || l == 0x09 || l == 0x0A || l == 0x0D { s = s.dropLast() }
@@ -14,7 +14,7 @@ enum XMLScalars {
     }
 
     /// Decimal or `0x` hexadecimal, optionally signed, from `Int64.min` to `UInt64.max`.
-    static func integer(_ text: [UInt8]) -> PlistInteger? {
+    static func integer<C: RandomAccessCollection>(_ text: C) -> PlistInteger? where C.Element == UInt8 {
         var s = trimmed(text)
         var negative = false
         if let f = s.first, f == UInt8(ascii: "-") || f == UInt8(ascii: "+") {
@@ -50,7 +50,7 @@ enum XMLScalars {
     }
 
     /// A decimal real, or `nan`, `inf`, `infinity` with an optional sign (any case).
-    static func real(_ text: [UInt8]) -> Double? {
+    static func real<C: RandomAccessCollection>(_ text: C) -> Double? where C.Element == UInt8 {
         let s = trimmed(text)
         guard !s.isEmpty, s.count < 512 else { return nil }
         let lower = String(decoding: s, as: UTF8.self).lowercased()
