@@ -6,6 +6,11 @@ public enum BinaryPlistWriter {
     /// Writes a tree as a binary property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         var flattener = BinaryFlattener()
+        // Size the tables once: growing a hash table rehashes every key again.
+        let (scalars, containers, refs) = BinaryFlattener.count(value, depth: 0)
+        flattener.unique.reserveCapacity(scalars)
+        flattener.objects.reserveCapacity(scalars + containers)
+        flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()
     }
@@ -32,6 +37,30 @@ private struct BinaryFlattener {
     private static func settle(_ slot: inout Int, _ candidate: Int) -> Int {
         if slot < 0 { slot = candidate }
         return slot
+    }
+
+    /// Scalars (an upper bound on the unique ones), containers and references in a tree
+    /// (stopping below the writable depth, which `flatten` reports).
+    static func count(_ value: PlistValue, depth: Int) -> (Int, Int, Int) {
+        guard depth <= maxDepth else { return (0, 0, 0) }
+        switch value {
+        case .array(let items):
+            var total = (0, 1, items.count)
+            for item in items {
+                let c = count(item, depth: depth + 1)
+                total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
+            }
+            return total
+        case .dictionary(let dict):
+            var total = (dict.count, 1, 2 * dict.count)
+            for v in dict.values {
+                let c = count(v, depth: depth + 1)
+                total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
+            }
+            return total
+        default:
+            return (1, 0, 0)
+        }
     }
 
     mutating func flatten(_ value: PlistValue, depth: Int) throws -> Int {
