@@ -10,7 +10,7 @@ public struct ArchiveDumper {
     let incoming: [Int]
     var shown: [Bool]
     var onStack: [Bool]
-    var out = ""
+    var out = DumpBuffer()
 
     /// The text of an archive's graph.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> String {
@@ -19,14 +19,15 @@ public struct ArchiveDumper {
         d.out += "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
         d.body(indent: 0)
         d.out += "\n"
-        return d.out
+        return d.out.text
     }
 
     /// The text of one node of a graph (what a key path leads to).
     public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) -> String {
         var d = ArchiveDumper(graph: graph, options: options)
         d.node(index, indent: 0)
-        return d.out + "\n"
+        d.out += "\n"
+        return d.out.text
     }
 
     init(graph: ObjectGraph, options: DumpOptions) {
@@ -207,4 +208,22 @@ public struct ArchiveDumper {
         }
         out += pad(indent) + "}"
     }
+}
+
+/// The dump's text as UTF-8 bytes: appending copies bytes, where appending to a
+/// `String` costs hundreds of instructions a time (a dump makes one append per
+/// token).
+struct DumpBuffer {
+    private var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    static func += (buffer: inout DumpBuffer, text: String) {
+        var text = text
+        text.withUTF8 { buffer.bytes.append(contentsOf: $0) }
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }
