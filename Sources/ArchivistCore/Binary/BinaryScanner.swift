@@ -12,9 +12,13 @@ struct BinaryScanner {
     private let limits: Limits
     /// Offsets of the objects, each checked to lie in the object area.
     private var offsets: [Int]
-    /// Decoded objects by index, so shared objects are read once.
+    /// For each object, its slot in `cache` when more than one container refers
+    /// to it (-1 otherwise): only shared objects are cached, so a tree of
+    /// distinct objects costs no cache entries.
+    private var sharedSlot: [Int32]
+    /// Decoded shared objects, so each is read once.
     private var cache: [PlistValue?]
-    /// Number of nodes each decoded object expands to, to bound the logical tree size.
+    /// Number of nodes each cached object expands to, to bound the logical tree size.
     private var expandedSize: [Int]
     /// Objects currently being decoded (for cycle detection).
     private var onStack: [Bool]
@@ -44,9 +48,54 @@ struct BinaryScanner {
             offsets[i] = Int(off)
         }
         self.offsets = offsets
-        cache = [PlistValue?](repeating: nil, count: n)
-        expandedSize = [Int](repeating: 0, count: n)
         onStack = [Bool](repeating: false, count: n)
+        sharedSlot = BinaryScanner.sharedSlots(buffer, trailer: trailer, offsets: offsets)
+        let shared = sharedSlot.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        cache = [PlistValue?](repeating: nil, count: shared)
+        expandedSize = [Int](repeating: 0, count: shared)
+    }
+
+    /// Counts the references to each object from every container whose header
+    /// and reference list lie in the object area (a container that does not
+    /// fails when it is read), and numbers the objects referred to more than once.
+    private static func sharedSlots(_ b: UnsafeRawBufferPointer, trailer: BinaryTrailer, offsets: [Int]) -> [Int32] {
+        let n = offsets.count
+        var counts = [UInt8](repeating: 0, count: n)
+        let refSize = trailer.objectRefSize
+        let area = trailer.offsetTableOffset
+        counts.withUnsafeMutableBufferPointer { counts in
+            for at in offsets {
+                let marker = b[at]
+                let kind = marker >> 4
+                guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
+                var count = Int(marker & 0x0F)
+                var p = at + 1
+                if count == 0x0F {
+                    guard p < area else { continue }
+                    let intMarker = b[p]
+                    guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else { continue }
+                    let size = 1 << Int(intMarker & 0x0F)
+                    guard p + 1 + size <= area else { continue }
+                    let raw = readUInt(b, p + 1, size)
+                    guard raw <= UInt64(area) else { continue }
+                    count = Int(raw)
+                    p += 1 + size
+                }
+                let refs = kind == 0xD ? 2 * count : count
+                guard refs <= (area - p) / refSize else { continue }
+                for i in 0..<refs {
+                    let r = readUInt(b, p + i * refSize, refSize)
+                    if r < UInt64(n), counts[Int(r)] < 2 { counts[Int(r)] += 1 }
+                }
+            }
+        }
+        var slots = [Int32](repeating: -1, count: n)
+        var next: Int32 = 0
+        for i in 0..<n where counts[i] > 1 {
+            slots[i] = next
+            next += 1
+        }
+        return slots
     }
 
     mutating func readRoot() throws -> PlistValue {
@@ -114,14 +163,16 @@ struct BinaryScanner {
         default:
             break
         }
-        if let cached = cache[index] {
-            try account(expandedSize[index], object: index)
+        let slot = Int(sharedSlot[index])
+        guard slot >= 0 else { return try decode(index, depth: depth) }
+        if let cached = cache[slot] {
+            try account(expandedSize[slot], object: index)
             return cached
         }
         let start = nodeCount
         let v = try decode(index, depth: depth)
-        cache[index] = v
-        expandedSize[index] = nodeCount - start
+        cache[slot] = v
+        expandedSize[slot] = nodeCount - start
         return v
     }
 
