@@ -1,3 +1,4 @@
+import ArchivistCore
 import ArgumentParser
 
 /// Long input lists (`archivist convert *.plist ...`) without ArgumentParser's
@@ -9,6 +10,9 @@ import ArgumentParser
 /// usage errors are the same. Any other command line is parsed as usual.
 extension Archivist {
     static func main() {
+        // A one-shot command: the OS frees the largest tree at exit, faster than
+        // freeing it node by node (see ProcessLifetime).
+        ProcessLifetime.keepLargestTreeUntilExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let (reduced, extra) = LongInputLists.split(arguments), !extra.isEmpty else {
             main(nil)

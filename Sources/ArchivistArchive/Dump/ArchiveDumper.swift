@@ -14,6 +14,7 @@ public struct ArchiveDumper {
 
     /// The text of an archive's graph.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> String {
+        ProcessLifetime.keep(graph, size: graph.nodes.count, as: .derived)
         var d = ArchiveDumper(graph: graph, options: options)
         let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
         d.out += "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
