@@ -10,13 +10,17 @@ struct BinaryScanner {
     private let buf: UnsafeRawBufferPointer
     private let trailer: BinaryTrailer
     private let limits: Limits
-    /// Offsets of the objects, each checked to lie in the object area.
-    private var offsets: [Int]
-    /// For each object, its slot in `cache` when more than one container refers
-    /// to it (-1 otherwise): only shared objects are cached, so a tree of
-    /// distinct objects costs no cache entries.
-    private var sharedSlot: [Int32]
-    /// Decoded shared objects, so each is read once.
+    /// Each object's offset (checked to lie in the object area) and its slot in
+    /// `cache` when more than one container refers to it (-1 otherwise), side
+    /// by side: decoding reads both for every object.
+    private var objects: [ObjectInfo]
+
+    struct ObjectInfo {
+        var offset: UInt32
+        var slot: Int32
+    }
+    /// Decoded shared objects, so each is read once (only shared objects are
+    /// cached, so a tree of distinct objects costs no cache entries).
     private var cache: [PlistValue?]
     /// Number of nodes each cached object expands to, to bound the logical tree size.
     private var expandedSize: [Int]
@@ -38,6 +42,10 @@ struct BinaryScanner {
         var offsets = [Int](repeating: 0, count: n)
         let tableStart = trailer.offsetTableOffset
         let end = tableStart
+        guard end <= Int(UInt32.max) else {
+            throw PlistError(.limitExceeded, "binary property lists whose objects take more than 4 GiB are not supported",
+                             at: .binary(offset: tableStart, object: nil))
+        }
         for i in 0..<n {
             let at = tableStart + i * size
             let off = BinaryScanner.readUInt(buffer, at, size)
@@ -47,10 +55,16 @@ struct BinaryScanner {
             }
             offsets[i] = Int(off)
         }
-        self.offsets = offsets
         onStack = [Bool](repeating: false, count: n)
-        sharedSlot = BinaryScanner.sharedSlots(buffer, trailer: trailer, offsets: offsets)
-        let shared = sharedSlot.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        let slots = BinaryScanner.sharedSlots(buffer, trailer: trailer, offsets: offsets)
+        var shared = 0
+        objects = [ObjectInfo](unsafeUninitializedCapacity: n) { info, count in
+            for i in 0..<n {
+                info[i] = ObjectInfo(offset: UInt32(truncatingIfNeeded: offsets[i]), slot: slots[i])
+                if slots[i] >= 0 { shared += 1 }
+            }
+            count = n
+        }
         cache = [PlistValue?](repeating: nil, count: shared)
         expandedSize = [Int](repeating: 0, count: shared)
     }
@@ -155,37 +169,44 @@ struct BinaryScanner {
     // MARK: - Objects
 
     private mutating func value(_ index: Int, depth: Int) throws -> PlistValue {
+        let info = objects[index]
+        let at = Int(info.offset)
         // Numbers, booleans, dates and UIDs cost less to read again than to
         // cache: only strings, data and containers go through the cache.
-        switch buf[offsets[index]] >> 4 {
+        let slot = Int(info.slot)
+        guard slot >= 0 else { return try decode(index, at: at, depth: depth) }
+        switch buf[at] >> 4 {
         case 0x0, 0x1, 0x2, 0x3, 0x8:
-            return try decode(index, depth: depth)
+            return try decode(index, at: at, depth: depth)
         default:
             break
         }
-        let slot = Int(sharedSlot[index])
-        guard slot >= 0 else { return try decode(index, depth: depth) }
         if let cached = cache[slot] {
             try account(expandedSize[slot], object: index)
             return cached
         }
         let start = nodeCount
-        let v = try decode(index, depth: depth)
+        let v = try decode(index, at: at, depth: depth)
         cache[slot] = v
         expandedSize[slot] = nodeCount - start
         return v
+    }
+
+    /// The offset of an object (already validated).
+    @inline(__always)
+    private func offset(_ index: Int) -> Int {
+        Int(objects[index].offset)
     }
 
     @inline(__always)
     private mutating func account(_ nodes: Int, object: Int) throws {
         nodeCount += nodes
         if nodeCount > limits.maxObjects {
-            throw fail(.limitExceeded, "the property list expands to more than \(limits.maxObjects) objects", offset: offsets[object], object: object)
+            throw fail(.limitExceeded, "the property list expands to more than \(limits.maxObjects) objects", offset: offset(object), object: object)
         }
     }
 
-    private mutating func decode(_ index: Int, depth: Int) throws -> PlistValue {
-        let at = offsets[index]
+    private mutating func decode(_ index: Int, at: Int, depth: Int) throws -> PlistValue {
         try account(1, object: index)
         let marker = buf[at]
         switch marker >> 4 {
@@ -311,7 +332,7 @@ struct BinaryScanner {
     /// their prints are. 0 for any other key (compared as strings).
     @inline(__always)
     private func keyPrint(_ index: Int) -> UInt64 {
-        let at = offsets[index]
+        let at = offset(index)
         let marker = buf[at]
         guard marker >> 4 == 0x5, marker & 0x0F <= 7, at + 8 <= buf.count else { return 0 }
         let word = UInt64(littleEndian: buf.loadUnaligned(fromByteOffset: at, as: UInt64.self))
@@ -350,7 +371,7 @@ struct BinaryScanner {
         for i in 0..<n {
             let kr = try ref(p, i, object: object)
             guard case .string(let key) = try child(kr, parent: object, depth: depth, at: at) else {
-                throw fail(.corrupt, "dictionary key \(i) (object \(kr)) is not a string", offset: offsets[kr], object: object)
+                throw fail(.corrupt, "dictionary key \(i) (object \(kr)) is not a string", offset: offset(kr), object: object)
             }
             let v = try child(try ref(valuesAt, i, object: object), parent: object, depth: depth, at: at)
             let duplicate: Bool
