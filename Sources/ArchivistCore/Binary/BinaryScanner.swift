@@ -327,17 +327,29 @@ struct BinaryScanner {
         return try value(r, depth: depth + 1)
     }
 
-    /// A short ASCII key's identity in one word: its marker (which holds the
-    /// length) and up to 7 bytes of text, so two such keys are equal exactly when
-    /// their prints are. 0 for any other key (compared as strings).
+    /// A hash of a one-byte-per-character key's bytes (a `0x5X` string: ASCII,
+    /// or Latin-1 beyond it), never 0. Other bytes are other text, and no two
+    /// such strings are canonically equivalent, so keys with different prints
+    /// differ; equal prints are confirmed as strings. 0 for UTF-16 keys, which
+    /// are compared as strings.
     @inline(__always)
     private func keyPrint(_ index: Int) -> UInt64 {
         let at = offset(index)
         let marker = buf[at]
-        guard marker >> 4 == 0x5, marker & 0x0F <= 7, at + 8 <= buf.count else { return 0 }
-        let word = UInt64(littleEndian: buf.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-        let bits = (1 + Int(marker & 0x0F)) * 8
-        return bits == 64 ? word : word & ((1 << UInt64(bits)) - 1)
+        guard marker >> 4 == 0x5 else { return 0 }
+        var length = Int(marker & 0x0F)
+        var start = at + 1
+        if length == 0x0F {
+            // Already read as a string, so the count is well formed.
+            let size = 1 << Int(buf[at + 1] & 0x0F)
+            length = Int(BinaryScanner.readUInt(buf, at + 2, size))
+            start = at + 2 + size
+        }
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(length)
+        for k in start..<(start + length) {
+            h = (h ^ UInt64(buf[k])) &* 0x0000_0100_0000_01B3
+        }
+        return h | 1
     }
 
     private mutating func array(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> PlistValue {
@@ -363,7 +375,7 @@ struct BinaryScanner {
         try enter(object, depth: depth, at: at)
         defer { onStack[object] = false }
         var dict = PlistDictionary(minimumCapacity: min(n, limits.maxReservation))
-        let hashKeys = n > 12
+        let hashKeys = n > 64
         var seen = Set<String>(minimumCapacity: hashKeys ? min(n, limits.maxReservation) : 0)
         let valuesAt = p + n * trailer.objectRefSize
         let printBase = keyPrints.count
@@ -378,20 +390,20 @@ struct BinaryScanner {
             if hashKeys {
                 duplicate = !seen.insert(key).inserted
             } else {
-                // Small dictionaries compare short ASCII keys by a print of their
-                // bytes (marker and text in one word), other keys as strings.
+                // Keys are told apart by their prints (see keyPrint), UTF-16
+                // keys by string comparison; `keyPrints` holds one print per
+                // stored key, in order.
                 let print = keyPrint(kr)
                 var found = false
-                for j in 0..<i {
+                for j in 0..<dict.count {
                     let other = keyPrints[printBase + j]
-                    if print != 0, other != 0 {
-                        if print == other { found = true; break }
-                    } else if dict.keys[j] == key {
+                    if print != 0, other != 0, print != other { continue }
+                    if dict.keys[j] == key {
                         found = true
                         break
                     }
                 }
-                keyPrints.append(print)
+                if !found { keyPrints.append(print) }
                 duplicate = found
             }
             if duplicate {

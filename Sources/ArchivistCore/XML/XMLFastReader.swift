@@ -23,6 +23,8 @@ struct XMLFastReader {
     private let limits: Limits
     private var nodes = 0
     private var scratch: [UInt8] = []
+    /// Prints of the keys of the dictionaries being read (see `keyPrint`), a stack.
+    private var keyPrints: [UInt64] = []
     /// libxml2 stops at 256 levels without XML_PARSE_HUGE; stay well inside.
     private static let maxDepth = 200
     /// libxml2 refuses text nodes over 10,000,000 bytes without XML_PARSE_HUGE.
@@ -335,9 +337,27 @@ struct XMLFastReader {
         }
     }
 
+    /// A hash of an ASCII key's bytes, never 0; 0 for other keys. Different
+    /// prints mean different ASCII text (equal prints are confirmed as strings);
+    /// other keys are compared as strings, which also matches canonically
+    /// equivalent keys as libxml2's path does.
+    private static func keyPrint(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { bytes in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+            for b in bytes {
+                if b >= 0x80 { return 0 }
+                h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+            }
+            return h | 1
+        }
+    }
+
     private mutating func dictionary(depth: Int) -> PlistValue? {
         var dict = PlistDictionary()
         var seen: Set<String> = []
+        let printBase = keyPrints.count
+        defer { keyPrints.removeLast(keyPrints.count - printBase) }
         while true {
             guard skipMisc() else { return nil }
             if at(i + 1) == UInt8(ascii: "/") {
@@ -351,8 +371,14 @@ struct XMLFastReader {
                 key = k
             }
             // A duplicate key is reported with positions: libxml2's path does that.
-            if dict.count < 16 {
-                if dict.keys.contains(key) { return nil }
+            if dict.count < 64 {
+                let print = XMLFastReader.keyPrint(key)
+                for j in 0..<dict.count {
+                    let other = keyPrints[printBase + j]
+                    if print != 0, other != 0, print != other { continue }
+                    if dict.keys[j] == key { return nil }
+                }
+                keyPrints.append(print)
             } else {
                 if seen.isEmpty { seen = Set(dict.keys) }
                 guard seen.insert(key).inserted else { return nil }

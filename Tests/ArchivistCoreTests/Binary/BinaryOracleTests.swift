@@ -155,6 +155,28 @@ final class BinaryHostileTests: XCTestCase {
         XCTAssertEqual(seven.diagnostics.map(\.kind), [])
         let surrogates = try BinaryPlistReader.read(make([[0xD2, 1, 2, 3, 3], [0x61, 0xD8, 0x00], [0x61, 0xDC, 0x00], [0x10, 1]]))
         XCTAssertEqual(surrogates.diagnostics.map(\.kind).filter { $0 == .duplicateKey }, [.duplicateKey])
+        // UTF-16 keys with a duplicate before another key.
+        let utf16 = try BinaryPlistReader.read(make([[0xD3, 1, 2, 3, 4, 4, 4], [0x61, 0, 0x61], [0x61, 0, 0x61], [0x61, 0, 0x62], [0x10, 1]]))
+        XCTAssertEqual(utf16.diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(utf16.value.dictionaryValue?.keys, ["a", "b"])
+        // 30 keys in separate objects, one repeated.
+        var objects: [[UInt8]] = [[0xDF, 0x10, 30] + (1...30).map(UInt8.init) + Array(repeating: UInt8(31), count: 30)]
+        for k in 0..<30 {
+            let text = Array("kk\(k == 29 ? 3 : k)".utf8)
+            objects.append([0x50 | UInt8(text.count)] + text)
+        }
+        objects.append([0x10, 1])
+        let thirty = try BinaryPlistReader.read(make(objects))
+        XCTAssertEqual(thirty.diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(thirty.value.dictionaryValue?.count, 29)
+        // 20 and 80 long keys written by Archivist, one repeated (the same key object twice).
+        for total in [20, 80] {
+            var d = PlistDictionary()
+            for k in 0..<total { d.appendUnchecked(key: "a rather long key number \(k == total - 1 ? 5 : k)", value: .int(Int64(k))) }
+            let doc = try PropertyList.read(try BinaryPlistWriter.write(.dictionary(d)))
+            XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey], "\(total) keys")
+            XCTAssertEqual(doc.value.dictionaryValue?.count, total - 1)
+        }
         let lone = try BinaryPlistReader.read(make([[0x61, 0xD8, 0x00]]))
         XCTAssertEqual(lone.value, .string("\u{FFFD}"))
         XCTAssertEqual(lone.diagnostics.map(\.kind), [.loneSurrogate])

@@ -72,6 +72,10 @@ final class XMLFastReaderTests: XCTestCase {
             "<plist><string>a]]>b</string></plist>",
             "<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>",
             "<plist><dict>" + (0..<30).map { "<key>k\($0 % 20)</key><integer>\($0)</integer>" }.joined() + "</dict></plist>",
+            "<plist><dict>" + (0..<90).map { "<key>k\($0 % 80)</key><integer>\($0)</integer>" }.joined() + "</dict></plist>",
+            // Canonically equivalent keys (Kelvin sign and K; é precomposed and not) are one key to Swift's strings.
+            "<plist><dict><key>K</key><true/><key>\u{212A}</key><false/></dict></plist>",
+            "<plist><dict><key>caf\u{E9}</key><true/><key>cafe\u{301}</key><false/></dict></plist>",
             "<plist><string>x</string><string>y</string></plist>",
             "<plist><string>x</plist>",
             "<plist><float>1</float></plist>",
