@@ -101,9 +101,15 @@ public enum ISO8601 {
     /// Parses `[-]YYYY-MM-DDTHH:MM:SS[.fraction]Z`. Returns nil for anything else,
     /// including out-of-range fields.
     public static func parse<C: Collection>(_ text: C) -> PlistDate? where C.Element == UInt8 {
-        var bytes = Array(text)
+        if let date = text.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return date }
+        return Array(text).withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes all: UnsafeBufferPointer<UInt8>) -> PlistDate? {
         // Surrounding whitespace is tolerated, as CoreFoundation does.
-        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        var end = all.count
+        while end > 0, isSpace(all[end - 1]) { end -= 1 }
+        let bytes = UnsafeBufferPointer(rebasing: all[0..<end])
         var i = 0
         while i < bytes.count, isSpace(bytes[i]) { i += 1 }
         var negative = false
