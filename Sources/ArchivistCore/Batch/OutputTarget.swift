@@ -36,6 +36,24 @@ public enum OutputTarget: Sendable, Equatable {
     }
 
     /// The path one input's result goes to; `-` means standard output.
+    /// The file name of an ASCII path without its last extension, as the
+    /// general rule below computes it; nil for other paths.
+    static func asciiStem(_ path: String) -> String? {
+        var path = path
+        return path.withUTF8 { b -> String? in
+            var end = b.count
+            for c in b where c >= 0x80 { return nil }
+            while end > 0, b[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            guard end > 0 else { return "output" }
+            var start = end
+            while start > 0, b[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            var dot = end - 1
+            while dot > start, b[dot] != UInt8(ascii: ".") { dot -= 1 }
+            let stemEnd = dot > start && b[dot] == UInt8(ascii: ".") ? dot : end
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<stemEnd]), as: UTF8.self)
+        }
+    }
+
     public func destination(for input: String, format: PlistFormat) -> String {
         switch self {
         case .standardOutput:
@@ -45,6 +63,11 @@ public enum OutputTarget: Sendable, Equatable {
         case .inPlace:
             return input
         case .directory(let dir):
+            if input != "-", let stem = Self.asciiStem(input) {
+                // The usual ASCII path, by bytes: no grapheme breaking per character.
+                let folder = dir.hasSuffix("/") ? dir : dir + "/"
+                return folder + stem + "." + Self.fileExtension(for: format)
+            }
             let name = input == "-" ? "stdin" : String(input.split(separator: "/").last ?? "output")
             let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] }.map(String.init) ?? name
             let folder = dir.hasSuffix("/") ? dir : dir + "/"

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes binary property lists (`bplist00`) as CoreFoundation does: objects
 /// numbered in pre-order (a dictionary, then its keys, then its values), equal
 /// scalars written once, the smallest reference and offset sizes that fit, and
@@ -8,7 +14,7 @@ public enum BinaryPlistWriter {
         var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
         let (scalars, containers, refs) = BinaryFlattener.count(value, depth: 0)
-        flattener.unique.reserveCapacity(scalars)
+        flattener.unique.reserve(scalars)
         flattener.objects.reserveCapacity(scalars + containers)
         flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(value, depth: 0)
@@ -29,15 +35,8 @@ private struct BinaryFlattener {
     var objects: [FlatObject] = []
     /// Every container's references, one after another.
     var refs: [Int] = []
-    var unique: [ScalarKey: Int] = [:]
+    var unique = ScalarTable()
     static let maxDepth = 512
-
-    /// The index of an equal scalar written before, or `candidate` (recorded for `key`).
-    @inline(__always)
-    private static func settle(_ slot: inout Int, _ candidate: Int) -> Int {
-        if slot < 0 { slot = candidate }
-        return slot
-    }
 
     /// Scalars (an upper bound on the unique ones), containers and references in a tree
     /// (stopping below the writable depth, which `flatten` reports).
@@ -67,7 +66,6 @@ private struct BinaryFlattener {
         guard depth <= Self.maxDepth else {
             throw PlistError(.limitExceeded, "nesting deeper than \(Self.maxDepth) levels cannot be written")
         }
-        let key: ScalarKey
         switch value {
         case .array(let items):
             let index = objects.count
@@ -85,21 +83,13 @@ private struct BinaryFlattener {
             for (i, k) in dict.keys.enumerated() { refs[start + i] = try flatten(.string(k), depth: depth + 1) }
             for (i, v) in dict.values.enumerated() { refs[start + n + i] = try flatten(v, depth: depth + 1) }
             return index
-        case .string(let s): key = .string(s)
-        case .integer(let i): key = .integer(i.bitPattern, i.isUnsignedBeyondInt64)
-        case .real(let r):
-            key = r.width == .bits32 ? .real32(Float(r.value).bitPattern) : .real64(r.value.bitPattern)
-        case .date(let d): key = .date(d.secondsSinceReferenceDate.bitPattern)
-        case .data(let d): key = .data(d)
-        case .uid(let u): key = .uid(u)
-        case .bool(let b): key = .bool(b)
-        case .null: key = .null
+        case .string, .integer, .real, .date, .data, .uid, .bool, .null:
+            // One probe: a new scalar takes the next index.
+            let candidate = objects.count
+            let index = unique.index(of: value, candidate: candidate, objects: objects)
+            if index == candidate { objects.append(.scalar(value)) }
+            return index
         }
-        // One hash probe: a new key takes the next index.
-        let candidate = objects.count
-        let index = BinaryFlattener.settle(&unique[key, default: -1], candidate)
-        if index == candidate { objects.append(.scalar(value)) }
-        return index
     }
 
     func serialize() -> [UInt8] {
@@ -243,6 +233,120 @@ private struct BinaryFlattener {
             appendBE(u, size: size, into: out)
         case .array, .dictionary:
             break // containers are written by serialize()
+        }
+    }
+}
+
+/// The binary writer's uniquing of scalars: open addressing over object
+/// indexes, keyed by a hash of what would be written. Two scalars are equal
+/// only when their bytes would be: strings by their exact UTF-8 (canonically
+/// equivalent strings stay distinct), reals by bit pattern and width, integers
+/// by value and signedness.
+private struct ScalarTable {
+    /// Object index + 1 per slot; 0 is empty.
+    private var slots: [Int32] = []
+    private var hashes: [UInt64] = []
+    private var mask = 0
+    private var used = 0
+
+    init() {
+        reserve(16)
+    }
+
+    /// Room for `count` scalars without growing.
+    mutating func reserve(_ count: Int) {
+        var capacity = 16
+        while capacity < 2 * count { capacity *= 2 }
+        guard capacity > slots.count else { return }
+        rehash(capacity)
+    }
+
+    private mutating func rehash(_ capacity: Int) {
+        let oldSlots = slots, oldHashes = hashes
+        slots = [Int32](repeating: 0, count: capacity)
+        hashes = [UInt64](repeating: 0, count: capacity)
+        mask = capacity - 1
+        for (k, entry) in oldSlots.enumerated() where entry != 0 {
+            var i = Int(truncatingIfNeeded: oldHashes[k]) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = entry
+            hashes[i] = oldHashes[k]
+        }
+    }
+
+    /// The index of an equal scalar already among `objects`, or `candidate`
+    /// (recorded for `value`, which the caller appends at that index).
+    mutating func index(of value: PlistValue, candidate: Int, objects: [FlatObject]) -> Int {
+        let h = ScalarTable.hash(value)
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let entry = slots[i]
+            if entry == 0 { break }
+            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1], ScalarTable.same(other, value) {
+                return Int(entry) - 1
+            }
+            i = (i + 1) & mask
+        }
+        slots[i] = Int32(truncatingIfNeeded: candidate + 1)
+        hashes[i] = h
+        used += 1
+        if used * 2 > slots.count { rehash(slots.count * 2) }
+        return candidate
+    }
+
+    @inline(__always)
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &* 0x9E37_79B9_7F4A_7C15
+        z ^= z >> 32
+        z = z &* 0xD6E8_FEB8_6659_FD93
+        return z ^ (z >> 32)
+    }
+
+    @inline(__always)
+    private static func bytesHash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed ^ UInt64(bytes.count)
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return mix(h)
+    }
+
+    private static func hash(_ value: PlistValue) -> UInt64 {
+        switch value {
+        case .string(var s): return s.withUTF8 { bytesHash($0, seed: 1) }
+        case .integer(let i): return mix(i.bitPattern ^ (i.isUnsignedBeyondInt64 ? 0x2_0000 : 0x2))
+        case .real(let r):
+            return r.width == .bits32 ? mix(UInt64(Float(r.value).bitPattern) ^ 0x3_0000_0000_0000)
+                                      : mix(r.value.bitPattern) ^ 0x4
+        case .date(let d): return mix(d.secondsSinceReferenceDate.bitPattern) ^ 0x5
+        case .data(let d): return d.withUnsafeBufferPointer { bytesHash($0, seed: 6) }
+        case .uid(let u): return mix(u) ^ 0x7
+        case .bool(let b): return b ? 0x81 : 0x80
+        case .null: return 0x90
+        case .array, .dictionary: return 0
+        }
+    }
+
+    private static func same(_ a: PlistValue, _ b: PlistValue) -> Bool {
+        switch (a, b) {
+        case (.string(var x), .string(var y)):
+            return x.withUTF8 { p in
+                y.withUTF8 { q in
+                    guard p.count == q.count else { return false }
+                    guard let pa = p.baseAddress, let qa = q.baseAddress else { return true }
+                    return memcmp(pa, qa, p.count) == 0
+                }
+            }
+        case (.integer(let x), .integer(let y)):
+            return x.bitPattern == y.bitPattern && x.isUnsignedBeyondInt64 == y.isUnsignedBeyondInt64
+        case (.real(let x), .real(let y)):
+            guard x.width == y.width else { return false }
+            return x.width == .bits32 ? Float(x.value).bitPattern == Float(y.value).bitPattern : x.value.bitPattern == y.value.bitPattern
+        case (.date(let x), .date(let y)):
+            return x.secondsSinceReferenceDate.bitPattern == y.secondsSinceReferenceDate.bitPattern
+        case (.data(let x), .data(let y)): return x == y
+        case (.uid(let x), .uid(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.null, .null): return true
+        default: return false
         }
     }
 }
