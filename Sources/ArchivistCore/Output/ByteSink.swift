@@ -46,7 +46,18 @@ final class ByteSink {
         let n = bytes.count
         guard n > 0, let from = bytes.baseAddress else { return }
         reserve(n)
-        memcpy(base + count, from, n)
+        let to = UnsafeMutableRawPointer(base + count)
+        if n <= 16 {
+            // Tags and short texts: two overlapping word copies, no call.
+            if n >= 8 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (to + (n - 8)).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), as: UInt64.self)
+            } else {
+                for k in 0..<n { to.storeBytes(of: from.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+            }
+        } else {
+            memcpy(to, from, n)
+        }
         count += n
     }
 
@@ -76,7 +87,11 @@ final class ByteSink {
     func append(repeating byte: UInt8, count n: Int) {
         guard n > 0 else { return }
         reserve(n)
-        memset(base + count, Int32(byte), n)
+        if n <= 8 {
+            for k in 0..<n { base[count + k] = byte }
+        } else {
+            memset(base + count, Int32(byte), n)
+        }
         count += n
     }
 

@@ -106,23 +106,33 @@ final class XMLEmitter {
         try emit(value, indent: indent)
     }
 
-    /// Appends text with only `&`, `<` and `>` escaped, copying the runs between.
+    /// Appends text with only `&`, `<` and `>` escaped, in one pass that
+    /// scans and copies.
     func escaped(_ s: String) {
         var copy = s
         copy.withUTF8 { bytes in
-            var runStart = 0
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                guard b == 0x26 || b == 0x3C || b == 0x3E else { continue }
-                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                switch b {
-                case 0x26: raw("&amp;")
-                case 0x3C: raw("&lt;")
-                default: raw("&gt;")
+            let n = bytes.count
+            // At most 5 bytes out per byte in (`&amp;`).
+            out.appendUninitialized(max: 5 * n) { p in
+                var k = 0
+                for b in bytes {
+                    switch b {
+                    case 0x26:
+                        p[k] = 0x26; p[k + 1] = 0x61; p[k + 2] = 0x6D; p[k + 3] = 0x70; p[k + 4] = 0x3B
+                        k += 5
+                    case 0x3C:
+                        p[k] = 0x26; p[k + 1] = 0x6C; p[k + 2] = 0x74; p[k + 3] = 0x3B
+                        k += 4
+                    case 0x3E:
+                        p[k] = 0x26; p[k + 1] = 0x67; p[k + 2] = 0x74; p[k + 3] = 0x3B
+                        k += 4
+                    default:
+                        p[k] = b
+                        k += 1
+                    }
                 }
-                runStart = i + 1
+                return k
             }
-            out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 
