@@ -13,10 +13,11 @@ enum ArchiveValidator {
         }
         // Breadth-first from $top, so an error names the shortest way there.
         var head = 0
+        var steps: [FieldStep] = []
+        steps.reserveCapacity(8)
         while head < queue.count {
             let object = queue[head]
             head += 1
-            var steps: [FieldStep] = []
             try forEachUID(in: objects[object], steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
@@ -26,7 +27,7 @@ enum ArchiveValidator {
                 }
                 let target = Int(uid)
                 if !paths.isReached(target), !FieldStep.isClass(steps) {
-                    paths.set(target, .field(parent: object, field: FieldStep.text(steps)))
+                    paths.set(target, FieldStep.link(steps, parent: object))
                     queue.append(target)
                 }
             }
@@ -34,7 +35,6 @@ enum ArchiveValidator {
         // Every object, reachable or not: UIDs in range, classes well formed.
         for object in 0..<count {
             func base() -> String { paths.path(to: object) ?? "" }
-            var steps: [FieldStep] = []
             try forEachUID(in: objects[object], steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = base()
@@ -131,6 +131,16 @@ enum FieldStep {
             }
         }
         return path
+    }
+
+    /// How a spanning-tree link records these steps: the common shapes (`key`,
+    /// `key[i]`) without building text.
+    static func link(_ steps: [FieldStep], parent: Int) -> ArchivePaths.Link {
+        if steps.count == 1, case .key(let k) = steps[0] { return .field(parent: parent, field: k) }
+        if steps.count == 2, case .key(let k) = steps[0], case .index(let i) = steps[1] {
+            return .element(parent: parent, key: k, index: i)
+        }
+        return .field(parent: parent, field: text(steps))
     }
 
     /// The object's own `$class` field.
