@@ -211,20 +211,15 @@ public struct ArchiveDumper {
     }
 }
 
-/// The dump's text as UTF-8 bytes: appending copies bytes, where appending to a
-/// `String` costs hundreds of instructions a time (a dump makes one append per
-/// token).
+/// The dump's text as UTF-8 bytes in one growing buffer: appending copies
+/// bytes, where appending to a `String` costs hundreds of instructions a time
+/// (a dump makes one append per token).
 struct DumpBuffer {
-    private var bytes: [UInt8] = []
-
-    init() {
-        bytes.reserveCapacity(1 << 16)
-    }
+    private let sink = ByteSink()
 
     static func += (buffer: inout DumpBuffer, text: String) {
-        var text = text
-        text.withUTF8 { buffer.bytes.append(contentsOf: $0) }
+        buffer.sink.append(utf8: text)
     }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { sink.text() }
 }

@@ -6,18 +6,22 @@ import Darwin
 
 /// The writers' output: one growing buffer, appended to with plain stores and
 /// `memcpy` (no per-append generic collection code), handed over as one
-/// `[UInt8]` at the end.
-final class ByteSink {
+/// `[UInt8]` (or `String`) at the end. Public for the renderers of other
+/// modules (`dump`).
+public final class ByteSink {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
 
-    init(capacity: Int = 1 << 16) {
+    public init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }
 
     deinit { base.deallocate() }
+
+    /// The number of bytes written.
+    public var byteCount: Int { count }
 
     @inline(__always)
     func reserve(_ extra: Int) {
@@ -77,7 +81,7 @@ final class ByteSink {
 
     /// The UTF-8 bytes of a string.
     @inline(__always)
-    func append(utf8 s: String) {
+    public func append(utf8 s: String) {
         var s = s
         s.withUTF8 { append($0) }
     }
@@ -126,7 +130,12 @@ final class ByteSink {
     }
 
     /// The bytes written, as an array (the sink may be reused or dropped after).
-    func bytes() -> [UInt8] {
+    public func bytes() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes written, as UTF-8 text.
+    public func text() -> String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 }
