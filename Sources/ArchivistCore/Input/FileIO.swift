@@ -182,17 +182,21 @@ public enum FileIO {
     private static func entries(of dir: String) throws -> [(path: String, isFolder: Bool)] {
         guard let handle = opendir(dir) else { throw ioError("cannot list \(dir)") }
         defer { closedir(handle) }
-        var names: [[UInt8]] = []
+        var names: [(name: [UInt8], type: UInt8)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name.first == UInt8(ascii: ".") { continue }
-            names.append(name)
+            names.append((name, entry.pointee.d_type))
         }
-        names.sort { $0.lexicographicallyPrecedes($1) }
+        names.sort { $0.name.lexicographicallyPrecedes($1.name) }
         let prefix = dir.hasSuffix("/") ? dir : dir + "/"
         var result: [(path: String, isFolder: Bool)] = []
-        for name in names {
+        for (name, type) in names {
             let path = prefix + String(decoding: name, as: UTF8.self)
+            // The entry's type from readdir where the file system gives it
+            // (no lstat per file); lstat otherwise.
+            if type == UInt8(DT_REG) { result.append((path, false)); continue }
+            if type == UInt8(DT_DIR) { result.append((path, true)); continue }
             var st = stat()
             guard lstat(path, &st) == 0 else { continue }
             switch st.st_mode & S_IFMT {
