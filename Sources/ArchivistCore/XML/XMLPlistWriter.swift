@@ -106,11 +106,20 @@ final class XMLEmitter {
         try emit(value, indent: indent)
     }
 
-    /// Appends text with only `&`, `<` and `>` escaped, in one pass that
-    /// scans and copies.
+    /// Appends text with only `&`, `<` and `>` escaped.
     func escaped(_ s: String) {
         var copy = s
         copy.withUTF8 { bytes in
+            // Most text has nothing to escape: one scan, one copy.
+            var plain = true
+            for b in bytes where b == 0x26 || b == 0x3C || b == 0x3E {
+                plain = false
+                break
+            }
+            if plain {
+                out.append(bytes)
+                return
+            }
             let n = bytes.count
             // At most 5 bytes out per byte in (`&amp;`).
             out.appendUninitialized(max: 5 * n) { p in
