@@ -25,8 +25,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
+            name: "CArchivistSupport"
+        ),
+        .target(
             name: "ArchivistCore",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CArchivistSupport"]
         ),
         .target(
             name: "ArchivistArchive",
@@ -49,6 +52,11 @@ let package = Package(
             name: "fixture-gen",
             dependencies: ["ArchivistCore"],
             path: "tools/fixture-gen"
+        ),
+        .executableTarget(
+            name: "bench-foundation",
+            dependencies: ["ArchivistCore"],
+            path: "tools/bench-foundation"
         ),
         .testTarget(
             name: "ArchivistCoreTests",

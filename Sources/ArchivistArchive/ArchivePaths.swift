@@ -10,6 +10,8 @@ public struct ArchivePaths: Sendable {
         case unreached
         case top(String)
         case field(parent: Int, field: String)
+        /// `key[index]`, kept apart until a path is shown.
+        case element(parent: Int, key: String, index: Int)
     }
 
     private(set) var links: [Link]
@@ -49,6 +51,9 @@ public struct ArchivePaths: Sendable {
                 return Self.render(Array(fields.reversed()))
             case .field(let parent, let field):
                 fields.append(field)
+                current = parent
+            case .element(let parent, let key, let index):
+                fields.append("\(key)[\(index)]")
                 current = parent
             }
         }

@@ -13,18 +13,21 @@ enum ArchiveValidator {
         }
         // Breadth-first from $top, so an error names the shortest way there.
         var head = 0
+        var steps: [FieldStep] = []
+        steps.reserveCapacity(8)
         while head < queue.count {
             let object = queue[head]
             head += 1
-            try forEachUID(in: objects[object], path: "") { uid, field in
+            try forEachUID(in: objects[object], steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
+                    let field = FieldStep.text(steps)
                     throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
                 let target = Int(uid)
-                if field != "$class", !paths.isReached(target) {
-                    paths.set(target, .field(parent: object, field: field))
+                if !paths.isReached(target), !FieldStep.isClass(steps) {
+                    paths.set(target, FieldStep.link(steps, parent: object))
                     queue.append(target)
                 }
             }
@@ -32,9 +35,10 @@ enum ArchiveValidator {
         // Every object, reachable or not: UIDs in range, classes well formed.
         for object in 0..<count {
             func base() -> String { paths.path(to: object) ?? "" }
-            try forEachUID(in: objects[object], path: "") { uid, field in
+            try forEachUID(in: objects[object], steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = base()
+                    let field = FieldStep.text(steps)
                     throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
@@ -78,16 +82,70 @@ enum ArchiveValidator {
     }
 
     /// Calls `body` for each UID inside a value (not descending into other
-    /// objects: UIDs are the edges), with the field path inside the value.
-    private static func forEachUID(in value: PlistValue, path: String, depth: Int = 0, _ body: (UInt64, String) throws -> Void) throws {
+    /// objects: UIDs are the edges), with the steps of the field path inside the
+    /// value (made into text only where a path is kept or reported).
+    private static func forEachUID(in value: PlistValue, steps: inout [FieldStep], depth: Int = 0,
+                                   _ body: (UInt64, [FieldStep]) throws -> Void) throws {
         guard depth < 512 else { return }
         switch value {
-        case .uid(let u): try body(u, path)
+        case .uid(let u): try body(u, steps)
         case .array(let items):
-            for (i, item) in items.enumerated() { try forEachUID(in: item, path: path + "[\(i)]", depth: depth + 1, body) }
+            for (i, item) in items.enumerated() {
+                switch item {
+                case .uid, .array, .dictionary:
+                    steps.append(.index(i))
+                    defer { steps.removeLast() }
+                    try forEachUID(in: item, steps: &steps, depth: depth + 1, body)
+                default:
+                    continue
+                }
+            }
         case .dictionary(let d):
-            for (k, v) in d { try forEachUID(in: v, path: path.isEmpty ? k : path + "." + k, depth: depth + 1, body) }
+            for (k, v) in d {
+                switch v {
+                case .uid, .array, .dictionary:
+                    steps.append(.key(k))
+                    defer { steps.removeLast() }
+                    try forEachUID(in: v, steps: &steps, depth: depth + 1, body)
+                default:
+                    continue
+                }
+            }
         case .string, .integer, .real, .bool, .date, .data, .null: return
         }
+    }
+}
+
+/// One step of a field path inside an object: a key or an array index.
+enum FieldStep {
+    case key(String)
+    case index(Int)
+
+    /// `key.key[3].key`, as the paths of `ArchivePaths` spell fields.
+    static func text(_ steps: [FieldStep]) -> String {
+        var path = ""
+        for step in steps {
+            switch step {
+            case .key(let k): path = path.isEmpty ? k : path + "." + k
+            case .index(let i): path += "[\(i)]"
+            }
+        }
+        return path
+    }
+
+    /// How a spanning-tree link records these steps: the common shapes (`key`,
+    /// `key[i]`) without building text.
+    static func link(_ steps: [FieldStep], parent: Int) -> ArchivePaths.Link {
+        if steps.count == 1, case .key(let k) = steps[0] { return .field(parent: parent, field: k) }
+        if steps.count == 2, case .key(let k) = steps[0], case .index(let i) = steps[1] {
+            return .element(parent: parent, key: k, index: i)
+        }
+        return .field(parent: parent, field: text(steps))
+    }
+
+    /// The object's own `$class` field.
+    static func isClass(_ steps: [FieldStep]) -> Bool {
+        guard steps.count == 1, case .key(let k) = steps[0] else { return false }
+        return k == "$class"
     }
 }

@@ -20,7 +20,10 @@ public struct KeyedArchive: Sendable {
     /// `$archiver`, `$objects` or `$top`.
     public static func looksLikeArchive(_ value: PlistValue) -> Bool {
         guard case .dictionary(let d) = value else { return false }
-        return d["$archiver"] != nil || d["$objects"] != nil || d["$top"] != nil
+        // One pass, and only keys starting with "$" compared as strings.
+        return d.keys.contains { key in
+            key.utf8.first == UInt8(ascii: "$") && (key == "$archiver" || key == "$objects" || key == "$top")
+        }
     }
 
     /// Validates a tree as a keyed archive.

@@ -8,6 +8,12 @@ public enum PropertyList {
 
     /// Reads a buffer, detecting the format from the content.
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        let document = try readDetecting(buffer, options: options)
+        ProcessLifetime.keep(document, size: buffer.count)
+        return document
+    }
+
+    private static func readDetecting(_ buffer: UnsafeRawBufferPointer, options: ReadOptions) throws -> PlistDocument {
         guard buffer.count <= options.limits.maxInputSize else {
             throw PlistError(.limitExceeded, "input of \(buffer.count) bytes exceeds the limit of \(options.limits.maxInputSize)")
         }
@@ -61,6 +67,37 @@ public enum PropertyList {
         case .xml: return try XMLPlistWriter.write(value, options: options)
         case .json: return try JSONPlistWriter.write(value, options: options)
         case .openstep: return try OpenStepWriter.write(value, options: options)
+        }
+    }
+}
+
+/// Lets a one-shot process (the `archivist` command) skip freeing its largest
+/// tree: freeing a million-node tree node by node costs a sixth of reading it,
+/// and the operating system takes the memory back at exit anyway (as compilers
+/// do with their syntax trees). Off unless the process turns it on; libraries
+/// and tests free everything as usual.
+public enum ProcessLifetime {
+    /// What is kept: one value of each kind, the largest seen.
+    public enum Kind: Int { case document = 0, derived = 1 }
+
+    nonisolated(unsafe) private static var enabled = false
+    nonisolated(unsafe) private static var kept: [Any?] = [nil, nil]
+    nonisolated(unsafe) private static var keptSize = [0, 0]
+    /// Batches read on several threads at once.
+    private static let lock = BatchLock()
+
+    /// From now on, the largest document read (and the largest value derived
+    /// from one, such as an archive's object graph) stay in memory until exit.
+    public static func keepLargestTreeUntilExit() {
+        lock.locked { enabled = true }
+    }
+
+    /// Keeps `value` alive until exit when it is the largest of its kind seen so far.
+    public static func keep(_ value: Any, size: Int, as kind: Kind = .document) {
+        lock.locked {
+            guard enabled, size >= keptSize[kind.rawValue] else { return }
+            kept[kind.rawValue] = value
+            keptSize[kind.rawValue] = size
         }
     }
 }

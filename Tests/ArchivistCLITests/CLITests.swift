@@ -146,6 +146,33 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(xml.stdout.contains("<key>b</key>\n\t<string>1</string>\n\t<key>a</key>"), xml.stdout)
     }
 
+    /// Long input lists take a shortcut past ArgumentParser's quadratic parsing:
+    /// the same results, order and usage errors as a short list.
+    func testManyInputs() throws {
+        var names: [String] = []
+        for k in 0..<40 {
+            let name = "in\(k).plist"
+            try Data("<plist><dict><key>k</key><integer>\(k)</integer></dict></plist>".utf8).write(to: work.appendingPathComponent(name))
+            names.append(name)
+        }
+        let r = try run(["convert"] + names.prefix(20) + ["--to", "binary"] + names.suffix(20) + ["--output-dir", "many"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try listing("many").count, 40)
+        let last = try PropertyList.read([UInt8](try XCTUnwrap(contents("many/in39.plist"))))
+        XCTAssertEqual(last.format, .binary)
+        XCTAssertEqual(last.value, .dictionary(PlistDictionary([("k", .int(39))])))
+        // An output file with many inputs is the same usage error as with two.
+        let many = try run(["convert"] + names + ["--to", "json", "-o", "one.json"])
+        let two = try run(["convert"] + names.prefix(2) + ["--to", "json", "-o", "one.json"])
+        XCTAssertEqual(many.status, 64)
+        XCTAssertEqual(many.stderr, two.stderr)
+        // A missing input among many: the others are converted, the status is 1.
+        let missing = try run(["convert"] + names + ["nope.plist", "--to", "xml", "--output-dir", "xml"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("nope.plist"), missing.stderr)
+        XCTAssertEqual(try listing("xml").count, 40)
+    }
+
     func testOutputFolder() throws {
         let dates = corpus("foundation/dates.bplist"), integers = corpus("foundation/integers.xml.plist")
         let r = try run(["convert", dates, integers, "--to", "json", "--output-dir", "out/json"])

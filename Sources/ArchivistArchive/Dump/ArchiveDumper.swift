@@ -12,24 +12,26 @@ public struct ArchiveDumper {
     var onStack: [Bool]
     /// Labels of shared objects: their index, or in a stable dump the order in which they appear.
     var labels: [Int: Int] = [:]
-    var out = ""
+    var out = DumpBuffer()
 
     /// The text of an archive's graph.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> String {
+        ProcessLifetime.keep(graph, size: graph.nodes.count, as: .derived)
         var d = ArchiveDumper(graph: graph, options: options)
         let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
         d.out += options.stable ? "NSKeyedArchiver archive, \(objects) objects\n"
             : "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
         d.body(indent: 0)
         d.out += "\n"
-        return d.out
+        return d.out.text
     }
 
     /// The text of one node of a graph (what a key path leads to).
     public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) -> String {
         var d = ArchiveDumper(graph: graph, options: options)
         d.node(index, indent: 0)
-        return d.out + "\n"
+        d.out += "\n"
+        return d.out.text
     }
 
     init(graph: ObjectGraph, options: DumpOptions) {
@@ -40,13 +42,18 @@ public struct ArchiveDumper {
         onStack = [Bool](repeating: false, count: graph.nodes.count)
     }
 
-    private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
+    /// Indents built once: rendering appends them rather than building a string per line.
+    private static let pads: [String] = (0..<64).map { String(repeating: "  ", count: $0) }
+
+    private func pad(_ n: Int) -> String { n < Self.pads.count ? Self.pads[n] : String(repeating: "  ", count: n) }
 
     /// `{ topKey = object ... }` at an indent.
     mutating func body(indent: Int) {
         out += "{\n"
         for (key, object) in graph.top {
-            out += pad(indent + 1) + key + " = "
+            out += pad(indent + 1)
+            out += key
+            out += " = "
             node(object, indent: indent + 1)
             out += "\n"
         }
@@ -108,7 +115,8 @@ public struct ArchiveDumper {
                 node(r, indent: indent + 1)
                 out += "\n"
             }
-            out += pad(indent) + "]"
+            out += pad(indent)
+            out += "]"
         case .map(let keys, let values):
             if keys.isEmpty { out += "\(name) {}"; return }
             out += "\(name) {\n"
@@ -164,16 +172,27 @@ public struct ArchiveDumper {
     }
 
     private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) {
-        out += options.paint(o.className.description, .className) + label(i)
+        out += options.paint(o.className.description, .className)
+        if incoming[i] > 1 { out += label(i) }
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
         for field in options.stable ? o.fields.sorted(by: { $0.key < $1.key }) : o.fields {
-            out += pad(indent + 1) + field.key + " = "
+            out += pad(indent + 1)
+            out += field.key
+            out += " = "
             switch field.value {
             case .inline(let v):
                 switch v {
                 case .integer, .real, .bool:
-                    out += DumpText.scalar(v) + " " + options.paint("(inline \(v.typeName))", .inline)
+                    out += DumpText.scalar(v)
+                    out += " "
+                    let note: String
+                    switch v {
+                    case .integer: note = "(inline integer)"
+                    case .real: note = "(inline real)"
+                    default: note = "(inline bool)"
+                    }
+                    out += options.color ? options.paint(note, .inline) : note
                 case .data(let bytes):
                     data(bytes, indent: indent + 1)
                 case .array, .dictionary, .string, .date, .uid, .null:
@@ -196,4 +215,17 @@ public struct ArchiveDumper {
         }
         out += pad(indent) + "}"
     }
+}
+
+/// The dump's text as UTF-8 bytes in one growing buffer: appending copies
+/// bytes, where appending to a `String` costs hundreds of instructions a time
+/// (a dump makes one append per token).
+struct DumpBuffer {
+    private let sink = ByteSink()
+
+    static func += (buffer: inout DumpBuffer, text: String) {
+        buffer.sink.append(utf8: text)
+    }
+
+    var text: String { sink.text() }
 }

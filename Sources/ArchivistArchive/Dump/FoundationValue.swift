@@ -37,6 +37,10 @@ enum FoundationValue {
     /// classes and for Foundation objects whose fields do not have the expected shape.
     static func interpret(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         let name = o.className.archived
+        // Every class below is named NS...: other classes (the app's own, which
+        // most objects of a large archive are) need no lookups.
+        var utf8 = name.utf8.makeIterator()
+        guard utf8.next() == UInt8(ascii: "N"), utf8.next() == UInt8(ascii: "S") else { return nil }
         if listClasses.contains(name) { return list(o) }
         if mapClasses.contains(name) {
             let keys = refs(o["NS.keys"]), values = refs(o["NS.objects"])

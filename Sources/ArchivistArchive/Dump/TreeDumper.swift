@@ -52,7 +52,7 @@ public struct TreeDumper {
                 if let graph = nested.graph {
                     var a = ArchiveDumper(graph: graph, options: inner)
                     a.body(indent: indent)
-                    out += a.out
+                    out += a.out.text
                 } else {
                     var t = TreeDumper(options: inner)
                     t.value(nested.tree, indent: indent)

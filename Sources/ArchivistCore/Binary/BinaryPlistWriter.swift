@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes binary property lists (`bplist00`) as CoreFoundation does: objects
 /// numbered in pre-order (a dictionary, then its keys, then its values), equal
 /// scalars written once, the smallest reference and offset sizes that fit, and
@@ -6,93 +12,132 @@ public enum BinaryPlistWriter {
     /// Writes a tree as a binary property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         var flattener = BinaryFlattener()
+        // Size the tables once: growing a hash table rehashes every key again.
+        let (scalars, containers, refs) = BinaryFlattener.count(value, depth: 0)
+        flattener.unique.reserve(scalars)
+        flattener.objects.reserveCapacity(scalars + containers)
+        flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()
     }
 }
 
-/// One object to write, in index order.
+/// One object to write, in index order: a scalar, or a container whose
+/// references are `count` (arrays) or `2 * count` (dictionaries: keys, then
+/// values) entries of the flattener's reference pool from `start`.
 private enum FlatObject {
     case scalar(PlistValue)
-    case array([Int])
-    case dictionary(keys: [Int], values: [Int])
+    case array(start: Int, count: Int)
+    case dictionary(start: Int, count: Int)
 }
 
 private struct BinaryFlattener {
     var objects: [FlatObject] = []
-    var unique: [ScalarKey: Int] = [:]
+    /// Every container's references, one after another.
+    var refs: [Int] = []
+    var unique = ScalarTable()
     static let maxDepth = 512
+
+    /// Scalars (an upper bound on the unique ones), containers and references in a tree
+    /// (stopping below the writable depth, which `flatten` reports).
+    static func count(_ value: PlistValue, depth: Int) -> (Int, Int, Int) {
+        guard depth <= maxDepth else { return (0, 0, 0) }
+        switch value {
+        case .array(let items):
+            var total = (0, 1, items.count)
+            for item in items {
+                let c = count(item, depth: depth + 1)
+                total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
+            }
+            return total
+        case .dictionary(let dict):
+            var total = (dict.count, 1, 2 * dict.count)
+            for v in dict.values {
+                let c = count(v, depth: depth + 1)
+                total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
+            }
+            return total
+        default:
+            return (1, 0, 0)
+        }
+    }
 
     mutating func flatten(_ value: PlistValue, depth: Int) throws -> Int {
         guard depth <= Self.maxDepth else {
             throw PlistError(.limitExceeded, "nesting deeper than \(Self.maxDepth) levels cannot be written")
         }
-        let key: ScalarKey
         switch value {
         case .array(let items):
             let index = objects.count
-            objects.append(.array([]))
-            var refs: [Int] = []
-            refs.reserveCapacity(items.count)
-            for item in items { refs.append(try flatten(item, depth: depth + 1)) }
-            objects[index] = .array(refs)
+            let start = refs.count
+            objects.append(.array(start: start, count: items.count))
+            refs.append(contentsOf: repeatElement(0, count: items.count))
+            for (i, item) in items.enumerated() { refs[start + i] = try flatten(item, depth: depth + 1) }
             return index
         case .dictionary(let dict):
             let index = objects.count
-            objects.append(.array([]))
-            var keys: [Int] = []
-            keys.reserveCapacity(dict.count)
-            for k in dict.keys { keys.append(try flatten(.string(k), depth: depth + 1)) }
-            var values: [Int] = []
-            values.reserveCapacity(dict.count)
-            for v in dict.values { values.append(try flatten(v, depth: depth + 1)) }
-            objects[index] = .dictionary(keys: keys, values: values)
+            let n = dict.count
+            let start = refs.count
+            objects.append(.dictionary(start: start, count: n))
+            refs.append(contentsOf: repeatElement(0, count: 2 * n))
+            for (i, k) in dict.keys.enumerated() { refs[start + i] = try flatten(.string(k), depth: depth + 1) }
+            for (i, v) in dict.values.enumerated() { refs[start + n + i] = try flatten(v, depth: depth + 1) }
             return index
-        case .string(let s): key = .string(s)
-        case .integer(let i): key = .integer(i.bitPattern, i.isUnsignedBeyondInt64)
-        case .real(let r):
-            key = r.width == .bits32 ? .real32(Float(r.value).bitPattern) : .real64(r.value.bitPattern)
-        case .date(let d): key = .date(d.secondsSinceReferenceDate.bitPattern)
-        case .data(let d): key = .data(d)
-        case .uid(let u): key = .uid(u)
-        case .bool(let b): key = .bool(b)
-        case .null: key = .null
+        case .string, .integer, .real, .date, .data, .uid, .bool, .null:
+            // One probe: a new scalar takes the next index.
+            let candidate = objects.count
+            let index = unique.index(of: value, candidate: candidate, objects: objects)
+            if index == candidate { objects.append(.scalar(value)) }
+            return index
         }
-        if let existing = unique[key] { return existing }
-        let index = objects.count
-        objects.append(.scalar(value))
-        unique[key] = index
-        return index
     }
 
     func serialize() -> [UInt8] {
         let n = objects.count
         let refSize = BinaryFlattener.bytesNeeded(UInt64(n))
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + n * 16)
-        out.append(contentsOf: "bplist00".utf8)
+        let out = ByteSink(capacity: 64 + n * 16)
+        out.append("bplist00")
         var offsets = [Int](repeating: 0, count: n)
-        for (i, object) in objects.enumerated() {
-            offsets[i] = out.count
-            switch object {
-            case .scalar(let v): BinaryFlattener.writeScalar(v, into: &out)
-            case .array(let refs):
-                BinaryFlattener.writeHeader(0xA0, count: refs.count, into: &out)
-                for r in refs { BinaryFlattener.appendBE(UInt64(r), size: refSize, into: &out) }
-            case .dictionary(let keys, let values):
-                BinaryFlattener.writeHeader(0xD0, count: keys.count, into: &out)
-                for r in keys { BinaryFlattener.appendBE(UInt64(r), size: refSize, into: &out) }
-                for r in values { BinaryFlattener.appendBE(UInt64(r), size: refSize, into: &out) }
+        refs.withUnsafeBufferPointer { refs in
+            for (i, object) in objects.enumerated() {
+                offsets[i] = out.count
+                switch object {
+                case .scalar(let v): BinaryFlattener.writeScalar(v, into: out)
+                case .array(let start, let count):
+                    BinaryFlattener.writeHeader(0xA0, count: count, into: out)
+                    BinaryFlattener.appendRefs(refs, start, count, size: refSize, into: out)
+                case .dictionary(let start, let count):
+                    BinaryFlattener.writeHeader(0xD0, count: count, into: out)
+                    BinaryFlattener.appendRefs(refs, start, 2 * count, size: refSize, into: out)
+                }
             }
         }
         let tableOffset = out.count
         let offsetSize = BinaryFlattener.bytesNeeded(UInt64(tableOffset))
-        for o in offsets { BinaryFlattener.appendBE(UInt64(o), size: offsetSize, into: &out) }
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-        BinaryFlattener.appendBE(UInt64(n), size: 8, into: &out)
-        BinaryFlattener.appendBE(0, size: 8, into: &out)
-        BinaryFlattener.appendBE(UInt64(tableOffset), size: 8, into: &out)
-        return out
+        offsets.withUnsafeBufferPointer { BinaryFlattener.appendRefs($0, 0, n, size: offsetSize, into: out) }
+        out.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        BinaryFlattener.appendBE(UInt64(n), size: 8, into: out)
+        BinaryFlattener.appendBE(0, size: 8, into: out)
+        BinaryFlattener.appendBE(UInt64(tableOffset), size: 8, into: out)
+        return out.bytes()
+    }
+
+    /// `count` big-endian integers of `size` bytes from `values[start...]`.
+    static func appendRefs(_ values: UnsafeBufferPointer<Int>, _ start: Int, _ count: Int, size: Int, into out: ByteSink) {
+        out.appendUninitialized(max: count * size) { p in
+            var k = 0
+            for i in start..<(start + count) {
+                let v = UInt64(truncatingIfNeeded: values[i])
+                switch size {
+                case 1: p[k] = UInt8(truncatingIfNeeded: v)
+                case 2: UnsafeMutableRawPointer(p + k).storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, as: UInt16.self)
+                case 4: UnsafeMutableRawPointer(p + k).storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, as: UInt32.self)
+                default: UnsafeMutableRawPointer(p + k).storeBytes(of: v.bigEndian, as: UInt64.self)
+                }
+                k += size
+            }
+            return k
+        }
     }
 
     static func bytesNeeded(_ v: UInt64) -> Int {
@@ -100,81 +145,208 @@ private struct BinaryFlattener {
     }
 
     @inline(__always)
-    static func appendBE(_ v: UInt64, size: Int, into out: inout [UInt8]) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
-            shift -= 8
+    static func appendBE(_ v: UInt64, size: Int, into out: ByteSink) {
+        out.appendUninitialized(max: size) { p in
+            var shift = (size - 1) * 8
+            var k = 0
+            while shift >= 0 {
+                p[k] = UInt8(truncatingIfNeeded: v >> UInt64(shift))
+                shift -= 8
+                k += 1
+            }
+            return size
         }
     }
 
-    static func writeHeader(_ marker: UInt8, count: Int, into out: inout [UInt8]) {
+    static func writeHeader(_ marker: UInt8, count: Int, into out: ByteSink) {
         if count < 15 {
             out.append(marker | UInt8(count))
         } else {
             out.append(marker | 0x0F)
-            writeUnsigned(UInt64(count), into: &out)
+            writeUnsigned(UInt64(count), into: out)
         }
     }
 
-    static func writeUnsigned(_ v: UInt64, into out: inout [UInt8]) {
+    static func writeUnsigned(_ v: UInt64, into out: ByteSink) {
         switch v {
-        case 0...0xFF: out.append(0x10); appendBE(v, size: 1, into: &out)
-        case 0x100...0xFFFF: out.append(0x11); appendBE(v, size: 2, into: &out)
-        case 0x1_0000...0xFFFF_FFFF: out.append(0x12); appendBE(v, size: 4, into: &out)
-        default: out.append(0x13); appendBE(v, size: 8, into: &out)
+        case 0...0xFF: out.append(0x10); appendBE(v, size: 1, into: out)
+        case 0x100...0xFFFF: out.append(0x11); appendBE(v, size: 2, into: out)
+        case 0x1_0000...0xFFFF_FFFF: out.append(0x12); appendBE(v, size: 4, into: out)
+        default: out.append(0x13); appendBE(v, size: 8, into: out)
         }
     }
 
-    static func writeScalar(_ value: PlistValue, into out: inout [UInt8]) {
+    static func writeScalar(_ value: PlistValue, into out: ByteSink) {
         switch value {
         case .null: out.append(0x00)
         case .bool(let b): out.append(b ? 0x09 : 0x08)
         case .integer(let i):
             if i.isUnsignedBeyondInt64 {
                 out.append(0x14)
-                appendBE(0, size: 8, into: &out)
-                appendBE(i.bitPattern, size: 8, into: &out)
+                appendBE(0, size: 8, into: out)
+                appendBE(i.bitPattern, size: 8, into: out)
             } else if i.isNegative || i.bitPattern > UInt64(Int64.max) {
                 out.append(0x13)
-                appendBE(i.bitPattern, size: 8, into: &out)
+                appendBE(i.bitPattern, size: 8, into: out)
             } else {
-                writeUnsigned(i.bitPattern, into: &out)
+                writeUnsigned(i.bitPattern, into: out)
             }
         case .real(let r):
             switch r.width {
             case .bits32:
                 out.append(0x22)
-                appendBE(UInt64(Float(r.value).bitPattern), size: 4, into: &out)
+                appendBE(UInt64(Float(r.value).bitPattern), size: 4, into: out)
             case .bits64:
                 out.append(0x23)
-                appendBE(r.value.bitPattern, size: 8, into: &out)
+                appendBE(r.value.bitPattern, size: 8, into: out)
             }
         case .date(let d):
             out.append(0x33)
-            appendBE(d.secondsSinceReferenceDate.bitPattern, size: 8, into: &out)
+            appendBE(d.secondsSinceReferenceDate.bitPattern, size: 8, into: out)
         case .data(let d):
-            writeHeader(0x40, count: d.count, into: &out)
-            out.append(contentsOf: d)
+            writeHeader(0x40, count: d.count, into: out)
+            out.append(d)
         case .string(let s):
-            var ascii = true
-            for b in s.utf8 where b >= 0x80 { ascii = false; break }
-            if ascii {
-                writeHeader(0x50, count: s.utf8.count, into: &out)
-                out.append(contentsOf: s.utf8)
-            } else {
-                writeHeader(0x60, count: s.utf16.count, into: &out)
-                for u in s.utf16 {
-                    out.append(UInt8(u >> 8))
-                    out.append(UInt8(u & 0xFF))
+            var s = s
+            let ascii = s.withUTF8 { bytes in
+                for b in bytes where b >= 0x80 { return false }
+                writeHeader(0x50, count: bytes.count, into: out)
+                out.append(bytes)
+                return true
+            }
+            if !ascii {
+                let units = s.utf16.count
+                writeHeader(0x60, count: units, into: out)
+                out.appendUninitialized(max: 2 * units) { p in
+                    var k = 0
+                    for u in s.utf16 {
+                        p[k] = UInt8(u >> 8)
+                        p[k + 1] = UInt8(u & 0xFF)
+                        k += 2
+                    }
+                    return k
                 }
             }
         case .uid(let u):
             let size = bytesNeeded(u)
             out.append(0x80 | UInt8(size - 1))
-            appendBE(u, size: size, into: &out)
+            appendBE(u, size: size, into: out)
         case .array, .dictionary:
             break // containers are written by serialize()
+        }
+    }
+}
+
+/// The binary writer's uniquing of scalars: open addressing over object
+/// indexes, keyed by a hash of what would be written. Two scalars are equal
+/// only when their bytes would be: strings by their exact UTF-8 (canonically
+/// equivalent strings stay distinct), reals by bit pattern and width, integers
+/// by value and signedness.
+private struct ScalarTable {
+    /// Object index + 1 per slot; 0 is empty.
+    private var slots: [Int32] = []
+    private var hashes: [UInt64] = []
+    private var mask = 0
+    private var used = 0
+
+    init() {
+        reserve(16)
+    }
+
+    /// Room for `count` scalars without growing.
+    mutating func reserve(_ count: Int) {
+        var capacity = 16
+        while capacity < 2 * count { capacity *= 2 }
+        guard capacity > slots.count else { return }
+        rehash(capacity)
+    }
+
+    private mutating func rehash(_ capacity: Int) {
+        let oldSlots = slots, oldHashes = hashes
+        slots = [Int32](repeating: 0, count: capacity)
+        hashes = [UInt64](repeating: 0, count: capacity)
+        mask = capacity - 1
+        for (k, entry) in oldSlots.enumerated() where entry != 0 {
+            var i = Int(truncatingIfNeeded: oldHashes[k]) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = entry
+            hashes[i] = oldHashes[k]
+        }
+    }
+
+    /// The index of an equal scalar already among `objects`, or `candidate`
+    /// (recorded for `value`, which the caller appends at that index).
+    mutating func index(of value: PlistValue, candidate: Int, objects: [FlatObject]) -> Int {
+        let h = ScalarTable.hash(value)
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let entry = slots[i]
+            if entry == 0 { break }
+            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1], ScalarTable.same(other, value) {
+                return Int(entry) - 1
+            }
+            i = (i + 1) & mask
+        }
+        slots[i] = Int32(truncatingIfNeeded: candidate + 1)
+        hashes[i] = h
+        used += 1
+        if used * 2 > slots.count { rehash(slots.count * 2) }
+        return candidate
+    }
+
+    @inline(__always)
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &* 0x9E37_79B9_7F4A_7C15
+        z ^= z >> 32
+        z = z &* 0xD6E8_FEB8_6659_FD93
+        return z ^ (z >> 32)
+    }
+
+    @inline(__always)
+    private static func bytesHash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed ^ UInt64(bytes.count)
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return mix(h)
+    }
+
+    private static func hash(_ value: PlistValue) -> UInt64 {
+        switch value {
+        case .string(var s): return s.withUTF8 { bytesHash($0, seed: 1) }
+        case .integer(let i): return mix(i.bitPattern ^ (i.isUnsignedBeyondInt64 ? 0x2_0000 : 0x2))
+        case .real(let r):
+            return r.width == .bits32 ? mix(UInt64(Float(r.value).bitPattern) ^ 0x3_0000_0000_0000)
+                                      : mix(r.value.bitPattern) ^ 0x4
+        case .date(let d): return mix(d.secondsSinceReferenceDate.bitPattern) ^ 0x5
+        case .data(let d): return d.withUnsafeBufferPointer { bytesHash($0, seed: 6) }
+        case .uid(let u): return mix(u) ^ 0x7
+        case .bool(let b): return b ? 0x81 : 0x80
+        case .null: return 0x90
+        case .array, .dictionary: return 0
+        }
+    }
+
+    private static func same(_ a: PlistValue, _ b: PlistValue) -> Bool {
+        switch (a, b) {
+        case (.string(var x), .string(var y)):
+            return x.withUTF8 { p in
+                y.withUTF8 { q in
+                    guard p.count == q.count else { return false }
+                    guard let pa = p.baseAddress, let qa = q.baseAddress else { return true }
+                    return memcmp(pa, qa, p.count) == 0
+                }
+            }
+        case (.integer(let x), .integer(let y)):
+            return x.bitPattern == y.bitPattern && x.isUnsignedBeyondInt64 == y.isUnsignedBeyondInt64
+        case (.real(let x), .real(let y)):
+            guard x.width == y.width else { return false }
+            return x.width == .bits32 ? Float(x.value).bitPattern == Float(y.value).bitPattern : x.value.bitPattern == y.value.bitPattern
+        case (.date(let x), .date(let y)):
+            return x.secondsSinceReferenceDate.bitPattern == y.secondsSinceReferenceDate.bitPattern
+        case (.data(let x), .data(let y)): return x == y
+        case (.uid(let x), .uid(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.null, .null): return true
+        default: return false
         }
     }
 }

@@ -1,17 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The decoding state for one binary property list: the buffer, the validated
 /// offsets, a cache of decoded objects and the cycle bitset.
 struct BinaryScanner {
     private let buf: UnsafeRawBufferPointer
     private let trailer: BinaryTrailer
     private let limits: Limits
-    /// Offsets of the objects, each checked to lie in the object area.
-    private var offsets: [Int]
-    /// Decoded objects by index, so shared objects are read once.
+    /// Each object's offset (checked to lie in the object area) and its slot in
+    /// `cache` when more than one container refers to it (-1 otherwise), side
+    /// by side: decoding reads both for every object.
+    private var objects: [ObjectInfo]
+
+    struct ObjectInfo {
+        var offset: UInt32
+        var slot: Int32
+    }
+    /// Decoded shared objects, so each is read once (only shared objects are
+    /// cached, so a tree of distinct objects costs no cache entries).
     private var cache: [PlistValue?]
-    /// Number of nodes each decoded object expands to, to bound the logical tree size.
+    /// Number of nodes each cached object expands to, to bound the logical tree size.
     private var expandedSize: [Int]
     /// Objects currently being decoded (for cycle detection).
     private var onStack: [Bool]
+    /// Prints of the keys of the small dictionaries being read (see `keyPrint`), a stack.
+    private var keyPrints: [UInt64] = []
     /// Logical nodes produced so far.
     private var nodeCount = 0
     /// Duplicate keys and lone surrogates found.
@@ -26,6 +42,10 @@ struct BinaryScanner {
         var offsets = [Int](repeating: 0, count: n)
         let tableStart = trailer.offsetTableOffset
         let end = tableStart
+        guard end <= Int(UInt32.max) else {
+            throw PlistError(.limitExceeded, "binary property lists whose objects take more than 4 GiB are not supported",
+                             at: .binary(offset: tableStart, object: nil))
+        }
         for i in 0..<n {
             let at = tableStart + i * size
             let off = BinaryScanner.readUInt(buffer, at, size)
@@ -35,10 +55,61 @@ struct BinaryScanner {
             }
             offsets[i] = Int(off)
         }
-        self.offsets = offsets
-        cache = [PlistValue?](repeating: nil, count: n)
-        expandedSize = [Int](repeating: 0, count: n)
         onStack = [Bool](repeating: false, count: n)
+        let slots = BinaryScanner.sharedSlots(buffer, trailer: trailer, offsets: offsets)
+        var shared = 0
+        objects = [ObjectInfo](unsafeUninitializedCapacity: n) { info, count in
+            for i in 0..<n {
+                info[i] = ObjectInfo(offset: UInt32(truncatingIfNeeded: offsets[i]), slot: slots[i])
+                if slots[i] >= 0 { shared += 1 }
+            }
+            count = n
+        }
+        cache = [PlistValue?](repeating: nil, count: shared)
+        expandedSize = [Int](repeating: 0, count: shared)
+    }
+
+    /// Counts the references to each object from every container whose header
+    /// and reference list lie in the object area (a container that does not
+    /// fails when it is read), and numbers the objects referred to more than once.
+    private static func sharedSlots(_ b: UnsafeRawBufferPointer, trailer: BinaryTrailer, offsets: [Int]) -> [Int32] {
+        let n = offsets.count
+        var counts = [UInt8](repeating: 0, count: n)
+        let refSize = trailer.objectRefSize
+        let area = trailer.offsetTableOffset
+        counts.withUnsafeMutableBufferPointer { counts in
+            for at in offsets {
+                let marker = b[at]
+                let kind = marker >> 4
+                guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
+                var count = Int(marker & 0x0F)
+                var p = at + 1
+                if count == 0x0F {
+                    guard p < area else { continue }
+                    let intMarker = b[p]
+                    guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else { continue }
+                    let size = 1 << Int(intMarker & 0x0F)
+                    guard p + 1 + size <= area else { continue }
+                    let raw = readUInt(b, p + 1, size)
+                    guard raw <= UInt64(area) else { continue }
+                    count = Int(raw)
+                    p += 1 + size
+                }
+                let refs = kind == 0xD ? 2 * count : count
+                guard refs <= (area - p) / refSize else { continue }
+                for i in 0..<refs {
+                    let r = readUInt(b, p + i * refSize, refSize)
+                    if r < UInt64(n), counts[Int(r)] < 2 { counts[Int(r)] += 1 }
+                }
+            }
+        }
+        var slots = [Int32](repeating: -1, count: n)
+        var next: Int32 = 0
+        for i in 0..<n where counts[i] > 1 {
+            slots[i] = next
+            next += 1
+        }
+        return slots
     }
 
     mutating func readRoot() throws -> PlistValue {
@@ -67,10 +138,10 @@ struct BinaryScanner {
 
     /// Checks that `length` bytes from `start` lie inside the object area.
     @inline(__always)
-    private func checkRange(_ start: Int, _ length: Int, object: Int, what: String) throws {
+    private func checkRange(_ start: Int, _ length: Int, object: Int, what: @autoclosure () -> String) throws {
         let end = start.addingReportingOverflow(length)
         guard length >= 0, !end.overflow, end.partialValue <= trailer.offsetTableOffset else {
-            throw fail(.corrupt, "\(what) of \(length) bytes at offset \(start) runs past the object area (ends at \(trailer.offsetTableOffset))",
+            throw fail(.corrupt, "\(what()) of \(length) bytes at offset \(start) runs past the object area (ends at \(trailer.offsetTableOffset))",
                        offset: start, object: object)
         }
     }
@@ -98,27 +169,44 @@ struct BinaryScanner {
     // MARK: - Objects
 
     private mutating func value(_ index: Int, depth: Int) throws -> PlistValue {
-        if let cached = cache[index] {
-            try account(expandedSize[index], object: index)
+        let info = objects[index]
+        let at = Int(info.offset)
+        // Numbers, booleans, dates and UIDs cost less to read again than to
+        // cache: only strings, data and containers go through the cache.
+        let slot = Int(info.slot)
+        guard slot >= 0 else { return try decode(index, at: at, depth: depth) }
+        switch buf[at] >> 4 {
+        case 0x0, 0x1, 0x2, 0x3, 0x8:
+            return try decode(index, at: at, depth: depth)
+        default:
+            break
+        }
+        if let cached = cache[slot] {
+            try account(expandedSize[slot], object: index)
             return cached
         }
         let start = nodeCount
-        let v = try decode(index, depth: depth)
-        cache[index] = v
-        expandedSize[index] = nodeCount - start
+        let v = try decode(index, at: at, depth: depth)
+        cache[slot] = v
+        expandedSize[slot] = nodeCount - start
         return v
+    }
+
+    /// The offset of an object (already validated).
+    @inline(__always)
+    private func offset(_ index: Int) -> Int {
+        Int(objects[index].offset)
     }
 
     @inline(__always)
     private mutating func account(_ nodes: Int, object: Int) throws {
         nodeCount += nodes
         if nodeCount > limits.maxObjects {
-            throw fail(.limitExceeded, "the property list expands to more than \(limits.maxObjects) objects", offset: offsets[object], object: object)
+            throw fail(.limitExceeded, "the property list expands to more than \(limits.maxObjects) objects", offset: offset(object), object: object)
         }
     }
 
-    private mutating func decode(_ index: Int, depth: Int) throws -> PlistValue {
-        let at = offsets[index]
+    private mutating func decode(_ index: Int, at: Int, depth: Int) throws -> PlistValue {
         try account(1, object: index)
         let marker = buf[at]
         switch marker >> 4 {
@@ -239,6 +327,31 @@ struct BinaryScanner {
         return try value(r, depth: depth + 1)
     }
 
+    /// A hash of a one-byte-per-character key's bytes (a `0x5X` string: ASCII,
+    /// or Latin-1 beyond it), never 0. Other bytes are other text, and no two
+    /// such strings are canonically equivalent, so keys with different prints
+    /// differ; equal prints are confirmed as strings. 0 for UTF-16 keys, which
+    /// are compared as strings.
+    @inline(__always)
+    private func keyPrint(_ index: Int) -> UInt64 {
+        let at = offset(index)
+        let marker = buf[at]
+        guard marker >> 4 == 0x5 else { return 0 }
+        var length = Int(marker & 0x0F)
+        var start = at + 1
+        if length == 0x0F {
+            // Already read as a string, so the count is well formed.
+            let size = 1 << Int(buf[at + 1] & 0x0F)
+            length = Int(BinaryScanner.readUInt(buf, at + 2, size))
+            start = at + 2 + size
+        }
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(length)
+        for k in start..<(start + length) {
+            h = (h ^ UInt64(buf[k])) &* 0x0000_0100_0000_01B3
+        }
+        return h | 1
+    }
+
     private mutating func array(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> PlistValue {
         let (n, p) = try count(marker: marker, at: at, object: object)
         let refBytes = n.multipliedReportingOverflow(by: trailer.objectRefSize)
@@ -262,16 +375,37 @@ struct BinaryScanner {
         try enter(object, depth: depth, at: at)
         defer { onStack[object] = false }
         var dict = PlistDictionary(minimumCapacity: min(n, limits.maxReservation))
-        let hashKeys = n > 12
+        let hashKeys = n > 64
         var seen = Set<String>(minimumCapacity: hashKeys ? min(n, limits.maxReservation) : 0)
         let valuesAt = p + n * trailer.objectRefSize
+        let printBase = keyPrints.count
+        defer { keyPrints.removeLast(keyPrints.count - printBase) }
         for i in 0..<n {
             let kr = try ref(p, i, object: object)
             guard case .string(let key) = try child(kr, parent: object, depth: depth, at: at) else {
-                throw fail(.corrupt, "dictionary key \(i) (object \(kr)) is not a string", offset: offsets[kr], object: object)
+                throw fail(.corrupt, "dictionary key \(i) (object \(kr)) is not a string", offset: offset(kr), object: object)
             }
             let v = try child(try ref(valuesAt, i, object: object), parent: object, depth: depth, at: at)
-            let duplicate = hashKeys ? !seen.insert(key).inserted : dict.keys.contains(key)
+            let duplicate: Bool
+            if hashKeys {
+                duplicate = !seen.insert(key).inserted
+            } else {
+                // Keys are told apart by their prints (see keyPrint), UTF-16
+                // keys by string comparison; `keyPrints` holds one print per
+                // stored key, in order.
+                let print = keyPrint(kr)
+                var found = false
+                for j in 0..<dict.count {
+                    let other = keyPrints[printBase + j]
+                    if print != 0, other != 0, print != other { continue }
+                    if dict.keys[j] == key {
+                        found = true
+                        break
+                    }
+                }
+                if !found { keyPrints.append(print) }
+                duplicate = found
+            }
             if duplicate {
                 diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" in dictionary (the last value is kept)",
                                                    at: .binary(offset: at, object: object)))

@@ -75,7 +75,20 @@ public enum FileIO {
             try writeAll(bytes, fd: STDOUT_FILENO, name: "standard output")
             return
         }
-        let target = resolvedLink(path) ?? path
+        // One lstat tells a link (whose target is replaced), an existing file
+        // (whose permissions are kept) and a new one.
+        var existing = stat()
+        let exists = lstat(path, &existing) == 0
+        var target = path
+        var existingMode: mode_t? = exists ? existing.st_mode & 0o7777 : nil
+        if exists, (existing.st_mode & S_IFMT) == S_IFLNK {
+            existingMode = nil
+            if let resolved = resolvedLink(path) {
+                target = resolved
+                var st = stat()
+                if stat(target, &st) == 0 { existingMode = st.st_mode & 0o7777 }
+            }
+        }
         let (dir, base) = split(target)
         // Keep the temporary name within NAME_MAX (255 bytes) for long names.
         let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
@@ -94,8 +107,7 @@ public enum FileIO {
             if isOpen { close(fd) }
             if !renamed { unlink(tempPath) }
         }
-        var st = stat()
-        let mode: mode_t = stat(target, &st) == 0 ? st.st_mode & 0o7777 : 0o666 & ~currentUmask()
+        let mode: mode_t = existingMode ?? 0o666 & ~currentUmask()
         guard fchmod(fd, mode) == 0 else { throw ioError("cannot write \(path)") }
         try writeAll(bytes, fd: fd, name: path)
         if durable, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
@@ -186,17 +198,21 @@ public enum FileIO {
     private static func entries(of dir: String) throws -> [(path: String, isFolder: Bool)] {
         guard let handle = opendir(dir) else { throw ioError("cannot list \(dir)") }
         defer { closedir(handle) }
-        var names: [[UInt8]] = []
+        var names: [(name: [UInt8], type: UInt8)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name.first == UInt8(ascii: ".") { continue }
-            names.append(name)
+            names.append((name, entry.pointee.d_type))
         }
-        names.sort { $0.lexicographicallyPrecedes($1) }
+        names.sort { $0.name.lexicographicallyPrecedes($1.name) }
         let prefix = dir.hasSuffix("/") ? dir : dir + "/"
         var result: [(path: String, isFolder: Bool)] = []
-        for name in names {
+        for (name, type) in names {
             let path = prefix + String(decoding: name, as: UTF8.self)
+            // The entry's type from readdir where the file system gives it
+            // (no lstat per file); lstat otherwise.
+            if type == UInt8(DT_REG) { result.append((path, false)); continue }
+            if type == UInt8(DT_DIR) { result.append((path, true)); continue }
             var st = stat()
             guard lstat(path, &st) == 0 else { continue }
             switch st.st_mode & S_IFMT {

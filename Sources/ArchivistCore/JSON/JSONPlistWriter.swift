@@ -78,12 +78,13 @@ public enum JSONPlistWriter {
             }
             appendReal(r.value, into: &out)
         case .bool(let b):
-            out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+            out.append(contentsOf: b ? "true".utf8 : "false".utf8)
         case .date(let d):
-            guard let text = ISO8601.formatIfRepresentable(d) else {
+            out.append(UInt8(ascii: "\""))
+            guard ISO8601.appendFormatted(d, into: &out) else {
                 throw PlistError(.notRepresentable, "the date \(describe(keyPath())) (\(d.secondsSinceReferenceDate) s since 2001) cannot be written as an ISO 8601 date")
             }
-            appendString(text, into: &out)
+            out.append(UInt8(ascii: "\""))
         case .data(let bytes):
             out.append(UInt8(ascii: "\""))
             Base64.encode(bytes, into: &out)

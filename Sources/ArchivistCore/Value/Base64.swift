@@ -19,10 +19,49 @@ public enum Base64 {
 
     /// Appends the padded base64 text of `bytes` to `out`, on one line.
     public static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { encode($0, into: &out) }
+    }
+
+    /// Appends the padded base64 text of `bytes` to a writer's buffer, on one line.
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: ByteSink) {
+        let n = bytes.count
+        out.appendUninitialized(max: (n + 2) / 3 * 4) { p in
+            alphabet.withUnsafeBufferPointer { a in
+                var i = 0, k = 0
+                while i + 3 <= n {
+                    let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                    p[k] = a[Int(v >> 18)]
+                    p[k + 1] = a[Int(v >> 12 & 0x3F)]
+                    p[k + 2] = a[Int(v >> 6 & 0x3F)]
+                    p[k + 3] = a[Int(v & 0x3F)]
+                    i += 3; k += 4
+                }
+                switch n - i {
+                case 1:
+                    let v = UInt32(bytes[i]) << 16
+                    p[k] = a[Int(v >> 18)]; p[k + 1] = a[Int(v >> 12 & 0x3F)]
+                    p[k + 2] = UInt8(ascii: "="); p[k + 3] = UInt8(ascii: "=")
+                    k += 4
+                case 2:
+                    let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+                    p[k] = a[Int(v >> 18)]; p[k + 1] = a[Int(v >> 12 & 0x3F)]
+                    p[k + 2] = a[Int(v >> 6 & 0x3F)]; p[k + 3] = UInt8(ascii: "=")
+                    k += 4
+                default:
+                    break
+                }
+                return k
+            }
+        }
+    }
+
+    /// Appends the padded base64 text of `bytes` to `out`, on one line.
+    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let n = bytes.count
         out.reserveCapacity(out.count + (n + 2) / 3 * 4)
         alphabet.withUnsafeBufferPointer { a in
-            bytes.withUnsafeBufferPointer { b in
+            do {
+                let b = bytes
                 var i = 0
                 while i + 3 <= n {
                     let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])

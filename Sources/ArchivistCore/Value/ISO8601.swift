@@ -39,6 +39,59 @@ public enum ISO8601 {
         return out
     }
 
+    /// Appends `YYYY-MM-DDTHH:MM:SSZ` as bytes (what `formatIfRepresentable`
+    /// returns, without building a `String`); false, appending nothing, for a
+    /// date that is not finite or too far away.
+    public static func appendFormatted(_ date: PlistDate, into out: inout [UInt8]) -> Bool {
+        guard let f = fields(of: date) else { return false }
+        @inline(__always) func two(_ v: Int, _ out: inout [UInt8]) {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + v / 10))
+            out.append(UInt8(truncatingIfNeeded: 0x30 + v % 10))
+        }
+        var year = f.year
+        if year < 0 { out.append(UInt8(ascii: "-")); year = -year }
+        if year < 10_000 {
+            let y = Int(year)
+            two(y / 100, &out); two(y % 100, &out)
+        } else {
+            out.append(contentsOf: String(year).utf8)
+        }
+        out.append(UInt8(ascii: "-")); two(f.month, &out)
+        out.append(UInt8(ascii: "-")); two(f.day, &out)
+        out.append(UInt8(ascii: "T")); two(f.hour, &out)
+        out.append(UInt8(ascii: ":")); two(f.minute, &out)
+        out.append(UInt8(ascii: ":")); two(f.second, &out)
+        out.append(UInt8(ascii: "Z"))
+        return true
+    }
+
+    /// `appendFormatted` into a writer's buffer.
+    static func appendFormatted(_ date: PlistDate, into out: ByteSink) -> Bool {
+        guard let f = fields(of: date) else { return false }
+        if f.year < 0 || f.year >= 10_000 {
+            var bytes: [UInt8] = []
+            _ = appendFormatted(date, into: &bytes)
+            out.append(bytes)
+            return true
+        }
+        out.appendUninitialized(max: 20) { p in
+            @inline(__always) func two(_ at: Int, _ v: Int) {
+                p[at] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
+                p[at + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+            }
+            let y = Int(f.year)
+            two(0, y / 100); two(2, y % 100)
+            p[4] = UInt8(ascii: "-"); two(5, f.month)
+            p[7] = UInt8(ascii: "-"); two(8, f.day)
+            p[10] = UInt8(ascii: "T"); two(11, f.hour)
+            p[13] = UInt8(ascii: ":"); two(14, f.minute)
+            p[16] = UInt8(ascii: ":"); two(17, f.second)
+            p[19] = UInt8(ascii: "Z")
+            return 20
+        }
+        return true
+    }
+
     /// Like `formatIfRepresentable`, falling back to the raw seconds for dates
     /// that cannot be written as a calendar date.
     public static func format(_ date: PlistDate) -> String {
@@ -48,9 +101,15 @@ public enum ISO8601 {
     /// Parses `[-]YYYY-MM-DDTHH:MM:SS[.fraction]Z`. Returns nil for anything else,
     /// including out-of-range fields.
     public static func parse<C: Collection>(_ text: C) -> PlistDate? where C.Element == UInt8 {
-        var bytes = Array(text)
+        if let date = text.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return date }
+        return Array(text).withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes all: UnsafeBufferPointer<UInt8>) -> PlistDate? {
         // Surrounding whitespace is tolerated, as CoreFoundation does.
-        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        var end = all.count
+        while end > 0, isSpace(all[end - 1]) { end -= 1 }
+        let bytes = UnsafeBufferPointer(rebasing: all[0..<end])
         var i = 0
         while i < bytes.count, isSpace(bytes[i]) { i += 1 }
         var negative = false

@@ -91,9 +91,57 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
 
     /// Indices of the entries with keys sorted as CoreFoundation sorts them:
     /// by UTF-16 code units, literally.
+    ///
+    /// Keys without characters beyond U+FFFF compare by their UTF-8 bytes,
+    /// which order them exactly as UTF-16 code units do; only a pair in which a
+    /// key holds such a character (a surrogate pair in UTF-16) is compared by
+    /// its UTF-16 code units. Keys already in order cost one pass.
     public func indicesSortedByUTF16() -> [Int] {
-        let units = keys.map { Array($0.utf16) }
-        return keys.indices.sorted { units[$0].lexicographicallyPrecedes(units[$1]) }
+        let n = keys.count
+        var order = Array(0..<n)
+        guard n > 1 else { return order }
+        var sorted = true
+        for i in 1..<n where !PlistDictionary.precedesInUTF16(keys[i - 1], keys[i]) {
+            sorted = false
+            break
+        }
+        if sorted { return order }
+        if n <= 16 {
+            // Insertion sort: stable, and quick for the small dictionaries that dominate.
+            for i in 1..<n {
+                let current = order[i]
+                var j = i
+                while j > 0, PlistDictionary.precedesInUTF16(keys[current], keys[order[j - 1]]) {
+                    order[j] = order[j - 1]
+                    j -= 1
+                }
+                order[j] = current
+            }
+            return order
+        }
+        order.sort { PlistDictionary.precedesInUTF16(keys[$0], keys[$1]) }
+        return order
+    }
+
+    /// True when `a` sorts before `b` by UTF-16 code units (CFStringCompare with no options).
+    @usableFromInline
+    static func precedesInUTF16(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        let byBytes: Bool? = a.withUTF8 { x in
+            b.withUTF8 { y -> Bool? in
+                let common = Swift.min(x.count, y.count)
+                var i = 0
+                while i < common, x[i] == y[i] { i += 1 }
+                if i == common { return x.count < y.count }
+                // UTF-8 byte order is code-point order; it differs from UTF-16
+                // order only where a character beyond U+FFFF (lead byte 0xF0
+                // or more) meets one in U+E000...U+FFFF.
+                if x[i] >= 0xEE, y[i] >= 0xEE { return nil }
+                return x[i] < y[i]
+            }
+        }
+        if let byBytes { return byBytes }
+        return a.utf16.lexicographicallyPrecedes(b.utf16)
     }
 
     /// Unordered equality: the same keys with equal values.

@@ -50,6 +50,18 @@ extension PlistValue: CustomStringConvertible {
     /// A string in double quotes with `"`, `\\`, newline, CR, tab and other
     /// control characters escaped, as descriptions and dumps show strings.
     public static func quoted(_ s: String) -> String {
+        // Most strings need no escapes: one scan of the UTF-8, one copy.
+        var copy = s
+        let plain = copy.withUTF8 { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
+        }
+        if plain {
+            var out = "\""
+            out.reserveCapacity(s.utf8.count + 2)
+            out += s
+            out += "\""
+            return out
+        }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -7,6 +7,11 @@ internal import CLibXML2
 public enum XMLPlistReader {
     /// Reads an XML property list.
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        try read(buffer, options: options, direct: true)
+    }
+
+    /// `direct: false` always reads with libxml2 (tests compare the two paths).
+    static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions, direct: Bool) throws -> PlistDocument {
         guard buffer.count <= Int(Int32.max) else {
             throw PlistError(.limitExceeded, "XML input of \(buffer.count) bytes is larger than libxml2 reads")
         }
@@ -22,6 +27,11 @@ public enum XMLPlistReader {
                 doc.diagnostics = diagnostics + doc.diagnostics
                 return doc
             }
+        }
+        // The common shape of XML plists is read directly; anything else (and
+        // every error) goes through libxml2 below.
+        if direct, let value = XMLFastReader.read(buffer, limits: options.limits) {
+            return PlistDocument(value: value, format: .xml, diagnostics: diagnostics)
         }
         if let protected = XMLCarriageReturns.protect(buffer) {
             return try protected.withUnsafeBytes { bytes in

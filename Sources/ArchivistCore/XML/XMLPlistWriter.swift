@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CArchivistSupport
 
 /// Writes XML property lists byte for byte as CoreFoundation's `_CFAppendXML0`
 /// does (Foundation's `PropertyListSerialization` on Linux, `plutil -convert
@@ -11,42 +7,45 @@ import Darwin
 public enum XMLPlistWriter {
     /// Writes a tree as an XML property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        var w = XMLEmitter(keepKeyOrder: options.keepKeyOrder)
-        w.out.append(contentsOf: XMLEmitter.header)
+        let w = XMLEmitter(keepKeyOrder: options.keepKeyOrder)
+        w.out.append(XMLEmitter.header)
         try w.emit(value, indent: 0)
-        w.out.append(contentsOf: "</plist>\n".utf8)
-        return w.out
+        w.out.append("</plist>\n")
+        return w.out.bytes()
     }
 }
 
-struct XMLEmitter {
-    static let header = Array("""
+final class XMLEmitter {
+    static let header: StaticString = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
 
-        """.utf8)
+        """
     static let maxDepth = 512
 
     let keepKeyOrder: Bool
-    var out: [UInt8] = []
+    let out = ByteSink()
+    /// The last dictionary's keys and their sorted order: arrays of records
+    /// repeat the same keys, so the order is usually computed once.
+    private var lastKeys: [String] = []
+    private var lastOrder: [Int] = []
 
     init(keepKeyOrder: Bool) {
         self.keepKeyOrder = keepKeyOrder
-        out.reserveCapacity(1 << 16)
     }
 
     @inline(__always)
-    mutating func tabs(_ n: Int) {
-        for _ in 0..<n { out.append(0x09) }
+    func tabs(_ n: Int) {
+        out.append(repeating: 0x09, count: n)
     }
 
     @inline(__always)
-    mutating func raw(_ s: StaticString) {
-        s.withUTF8Buffer { out.append(contentsOf: $0) }
+    func raw(_ s: StaticString) {
+        out.append(s)
     }
 
-    mutating func emit(_ value: PlistValue, indent: Int) throws {
+    func emit(_ value: PlistValue, indent: Int) throws {
         guard indent <= Self.maxDepth else {
             throw PlistError(.limitExceeded, "nesting deeper than \(Self.maxDepth) levels cannot be written")
         }
@@ -55,16 +54,17 @@ struct XMLEmitter {
         case .string(let s):
             raw("<string>"); escaped(s); raw("</string>\n")
         case .integer(let i):
-            raw("<integer>"); out.append(contentsOf: i.description.utf8); raw("</integer>\n")
+            raw("<integer>"); out.appendDecimal(i); raw("</integer>\n")
         case .real(let r):
             raw("<real>"); real(r.value); raw("</real>\n")
         case .bool(let b):
             if b { raw("<true/>\n") } else { raw("<false/>\n") }
         case .date(let d):
-            guard let text = ISO8601.formatIfRepresentable(d) else {
+            raw("<date>")
+            guard ISO8601.appendFormatted(d, into: out) else {
                 throw PlistError(.notRepresentable, "date \(d.secondsSinceReferenceDate) seconds from 2001 has no calendar form")
             }
-            raw("<date>"); out.append(contentsOf: text.utf8); raw("</date>\n")
+            raw("</date>\n")
         case .data(let bytes):
             raw("<data>\n")
             base64Lines(bytes, indent: indent)
@@ -80,72 +80,103 @@ struct XMLEmitter {
             if keepKeyOrder {
                 for i in 0..<dict.count { try entry(dict.keys[i], dict.values[i], indent: indent + 1) }
             } else {
-                for i in dict.indicesSortedByUTF16() { try entry(dict.keys[i], dict.values[i], indent: indent + 1) }
+                for i in sortedOrder(dict) { try entry(dict.keys[i], dict.values[i], indent: indent + 1) }
             }
             tabs(indent); raw("</dict>\n")
         case .uid(let u):
             raw("<dict>\n")
             tabs(indent + 1); raw("<key>CF$UID</key>\n")
-            tabs(indent + 1); raw("<integer>"); out.append(contentsOf: String(u).utf8); raw("</integer>\n")
+            tabs(indent + 1); raw("<integer>"); out.appendDecimal(PlistInteger(u)); raw("</integer>\n")
             tabs(indent); raw("</dict>\n")
         case .null:
             throw PlistError(.notRepresentable, "XML property lists have no null")
         }
     }
 
-    mutating func entry(_ key: String, _ value: PlistValue, indent: Int) throws {
+    private func sortedOrder(_ dict: PlistDictionary) -> [Int] {
+        if dict.keys == lastKeys { return lastOrder }
+        let order = dict.indicesSortedByUTF16()
+        lastKeys = dict.keys
+        lastOrder = order
+        return order
+    }
+
+    func entry(_ key: String, _ value: PlistValue, indent: Int) throws {
         tabs(indent); raw("<key>"); escaped(key); raw("</key>\n")
         try emit(value, indent: indent)
     }
 
-    /// Appends text with only `&`, `<` and `>` escaped, copying the runs between.
-    mutating func escaped(_ s: String) {
+    /// Appends text with only `&`, `<` and `>` escaped.
+    func escaped(_ s: String) {
         var copy = s
         copy.withUTF8 { bytes in
-            var runStart = 0
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                guard b == 0x26 || b == 0x3C || b == 0x3E else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                switch b {
-                case 0x26: raw("&amp;")
-                case 0x3C: raw("&lt;")
-                default: raw("&gt;")
-                }
-                runStart = i + 1
+            // Most text has nothing to escape: one scan, one copy.
+            var plain = true
+            for b in bytes where b == 0x26 || b == 0x3C || b == 0x3E {
+                plain = false
+                break
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            if plain {
+                out.append(bytes)
+                return
+            }
+            let n = bytes.count
+            // At most 5 bytes out per byte in (`&amp;`).
+            out.appendUninitialized(max: 5 * n) { p in
+                var k = 0
+                for b in bytes {
+                    switch b {
+                    case 0x26:
+                        p[k] = 0x26; p[k + 1] = 0x61; p[k + 2] = 0x6D; p[k + 3] = 0x70; p[k + 4] = 0x3B
+                        k += 5
+                    case 0x3C:
+                        p[k] = 0x26; p[k + 1] = 0x6C; p[k + 2] = 0x74; p[k + 3] = 0x3B
+                        k += 4
+                    case 0x3E:
+                        p[k] = 0x26; p[k + 1] = 0x67; p[k + 2] = 0x74; p[k + 3] = 0x3B
+                        k += 4
+                    default:
+                        p[k] = b
+                        k += 1
+                    }
+                }
+                return k
+            }
         }
     }
 
     /// CoreFoundation's real format: `nan`, `+infinity`, `-infinity`, `0.0` for
     /// any zero, `%.17g` otherwise.
-    mutating func real(_ v: Double) {
+    func real(_ v: Double) {
         if v.isNaN { raw("nan"); return }
         if v.isInfinite { if v > 0 { raw("+infinity") } else { raw("-infinity") }; return }
         if v == 0 { raw("0.0"); return }
-        var buffer = [CChar](repeating: 0, count: 40)
-        let n = buffer.withUnsafeMutableBufferPointer { p in
-            withVaList([v]) { vsnprintf(p.baseAddress, 40, "%.17g", $0) }
+        // Integral values below 2^53 print as their digits under %.17g.
+        if v.magnitude < 9_007_199_254_740_992, v.rounded(.towardZero) == v {
+            out.appendDecimal(PlistInteger(Int64(v)))
+            return
         }
-        buffer.withUnsafeBufferPointer { p in
-            p.withMemoryRebound(to: UInt8.self) { out.append(contentsOf: $0.prefix(Int(max(0, min(n, 39))))) }
+        out.appendUninitialized(max: 40) { p in
+            p.withMemoryRebound(to: CChar.self, capacity: 40) { Int(archivist_format_g17(v, $0, 40)) }
         }
     }
 
     /// Base64 in lines of `76 - 8 * min(indent, 8)` characters, each indented
     /// with `min(indent, 8)` tabs.
-    mutating func base64Lines(_ bytes: [UInt8], indent: Int) {
+    func base64Lines(_ bytes: [UInt8], indent: Int) {
         let tabsPerLine = min(indent, 8)
         let lineLength = 76 - 8 * tabsPerLine
-        let encoded = Base64.encode(bytes)
+        // Whole lines hold lineLength / 4 groups of 3 input bytes.
+        let bytesPerLine = lineLength / 4 * 3
         var i = 0
-        while i < encoded.count {
-            let end = min(i + lineLength, encoded.count)
-            tabs(tabsPerLine)
-            out.append(contentsOf: encoded[i..<end])
-            out.append(0x0A)
-            i = end
+        bytes.withUnsafeBufferPointer { all in
+            while i < all.count {
+                let end = min(i + bytesPerLine, all.count)
+                tabs(tabsPerLine)
+                Base64.encode(UnsafeBufferPointer(rebasing: all[i..<end]), into: out)
+                out.append(0x0A)
+                i = end
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 
 /// Parsing of `<integer>` and `<real>` text as CoreFoundation accepts it.
 enum XMLScalars {
-    private static func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
+    private static func trimmed<C: RandomAccessCollection>(_ text: C) -> C.SubSequence where C.Element == UInt8 {
         var s = text[...]
         while let f = s.first, f == 0x20 || f == 0x09 || f == 0x0A || f == 0x0D { s = s.dropFirst() }
         while let l = s.last, l == 0x20 || l == 0x09 || l == 0x0A || l == 0x0D { s = s.dropLast() }
@@ -14,7 +14,7 @@ enum XMLScalars {
     }
 
     /// Decimal or `0x` hexadecimal, optionally signed, from `Int64.min` to `UInt64.max`.
-    static func integer(_ text: [UInt8]) -> PlistInteger? {
+    static func integer<C: RandomAccessCollection>(_ text: C) -> PlistInteger? where C.Element == UInt8 {
         var s = trimmed(text)
         var negative = false
         if let f = s.first, f == UInt8(ascii: "-") || f == UInt8(ascii: "+") {
@@ -50,30 +50,35 @@ enum XMLScalars {
     }
 
     /// A decimal real, or `nan`, `inf`, `infinity` with an optional sign (any case).
-    static func real(_ text: [UInt8]) -> Double? {
+    static func real<C: RandomAccessCollection>(_ text: C) -> Double? where C.Element == UInt8 {
         let s = trimmed(text)
         guard !s.isEmpty, s.count < 512 else { return nil }
-        let lower = String(decoding: s, as: UTF8.self).lowercased()
-        switch lower {
-        case "nan", "+nan", "-nan": return .nan
-        case "inf", "+inf", "infinity", "+infinity": return .infinity
-        case "-inf", "-infinity": return -.infinity
-        default: break
-        }
-        // Only the characters of a decimal number; strtod would take hex and more.
+        // Only the characters of a decimal number go to strtod (it would take hex and more).
+        var decimal = true
         for b in s {
             switch b {
             case 0x30...0x39, UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): continue
+            default: decimal = false
+            }
+            if !decimal { break }
+        }
+        guard decimal else {
+            switch String(decoding: s, as: UTF8.self).lowercased() {
+            case "nan", "+nan", "-nan": return .nan
+            case "inf", "+inf", "infinity", "+infinity": return .infinity
+            case "-inf", "-infinity": return -.infinity
             default: return nil
             }
         }
-        var chars = Array(s).map { CChar(bitPattern: $0) }
-        chars.append(0)
-        return chars.withUnsafeBufferPointer { p -> Double? in
+        let count = s.count
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { p -> Double? in
             guard let base = p.baseAddress else { return nil }
+            var k = 0
+            for b in s { base[k] = CChar(bitPattern: b); k += 1 }
+            base[count] = 0
             var end: UnsafeMutablePointer<CChar>?
             let value = strtod(base, &end)
-            guard let end, end - UnsafeMutablePointer(mutating: base) == s.count else { return nil }
+            guard let end, end - base == count else { return nil }
             return value
         }
     }

@@ -1,4 +1,9 @@
 internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns the node stream of an `xmlTextReader` into a `PlistValue`, with an
 /// explicit stack of open containers (no recursion).
@@ -104,13 +109,40 @@ struct XMLTreeBuilder {
         }
     }
 
+    /// The property-list elements, told apart by their bytes (no `String` per element).
+    private enum Tag { case plist, dict, array, key, string, integer, real, `true`, `false`, date, data, other }
+
+    private func tag() -> Tag {
+        guard let n = xmlTextReaderConstName(reader) else { return .other }
+        let length = strlen(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self))
+        @inline(__always) func matches(_ literal: StaticString) -> Bool {
+            guard literal.utf8CodeUnitCount == length else { return false }
+            return literal.withUTF8Buffer { lit in
+                guard let l = lit.baseAddress else { return length == 0 }
+                return memcmp(n, l, length) == 0
+            }
+        }
+        switch n[0] {
+        case UInt8(ascii: "s"): return matches("string") ? .string : .other
+        case UInt8(ascii: "k"): return matches("key") ? .key : .other
+        case UInt8(ascii: "i"): return matches("integer") ? .integer : .other
+        case UInt8(ascii: "r"): return matches("real") ? .real : .other
+        case UInt8(ascii: "d"): return matches("dict") ? .dict : matches("date") ? .date : matches("data") ? .data : .other
+        case UInt8(ascii: "a"): return matches("array") ? .array : .other
+        case UInt8(ascii: "t"): return matches("true") ? .true : .other
+        case UInt8(ascii: "f"): return matches("false") ? .false : .other
+        case UInt8(ascii: "p"): return matches("plist") ? .plist : .other
+        default: return .other
+        }
+    }
+
     mutating func run() throws -> PlistValue {
         var root: PlistValue?
         var sawPlist = false
         while try next() {
             switch xmlTextReaderNodeType(reader) {
             case 1: // element
-                if stack.isEmpty, root == nil, !sawPlist, isName("plist") {
+                if stack.isEmpty, root == nil, !sawPlist, tag() == .plist {
                     sawPlist = true
                     if xmlTextReaderIsEmptyElement(reader) == 1 {
                         throw syntax("<plist> holds no value")
@@ -172,8 +204,10 @@ struct XMLTreeBuilder {
         let startLine = elementLine
         var start: SourceLocation { location(line: startLine) }
         let empty = xmlTextReaderIsEmptyElement(reader) == 1
-        if isName("dict") || isName("array") {
-            let isDict = isName("dict")
+        let kind = tag()
+        switch kind {
+        case .dict, .array:
+            let isDict = kind == .dict
             if empty { return isDict ? .dictionary(PlistDictionary()) : .array([]) }
             guard stack.count < limits.maxDepth else {
                 throw PlistError(.limitExceeded, "nesting deeper than \(limits.maxDepth) levels", at: start)
@@ -183,13 +217,11 @@ struct XMLTreeBuilder {
             }
             stack.append(Frame(isDict ? .dictionary : .array))
             return nil
-        }
-        if isName("true") || isName("false") {
-            let value = isName("true")
-            if !empty { try readText(of: name()); guard isBlank(text) else { throw syntax("<\(value)> must be empty", at: start) } }
+        case .true, .false:
+            let value = kind == .true
+            if !empty { try readText(of: kind); guard isBlank(text) else { throw syntax("<\(value)> must be empty", at: start) } }
             return .bool(value)
-        }
-        if isName("key") {
+        case .key:
             guard let frame = stack.last, frame.kind == .dictionary else {
                 throw syntax("<key> outside a <dict>", at: start)
             }
@@ -206,28 +238,29 @@ struct XMLTreeBuilder {
             frame.keyLines.append(startLine)
             frame.pendingKey = key
             return nil
+        case .plist, .other:
+            throw syntax("unknown element <\(name())>", at: start)
+        case .string, .integer, .real, .date, .data:
+            break
         }
-        let tag = name()
-        if empty { text.removeAll(keepingCapacity: true) } else { try readText(of: tag) }
+        if empty { text.removeAll(keepingCapacity: true) } else { try readText(of: kind) }
         guard text.count <= limits.maxValueLength else {
-            throw PlistError(.limitExceeded, "<\(tag)> of \(text.count) bytes exceeds the limit", at: start)
+            throw PlistError(.limitExceeded, "<\(name())> of \(text.count) bytes exceeds the limit", at: start)
         }
-        switch tag {
-        case "string":
+        switch kind {
+        case .string:
             return .string(String(decoding: text, as: UTF8.self))
-        case "integer":
+        case .integer:
             guard let i = XMLScalars.integer(text) else { throw syntax("invalid <integer> \"\(preview())\"", at: start) }
             return .integer(i)
-        case "real":
+        case .real:
             guard let r = XMLScalars.real(text) else { throw syntax("invalid <real> \"\(preview())\"", at: start) }
             return .real(PlistReal(r))
-        case "date":
+        case .date:
             guard let d = ISO8601.parse(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
             return .date(d)
-        case "data":
-            return .data(Base64.decodeLikeCoreFoundation(text))
         default:
-            throw syntax("unknown element <\(tag)>", at: start)
+            return .data(Base64.decodeLikeCoreFoundation(text))
         }
     }
 
@@ -239,30 +272,51 @@ struct XMLTreeBuilder {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
+    private static func tagName(_ tag: Tag) -> String {
+        switch tag {
+        case .string: return "string"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .date: return "date"
+        case .data: return "data"
+        case .key: return "key"
+        case .dict: return "dict"
+        case .array: return "array"
+        case .true: return "true"
+        case .false: return "false"
+        case .plist: return "plist"
+        case .other: return "element"
+        }
+    }
+
+    private mutating func readText(of tag: Tag) throws {
+        try readText(of: XMLTreeBuilder.tagName(tag))
+    }
+
     /// Collects the text of the current element up to its end tag into `text`.
-    private mutating func readText(of tag: String) throws {
+    private mutating func readText(of tag: @autoclosure () -> String) throws {
         text.removeAll(keepingCapacity: true)
         while try next() {
             switch xmlTextReaderNodeType(reader) {
             case 3, 4, 13, 14:
                 if let value = xmlTextReaderConstValue(reader) {
-                    var p = value
-                    while p.pointee != 0 { text.append(p.pointee); p += 1 }
+                    let count = strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
+                    text.append(contentsOf: UnsafeBufferPointer(start: value, count: count))
                 }
                 if text.count > limits.maxValueLength {
-                    throw PlistError(.limitExceeded, "<\(tag)> exceeds the length limit", at: position)
+                    throw PlistError(.limitExceeded, "<\(tag())> exceeds the length limit", at: position)
                 }
             case 15:
                 return
             case 5:
                 throw syntax("entity references other than &amp; &lt; &gt; &quot; &apos; are not allowed in property lists")
             case 1:
-                throw syntax("unexpected <\(name())> inside <\(tag)>")
+                throw syntax("unexpected <\(name())> inside <\(tag())>")
             default:
                 continue
             }
         }
-        throw syntax("<\(tag)> is not closed")
+        throw syntax("<\(tag())> is not closed")
     }
 
     /// Adds a finished value to the innermost open container.

@@ -29,6 +29,12 @@ final class BatchConverterTests: XCTestCase {
         XCTAssertEqual(OutputTarget.directory("out/").destination(for: "x.y.bplist", format: .xml), "out/x.y.plist")
         XCTAssertEqual(folder.destination(for: ".hidden", format: .openstep), "out/.hidden.plist")
         XCTAssertEqual(folder.destination(for: "noext", format: .json), "out/noext.json")
+        // Unusual names.
+        for (input, expected) in [("dir/", "dir"), ("/", "output"), ("a//b", "b"), (".", "."), ("x.", "x"), ("a.b.c", "a.b"),
+                                  ("/abs/p.q/name", "name"), ("./f.plist", "f"), ("..", "."), ("d/.e.f", ".e")] {
+            XCTAssertEqual(folder.destination(for: input, format: .xml), "out/\(expected).plist", input)
+        }
+        XCTAssertEqual(folder.destination(for: "été/ça.plist", format: .xml), "out/ça.plist")
         XCTAssertEqual(folder.destination(for: "-", format: .json), "out/stdin.json")
         XCTAssertEqual(OutputTarget.standardOutput.destination(for: "a.plist", format: .xml), "-")
         XCTAssertEqual(OutputTarget.file("o.json").destination(for: "a.plist", format: .json), "o.json")

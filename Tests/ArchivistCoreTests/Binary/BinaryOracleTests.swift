@@ -142,6 +142,41 @@ final class BinaryHostileTests: XCTestCase {
         let doc = try BinaryPlistReader.read(make([[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x10, 1], [0x10, 2]]))
         XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .int(2))])))
         XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey])
+        // The same text in separate key objects: ASCII, ASCII beside UTF-16,
+        // long keys, and two lone surrogates (both read as U+FFFD).
+        let separate = try BinaryPlistReader.read(make([[0xD3, 1, 2, 3, 4, 4, 4], [0x51, 0x61], [0x51, 0x62], [0x51, 0x61], [0x10, 1]]))
+        XCTAssertEqual(separate.diagnostics.map(\.kind), [.duplicateKey])
+        let mixed = try BinaryPlistReader.read(make([[0xD2, 1, 2, 3, 3], [0x52, 0x61, 0x62], [0x62, 0, 0x61, 0, 0x62], [0x10, 1]]))
+        XCTAssertEqual(mixed.diagnostics.map(\.kind), [.duplicateKey])
+        let long = Array("abcdefghijklmnopq".utf8)
+        let longKeys = try BinaryPlistReader.read(make([[0xD2, 1, 2, 3, 3], [0x5F, 0x10, 17] + long, [0x5F, 0x10, 17] + long, [0x10, 1]]))
+        XCTAssertEqual(longKeys.diagnostics.map(\.kind), [.duplicateKey])
+        let seven = try BinaryPlistReader.read(make([[0xD2, 1, 2, 3, 3], [0x57] + long.prefix(7), [0x57] + long.prefix(6) + [0x7A], [0x10, 1]]))
+        XCTAssertEqual(seven.diagnostics.map(\.kind), [])
+        let surrogates = try BinaryPlistReader.read(make([[0xD2, 1, 2, 3, 3], [0x61, 0xD8, 0x00], [0x61, 0xDC, 0x00], [0x10, 1]]))
+        XCTAssertEqual(surrogates.diagnostics.map(\.kind).filter { $0 == .duplicateKey }, [.duplicateKey])
+        // UTF-16 keys with a duplicate before another key.
+        let utf16 = try BinaryPlistReader.read(make([[0xD3, 1, 2, 3, 4, 4, 4], [0x61, 0, 0x61], [0x61, 0, 0x61], [0x61, 0, 0x62], [0x10, 1]]))
+        XCTAssertEqual(utf16.diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(utf16.value.dictionaryValue?.keys, ["a", "b"])
+        // 30 keys in separate objects, one repeated.
+        var objects: [[UInt8]] = [[0xDF, 0x10, 30] + (1...30).map(UInt8.init) + Array(repeating: UInt8(31), count: 30)]
+        for k in 0..<30 {
+            let text = Array("kk\(k == 29 ? 3 : k)".utf8)
+            objects.append([0x50 | UInt8(text.count)] + text)
+        }
+        objects.append([0x10, 1])
+        let thirty = try BinaryPlistReader.read(make(objects))
+        XCTAssertEqual(thirty.diagnostics.map(\.kind), [.duplicateKey])
+        XCTAssertEqual(thirty.value.dictionaryValue?.count, 29)
+        // 20 and 80 long keys written by Archivist, one repeated (the same key object twice).
+        for total in [20, 80] {
+            var d = PlistDictionary()
+            for k in 0..<total { d.appendUnchecked(key: "a rather long key number \(k == total - 1 ? 5 : k)", value: .int(Int64(k))) }
+            let doc = try PropertyList.read(try BinaryPlistWriter.write(.dictionary(d)))
+            XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey], "\(total) keys")
+            XCTAssertEqual(doc.value.dictionaryValue?.count, total - 1)
+        }
         let lone = try BinaryPlistReader.read(make([[0x61, 0xD8, 0x00]]))
         XCTAssertEqual(lone.value, .string("\u{FFFD}"))
         XCTAssertEqual(lone.diagnostics.map(\.kind), [.loneSurrogate])

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The writers' output: one growing buffer, appended to with plain stores and
+/// `memcpy` (no per-append generic collection code), handed over as one
+/// `[UInt8]` (or `String`) at the end. Public for the renderers of other
+/// modules (`dump`).
+public final class ByteSink {
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The number of bytes written.
+    public var byteCount: Int { count }
+
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        let n = bytes.count
+        guard n > 0, let from = bytes.baseAddress else { return }
+        reserve(n)
+        let to = UnsafeMutableRawPointer(base + count)
+        if n <= 16 {
+            // Tags and short texts: two overlapping word copies, no call.
+            if n >= 8 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (to + (n - 8)).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), as: UInt64.self)
+            } else {
+                for k in 0..<n { to.storeBytes(of: from.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+            }
+        } else {
+            memcpy(to, from, n)
+        }
+        count += n
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(bytes))
+    }
+
+    @inline(__always)
+    func append(_ s: StaticString) {
+        s.withUTF8Buffer { append($0) }
+    }
+
+    func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// The UTF-8 bytes of a string.
+    @inline(__always)
+    public func append(utf8 s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    /// `n` copies of `byte`.
+    @inline(__always)
+    func append(repeating byte: UInt8, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        if n <= 8 {
+            for k in 0..<n { base[count + k] = byte }
+        } else {
+            memset(base + count, Int32(byte), n)
+        }
+        count += n
+    }
+
+    /// Runs `body` on `n` bytes of new space at the end; `body` returns how many it wrote.
+    @inline(__always)
+    func appendUninitialized(max n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(n)
+        count += body(base + count)
+    }
+
+    /// Plain decimal over the signed and unsigned 64-bit range.
+    func appendDecimal(_ i: PlistInteger) {
+        var magnitude = i.bitPattern
+        if i.isNegative {
+            append(UInt8(ascii: "-"))
+            magnitude = Int64(bitPattern: i.bitPattern).magnitude
+        }
+        appendUninitialized(max: 20) { p in
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            return withUnsafeMutableBytes(of: &digits) { buffer in
+                var k = buffer.count
+                repeat {
+                    k -= 1
+                    buffer[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                let n = buffer.count - k
+                if let from = buffer.baseAddress { memcpy(p, from + k, n) }
+                return n
+            }
+        }
+    }
+
+    /// The bytes written, as an array (the sink may be reused or dropped after).
+    public func bytes() -> [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes written, as UTF-8 text.
+    public func text() -> String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+}

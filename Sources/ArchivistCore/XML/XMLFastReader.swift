@@ -1,0 +1,486 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A direct reader for XML property lists in the shape writers produce: UTF-8,
+/// an optional XML declaration, DOCTYPE and comments, `<plist>` and the
+/// property-list elements, the five predefined entities.
+///
+/// It reads straight from the buffer into the tree, with no libxml2 nodes and
+/// no text copies for most values. It is strict: on anything outside that
+/// shape — any error, a CDATA section, a character reference, a processing
+/// instruction, an attribute other than `<plist version>`, a carriage return,
+/// a byte-order mark, another encoding, invalid UTF-8 or a character XML does
+/// not allow, a duplicate key, a limit reached, nesting past 200 levels — it
+/// returns nil and `XMLPlistReader` reads the input with libxml2 instead, which
+/// gives the same tree for valid input and libxml2's located errors otherwise.
+struct XMLFastReader {
+    private let p: UnsafePointer<UInt8>
+    private let n: Int
+    private var i = 0
+    private let limits: Limits
+    private var nodes = 0
+    private var scratch: [UInt8] = []
+    /// Prints of the keys of the dictionaries being read (see `keyPrint`), a stack.
+    private var keyPrints: [UInt64] = []
+    /// libxml2 stops at 256 levels without XML_PARSE_HUGE; stay well inside.
+    private static let maxDepth = 200
+    /// libxml2 refuses text nodes over 10,000,000 bytes without XML_PARSE_HUGE.
+    private static let maxText = 10_000_000
+
+    private init(_ p: UnsafePointer<UInt8>, _ n: Int, limits: Limits) {
+        self.p = p
+        self.n = n
+        self.limits = limits
+    }
+
+    /// The tree, or nil when the input should be read by libxml2.
+    static func read(_ buffer: UnsafeRawBufferPointer, limits: Limits) -> PlistValue? {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        // Carriage returns take the libxml2 path (line-end rules, see XMLCarriageReturns).
+        guard memchr(base, 0x0D, buffer.count) == nil else { return nil }
+        var reader = XMLFastReader(bytes, buffer.count, limits: limits)
+        return reader.document()
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always) private func at(_ k: Int) -> UInt8 { k < n ? p[k] : 0 }
+
+    @inline(__always) private func starts(_ s: StaticString) -> Bool {
+        let len = s.utf8CodeUnitCount
+        guard i + len <= n else { return false }
+        return s.withUTF8Buffer { lit in
+            guard let l = lit.baseAddress else { return true }
+            return memcmp(p + i, l, len) == 0
+        }
+    }
+
+    @inline(__always) private static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x09
+    }
+
+    private mutating func skipSpace() {
+        while i < n, XMLFastReader.isSpace(p[i]) { i += 1 }
+    }
+
+    /// Skips a comment at `i` (`<!--` ... `-->`); false when it is malformed.
+    private mutating func skipComment() -> Bool {
+        i += 4
+        while i + 2 < n {
+            if p[i] == UInt8(ascii: "-"), p[i + 1] == UInt8(ascii: "-") {
+                // "--" may only end the comment.
+                guard p[i + 2] == UInt8(ascii: ">") else { return false }
+                i += 3
+                return true
+            }
+            guard XMLFastReader.validTextByte(p[i]) else { return false }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whitespace and comments; false on anything malformed.
+    private mutating func skipMisc() -> Bool {
+        while true {
+            skipSpace()
+            if starts("<!--") {
+                guard skipComment() else { return false }
+            } else {
+                return true
+            }
+        }
+    }
+
+    @inline(__always) private static func validTextByte(_ b: UInt8) -> Bool {
+        b >= 0x20 || b == 0x09 || b == 0x0A
+    }
+
+    // MARK: - Document
+
+    private mutating func document() -> PlistValue? {
+        if starts("<?xml") {
+            guard declaration() else { return nil }
+        }
+        guard skipMisc() else { return nil }
+        if starts("<!DOCTYPE") {
+            guard doctype(), skipMisc() else { return nil }
+        }
+        guard at(i) == UInt8(ascii: "<") else { return nil }
+        let value: PlistValue
+        if starts("<plist"), at(i + 6) == UInt8(ascii: ">") || XMLFastReader.isSpace(at(i + 6)) {
+            i += 6
+            guard plistAttributes(), skipMisc(), let v = element(depth: 1), skipMisc(), starts("</plist") else { return nil }
+            i += 7
+            skipSpace()
+            guard at(i) == UInt8(ascii: ">") else { return nil }
+            i += 1
+            value = v
+        } else {
+            guard let v = element(depth: 1) else { return nil }
+            value = v
+        }
+        guard skipMisc(), i == n else { return nil }
+        return value
+    }
+
+    /// `<?xml version="1.0" [encoding="UTF-8"] [standalone="..."]?>`.
+    private mutating func declaration() -> Bool {
+        i += 5
+        guard XMLFastReader.isSpace(at(i)) else { return false }
+        var sawVersion = false
+        while true {
+            skipSpace()
+            if starts("?>") { i += 2; return sawVersion }
+            guard let (name, value) = attribute() else { return false }
+            switch name {
+            case "version":
+                guard !sawVersion, value == "1.0" else { return false }
+                sawVersion = true
+            case "encoding":
+                guard sawVersion, value.lowercased() == "utf-8" else { return false }
+            case "standalone":
+                guard sawVersion, value == "yes" || value == "no" else { return false }
+            default:
+                return false
+            }
+        }
+    }
+
+    /// `<!DOCTYPE name ["public" "system"]>` without an internal subset.
+    private mutating func doctype() -> Bool {
+        i += 9
+        guard XMLFastReader.isSpace(at(i)) else { return false }
+        while i < n {
+            let b = p[i]
+            switch b {
+            case UInt8(ascii: ">"):
+                i += 1
+                return true
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                i += 1
+                while i < n, p[i] != b {
+                    guard p[i] < 0x80, XMLFastReader.validTextByte(p[i]) else { return false }
+                    i += 1
+                }
+                guard i < n else { return false }
+                i += 1
+            case UInt8(ascii: "["), UInt8(ascii: "<"):
+                return false
+            default:
+                guard b < 0x80, XMLFastReader.validTextByte(b) else { return false }
+                i += 1
+            }
+        }
+        return false
+    }
+
+    /// `name="value"` (or single quotes) of ASCII characters without `<` or `&`.
+    private mutating func attribute() -> (String, String)? {
+        let nameStart = i
+        while i < n, let b = Optional(p[i]), (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) {
+            i += 1
+        }
+        guard i > nameStart else { return nil }
+        let name = String(decoding: UnsafeBufferPointer(start: p + nameStart, count: i - nameStart), as: UTF8.self)
+        skipSpace()
+        guard at(i) == UInt8(ascii: "=") else { return nil }
+        i += 1
+        skipSpace()
+        let quote = at(i)
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        i += 1
+        let valueStart = i
+        while i < n, p[i] != quote {
+            let b = p[i]
+            guard b < 0x80, b >= 0x20, b != UInt8(ascii: "<"), b != UInt8(ascii: "&") else { return nil }
+            i += 1
+        }
+        guard i < n else { return nil }
+        let value = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: i - valueStart), as: UTF8.self)
+        i += 1
+        return (name, value)
+    }
+
+    /// After `<plist`: an optional `version` attribute, then `>`.
+    private mutating func plistAttributes() -> Bool {
+        skipSpace()
+        if at(i) == UInt8(ascii: ">") { i += 1; return true }
+        guard let (name, _) = attribute(), name == "version" else { return false }
+        skipSpace()
+        guard at(i) == UInt8(ascii: ">") else { return false }
+        i += 1
+        return true
+    }
+
+    // MARK: - Elements
+
+    private enum Tag { case dict, array, key, string, integer, real, `true`, `false`, date, data }
+
+    /// Reads `<name` and the end of the start tag: the tag and whether it was empty (`/>`).
+    private mutating func startTag() -> (Tag, Bool)? {
+        guard at(i) == UInt8(ascii: "<") else { return nil }
+        let nameStart = i + 1
+        var k = nameStart
+        while k < n, p[k] >= UInt8(ascii: "a"), p[k] <= UInt8(ascii: "z") { k += 1 }
+        let len = k - nameStart
+        let tag: Tag
+        @inline(__always) func named(_ s: StaticString) -> Bool {
+            s.utf8CodeUnitCount == len && s.withUTF8Buffer { lit in
+                guard let l = lit.baseAddress else { return false }
+                return memcmp(p + nameStart, l, len) == 0
+            }
+        }
+        switch at(nameStart) {
+        case UInt8(ascii: "s") where named("string"): tag = .string
+        case UInt8(ascii: "k") where named("key"): tag = .key
+        case UInt8(ascii: "i") where named("integer"): tag = .integer
+        case UInt8(ascii: "r") where named("real"): tag = .real
+        case UInt8(ascii: "d") where named("dict"): tag = .dict
+        case UInt8(ascii: "d") where named("date"): tag = .date
+        case UInt8(ascii: "d") where named("data"): tag = .data
+        case UInt8(ascii: "a") where named("array"): tag = .array
+        case UInt8(ascii: "t") where named("true"): tag = .true
+        case UInt8(ascii: "f") where named("false"): tag = .false
+        default: return nil
+        }
+        i = k
+        skipSpace()
+        if at(i) == UInt8(ascii: ">") { i += 1; return (tag, false) }
+        if at(i) == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: ">") { i += 2; return (tag, true) }
+        return nil
+    }
+
+    /// `</name>` (whitespace allowed before `>`).
+    private mutating func endTag(_ name: StaticString) -> Bool {
+        guard at(i) == UInt8(ascii: "<"), at(i + 1) == UInt8(ascii: "/") else { return false }
+        i += 2
+        guard starts(name) else { return false }
+        i += name.utf8CodeUnitCount
+        skipSpace()
+        guard at(i) == UInt8(ascii: ">") else { return false }
+        i += 1
+        return true
+    }
+
+    private static func endName(_ tag: Tag) -> StaticString {
+        switch tag {
+        case .dict: return "dict"
+        case .array: return "array"
+        case .key: return "key"
+        case .string: return "string"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .true: return "true"
+        case .false: return "false"
+        case .date: return "date"
+        case .data: return "data"
+        }
+    }
+
+    private mutating func element(depth: Int) -> PlistValue? {
+        guard depth <= XMLFastReader.maxDepth, depth <= limits.maxDepth else { return nil }
+        nodes += 1
+        guard nodes <= limits.maxObjects, let (tag, empty) = startTag() else { return nil }
+        switch tag {
+        case .dict:
+            if empty { return .dictionary(PlistDictionary()) }
+            return dictionary(depth: depth)
+        case .array:
+            if empty { return .array([]) }
+            var items: [PlistValue] = []
+            while true {
+                guard skipMisc() else { return nil }
+                if at(i + 1) == UInt8(ascii: "/") {
+                    guard endTag("array") else { return nil }
+                    return .array(items)
+                }
+                guard let v = element(depth: depth + 1) else { return nil }
+                items.append(v)
+            }
+        case .key:
+            return nil  // a key outside a dictionary
+        case .true, .false:
+            if !empty {
+                guard let text = content(), text.allSatisfy(XMLFastReader.isSpace), endTag(XMLFastReader.endName(tag)) else { return nil }
+            }
+            return .bool(tag == .true)
+        case .string:
+            if empty { return .string("") }
+            guard let s = stringContent(), endTag("string") else { return nil }
+            return .string(s)
+        case .integer, .real, .date, .data:
+            let text: UnsafeBufferPointer<UInt8>
+            if empty {
+                text = UnsafeBufferPointer(start: p, count: 0)
+            } else {
+                guard let t = content(), endTag(XMLFastReader.endName(tag)) else { return nil }
+                text = t
+            }
+            return scalar(tag, text)
+        }
+    }
+
+    private func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+        switch tag {
+        case .integer:
+            return XMLScalars.integer(text).map { .integer($0) }
+        case .real:
+            return XMLScalars.real(text).map { .real(PlistReal($0)) }
+        case .date:
+            return ISO8601.parse(text).map { .date($0) }
+        default:
+            return .data(Base64.decodeLikeCoreFoundation(text))
+        }
+    }
+
+    /// A hash of an ASCII key's bytes, never 0; 0 for other keys. Different
+    /// prints mean different ASCII text (equal prints are confirmed as strings);
+    /// other keys are compared as strings, which also matches canonically
+    /// equivalent keys as libxml2's path does.
+    private static func keyPrint(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { bytes in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+            for b in bytes {
+                if b >= 0x80 { return 0 }
+                h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+            }
+            return h | 1
+        }
+    }
+
+    private mutating func dictionary(depth: Int) -> PlistValue? {
+        var dict = PlistDictionary()
+        var seen: Set<String> = []
+        let printBase = keyPrints.count
+        defer { keyPrints.removeLast(keyPrints.count - printBase) }
+        while true {
+            guard skipMisc() else { return nil }
+            if at(i + 1) == UInt8(ascii: "/") {
+                guard endTag("dict") else { return nil }
+                return XMLTreeBuilder.uidOrDictionary(dict)
+            }
+            guard let (tag, empty) = startTag(), tag == .key else { return nil }
+            var key = ""
+            if !empty {
+                guard let k = stringContent(), endTag("key") else { return nil }
+                key = k
+            }
+            // A duplicate key is reported with positions: libxml2's path does that.
+            if dict.count < 64 {
+                let print = XMLFastReader.keyPrint(key)
+                for j in 0..<dict.count {
+                    let other = keyPrints[printBase + j]
+                    if print != 0, other != 0, print != other { continue }
+                    if dict.keys[j] == key { return nil }
+                }
+                keyPrints.append(print)
+            } else {
+                if seen.isEmpty { seen = Set(dict.keys) }
+                guard seen.insert(key).inserted else { return nil }
+            }
+            guard skipMisc(), at(i) == UInt8(ascii: "<"), at(i + 1) != UInt8(ascii: "/"),
+                  let value = element(depth: depth + 1) else { return nil }
+            dict.appendUnchecked(key: key, value: value)
+        }
+    }
+
+    // MARK: - Text
+
+    /// The raw text up to the next `<` (no entities, valid characters), in the buffer.
+    private mutating func content() -> UnsafeBufferPointer<UInt8>? {
+        let start = i
+        while i < n, p[i] != UInt8(ascii: "<") {
+            let b = p[i]
+            guard b < 0x80, XMLFastReader.validTextByte(b), b != UInt8(ascii: "&") else { return nil }
+            if b == UInt8(ascii: ">"), i >= start + 2, p[i - 1] == UInt8(ascii: "]"), p[i - 2] == UInt8(ascii: "]") { return nil }
+            i += 1
+        }
+        guard i - start <= limits.maxValueLength, i - start < XMLFastReader.maxText else { return nil }
+        return UnsafeBufferPointer(start: p + start, count: i - start)
+    }
+
+    /// The text of a `<string>` or `<key>` up to the next `<`, with the predefined
+    /// entities replaced and the UTF-8 checked.
+    private mutating func stringContent() -> String? {
+        let start = i
+        var ascii = true
+        var entities = false
+        while i < n {
+            let b = p[i]
+            if b == UInt8(ascii: "<") { break }
+            if b >= 0x80 {
+                ascii = false
+            } else if b == UInt8(ascii: "&") {
+                entities = true
+            } else if b < 0x20 {
+                guard b == 0x09 || b == 0x0A else { return nil }
+            } else if b == UInt8(ascii: ">"), i >= start + 2, p[i - 1] == UInt8(ascii: "]"), p[i - 2] == UInt8(ascii: "]") {
+                return nil
+            }
+            i += 1
+        }
+        let count = i - start
+        guard count <= limits.maxValueLength, count < XMLFastReader.maxText else { return nil }
+        let bytes = UnsafeBufferPointer(start: p + start, count: count)
+        if !ascii, !XMLFastReader.validXMLUTF8(bytes) { return nil }
+        if !entities { return String(decoding: bytes, as: UTF8.self) }
+        scratch.removeAll(keepingCapacity: true)
+        var k = 0
+        while k < count {
+            let b = bytes[k]
+            guard b == UInt8(ascii: "&") else { scratch.append(b); k += 1; continue }
+            var semicolon = k + 1
+            while semicolon < count, semicolon - k <= 5, bytes[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+            guard semicolon < count, bytes[semicolon] == UInt8(ascii: ";") else { return nil }
+            let name = UnsafeBufferPointer(rebasing: bytes[(k + 1)..<semicolon])
+            switch String(decoding: name, as: UTF8.self) {
+            case "amp": scratch.append(UInt8(ascii: "&"))
+            case "lt": scratch.append(UInt8(ascii: "<"))
+            case "gt": scratch.append(UInt8(ascii: ">"))
+            case "quot": scratch.append(UInt8(ascii: "\""))
+            case "apos": scratch.append(UInt8(ascii: "'"))
+            default: return nil  // character references and other entities: libxml2's path
+            }
+            k = semicolon + 1
+        }
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Well-formed UTF-8 whose characters XML allows (no U+FFFE or U+FFFF;
+    /// surrogates and overlong forms are not well-formed).
+    static func validXMLUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var k = 0
+        let count = b.count
+        while k < count {
+            let c = b[k]
+            if c < 0x80 { k += 1; continue }
+            @inline(__always) func cont(_ j: Int) -> Bool { j < count && b[j] & 0xC0 == 0x80 }
+            switch c {
+            case 0xC2...0xDF:
+                guard cont(k + 1) else { return false }
+                k += 2
+            case 0xE0...0xEF:
+                guard cont(k + 1), cont(k + 2) else { return false }
+                let c1 = b[k + 1]
+                if c == 0xE0, c1 < 0xA0 { return false }  // overlong
+                if c == 0xED, c1 >= 0xA0 { return false }  // surrogates
+                if c == 0xEF, c1 == 0xBF, b[k + 2] >= 0xBE { return false }  // U+FFFE, U+FFFF
+                k += 3
+            case 0xF0...0xF4:
+                guard cont(k + 1), cont(k + 2), cont(k + 3) else { return false }
+                let c1 = b[k + 1]
+                if c == 0xF0, c1 < 0x90 { return false }
+                if c == 0xF4, c1 >= 0x90 { return false }
+                k += 4
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}

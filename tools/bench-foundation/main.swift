@@ -1,0 +1,305 @@
+// The benchmark suite's Swift side (run by tools/bench/run):
+//
+//   bench-foundation gen DIR [--small]       write the workload inputs into DIR
+//   bench-foundation parse FILE...            Foundation: PropertyListSerialization read
+//   bench-foundation convert FMT OUT FILE...  Foundation: read, write FMT (xml|binary) to OUT
+//                                             (`-` is standard output, else a folder)
+//   bench-foundation unarchive FILE           Foundation: NSKeyedUnarchiver decodes W3
+//   bench-foundation copy FILE...             floor: read each file once and copy it in memory;
+//                                             prints `inprocess SECONDS`
+//
+// Inputs are deterministic (a fixed-seed generator), so two runs measure the same bytes.
+import ArchivistCore
+import Foundation
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bench-foundation: \(message)\n".utf8))
+    exit(2)
+}
+
+/// A fixed-seed generator (SplitMix64), so inputs are identical on every run.
+struct Seeded {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
+let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett",
+             "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+let accented = ["Zürich", "Łódź", "Ålesund", "São Paulo", "Kraków", "Malmö", "Tōkyō", "Αθήνα", "Київ", "東京", "서울", "😀 smile"]
+
+// MARK: - W1/W2: an array of dictionaries
+
+func record(_ i: Int, _ rng: inout Seeded) -> PlistValue {
+    var d = PlistDictionary(minimumCapacity: 10)
+    d.appendUnchecked(key: "id", value: .int(Int64(i)))
+    d.appendUnchecked(key: "name", value: .string("item-\(i) \(words[rng.below(words.count)]) \(words[rng.below(words.count)])"))
+    d.appendUnchecked(key: "city", value: .string("\(accented[rng.below(accented.count)]) \(i)"))
+    d.appendUnchecked(key: "score", value: .double((rng.unit() * 1_000_000).rounded() / 1000))
+    d.appendUnchecked(key: "created", value: .date(PlistDate(secondsSinceReferenceDate: Double(600_000_000 + rng.below(100_000_000)))))
+    var blob = [UInt8](repeating: 0, count: 8 + rng.below(40))
+    for k in blob.indices { blob[k] = UInt8(truncatingIfNeeded: rng.next()) }
+    d.appendUnchecked(key: "blob", value: .data(blob))
+    d.appendUnchecked(key: "active", value: .bool(rng.below(2) == 0))
+    d.appendUnchecked(key: "count", value: .int(Int64(rng.below(1000))))
+    d.appendUnchecked(key: "tags", value: .array((0..<(1 + rng.below(3))).map { _ in .string(words[rng.below(words.count)]) }))
+    d.appendUnchecked(key: "point", value: .array([.double(Double(rng.below(10000)) / 8), .double(Double(rng.below(10000)) / 8)]))
+    return .dictionary(d)
+}
+
+func bigTree(records: Int) -> PlistValue {
+    var rng = Seeded(state: 1)
+    return .array((0..<records).map { record($0, &rng) })
+}
+
+/// A small plist for W4: a dictionary of 5 to 40 mixed entries.
+func smallTree(_ n: Int, _ rng: inout Seeded) -> PlistValue {
+    var d = PlistDictionary()
+    d.appendUnchecked(key: "CFBundleIdentifier", value: .string("org.example.bench.\(n)"))
+    for k in 0..<(5 + rng.below(36)) {
+        let key = "\(words[rng.below(words.count)])-\(k)"
+        switch rng.below(6) {
+        case 0: d.appendUnchecked(key: key, value: .string("\(accented[rng.below(accented.count)]) \(n)-\(k)"))
+        case 1: d.appendUnchecked(key: key, value: .int(Int64(rng.below(1 << 20)) - 1000))
+        case 2: d.appendUnchecked(key: key, value: .double(rng.unit() * 100))
+        case 3: d.appendUnchecked(key: key, value: .bool(rng.below(2) == 0))
+        case 4: d.appendUnchecked(key: key, value: .date(PlistDate(secondsSinceReferenceDate: Double(rng.below(700_000_000)))))
+        default: d.appendUnchecked(key: key, value: .array([.string(words[rng.below(words.count)]), .int(Int64(k)), .data([UInt8(n & 0xFF), 1, 2, 3])]))
+        }
+    }
+    return .dictionary(d)
+}
+
+// MARK: - W3: a keyed archive written by NSKeyedArchiver
+
+final class BenchOwner: NSObject, NSCoding {
+    let name: String, id: Int
+    init(name: String, id: Int) { self.name = name; self.id = id }
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(id, forKey: "id")
+    }
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(forKey: "name") as? String else { return nil }
+        self.name = name
+        id = coder.decodeInteger(forKey: "id")
+    }
+}
+
+final class BenchItem: NSObject, NSCoding {
+    let name: String, note: String, index: Int, score: Double, flag: Bool, owner: BenchOwner
+    init(name: String, note: String, index: Int, score: Double, flag: Bool, owner: BenchOwner) {
+        self.name = name; self.note = note; self.index = index; self.score = score; self.flag = flag; self.owner = owner
+    }
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(note as NSString, forKey: "note")
+        coder.encode(index, forKey: "index")
+        coder.encode(score, forKey: "score")
+        coder.encode(flag, forKey: "flag")
+        coder.encode(owner, forKey: "owner")
+    }
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(forKey: "name") as? String,
+              let note = coder.decodeObject(forKey: "note") as? String,
+              let owner = coder.decodeObject(forKey: "owner") as? BenchOwner else { return nil }
+        self.name = name; self.note = note; self.owner = owner
+        index = coder.decodeInteger(forKey: "index")
+        score = coder.decodeDouble(forKey: "score")
+        flag = coder.decodeBool(forKey: "flag")
+    }
+}
+
+final class BenchGroup: NSObject, NSCoding {
+    let title: String, items: [BenchItem]
+    init(title: String, items: [BenchItem]) { self.title = title; self.items = items }
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(items as NSArray, forKey: "items")
+    }
+    init?(coder: NSCoder) {
+        guard let title = coder.decodeObject(forKey: "title") as? String,
+              let items = coder.decodeObject(forKey: "items") as? [BenchItem] else { return nil }
+        self.title = title; self.items = items
+    }
+}
+
+final class BenchLibrary: NSObject, NSCoding {
+    let groups: [BenchGroup], owners: [BenchOwner]
+    init(groups: [BenchGroup], owners: [BenchOwner]) { self.groups = groups; self.owners = owners }
+    func encode(with coder: NSCoder) {
+        coder.encode(groups as NSArray, forKey: "groups")
+        coder.encode(owners as NSArray, forKey: "owners")
+    }
+    init?(coder: NSCoder) {
+        guard let groups = coder.decodeObject(forKey: "groups") as? [BenchGroup],
+              let owners = coder.decodeObject(forKey: "owners") as? [BenchOwner] else { return nil }
+        self.groups = groups; self.owners = owners
+    }
+    var itemCount: Int { groups.reduce(0) { $0 + $1.items.count } }
+}
+
+let benchClasses: [(AnyClass, String)] = [
+    (BenchOwner.self, "BenchOwner"), (BenchItem.self, "BenchItem"),
+    (BenchGroup.self, "BenchGroup"), (BenchLibrary.self, "BenchLibrary"),
+]
+
+/// `groups` groups holding 1, 2, ... `groups` items: every items array has its own
+/// length, because Linux's NSKeyedArchiver uniques objects by hash and an NSArray's
+/// hash is its count (equal-length arrays would make archiving quadratic).
+func library(groups: Int) -> BenchLibrary {
+    var rng = Seeded(state: 3)
+    let owners = (0..<100).map { BenchOwner(name: "owner \($0) \(accented[$0 % accented.count])", id: $0) }
+    var index = 0
+    var list: [BenchGroup] = []
+    for g in 0..<groups {
+        var items: [BenchItem] = []
+        for _ in 0...g {
+            let note = rng.below(4) == 0 ? "note \(index) \(accented[rng.below(accented.count)])" : "note \(index) \(words[rng.below(words.count)])"
+            items.append(BenchItem(name: "item-\(index)", note: note, index: index, score: rng.unit() * 100,
+                                   flag: rng.below(2) == 0, owner: owners[rng.below(owners.count)]))
+            index += 1
+        }
+        list.append(BenchGroup(title: "group \(g)", items: items))
+    }
+    return BenchLibrary(groups: list, owners: owners)
+}
+
+func archive(_ root: BenchLibrary) -> Data {
+    let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+    for pair in benchClasses { archiver.setClassName(pair.1, for: pair.0) }
+    archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
+    archiver.finishEncoding()
+    return archiver.encodedData
+}
+
+func unarchive(_ data: Data) throws -> BenchLibrary {
+    let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+    unarchiver.requiresSecureCoding = false
+    for pair in benchClasses { unarchiver.setClass(pair.0, forClassName: pair.1) }
+    guard let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? BenchLibrary else {
+        throw BenchError(description: "the archive does not decode to a BenchLibrary")
+    }
+    return root
+}
+
+// MARK: - Commands
+
+func write(_ bytes: [UInt8], _ path: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+}
+
+func generate(_ dir: String, small: Bool) throws {
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let tree = bigTree(records: small ? 2_000 : 100_000)
+    try write(try PropertyList.write(tree, as: .binary), "\(dir)/w1.bplist")
+    try write(try PropertyList.write(tree, as: .xml), "\(dir)/w2.plist")
+
+    let root = library(groups: small ? 40 : 365)
+    let data = archive(root)
+    let back = try unarchive(data)
+    guard back.itemCount == root.itemCount else {
+        throw BenchError(description: "W3 decodes to \(back.itemCount) items, not \(root.itemCount)")
+    }
+    try data.write(to: URL(fileURLWithPath: "\(dir)/w3.archive"))
+
+    let w4 = "\(dir)/w4"
+    try fm.createDirectory(atPath: w4, withIntermediateDirectories: true)
+    var rng = Seeded(state: 4)
+    let files = small ? 100 : 2_000
+    for n in 0..<files {
+        let tree = smallTree(n, &rng)
+        if n % 2 == 0 {
+            try write(try PropertyList.write(tree, as: .xml), String(format: "%@/f%04d.plist", w4, n))
+        } else {
+            try write(try PropertyList.write(tree, as: .binary), String(format: "%@/f%04d.bplist", w4, n))
+        }
+    }
+    print("items \(root.itemCount) w3 \(data.count) bytes")
+}
+
+func read(_ path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+func parse(_ paths: [String]) throws {
+    var count = 0
+    for path in paths {
+        let value = try PropertyListSerialization.propertyList(from: try read(path), options: [], format: nil)
+        if value is [Any] || value is [String: Any] { count += 1 }
+    }
+    guard count == paths.count else { throw BenchError(description: "a file did not read as a container") }
+}
+
+func convert(_ format: String, _ out: String, _ paths: [String]) throws {
+    let fmt: PropertyListSerialization.PropertyListFormat
+    switch format {
+    case "xml": fmt = .xml
+    case "binary": fmt = .binary
+    default: throw BenchError(description: "unknown format \(format) (xml or binary)")
+    }
+    for path in paths {
+        let value = try PropertyListSerialization.propertyList(from: try read(path), options: [], format: nil)
+        let data = try PropertyListSerialization.data(fromPropertyList: value, format: fmt, options: 0)
+        if out == "-" {
+            FileHandle.standardOutput.write(data)
+        } else {
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            try data.write(to: URL(fileURLWithPath: "\(out)/\(name).plist"))
+        }
+    }
+}
+
+/// The floor: one read of each file and one copy of its bytes in memory, timed in-process.
+func copy(_ paths: [String]) throws {
+    let start = DispatchTime.now().uptimeNanoseconds
+    var total = 0
+    for path in paths {
+        let bytes = try FileIO.read(path)
+        let copied = bytes.withUnsafeBufferPointer { src in
+            [UInt8](unsafeUninitializedCapacity: src.count) { dst, n in
+                if let from = src.baseAddress, let to = dst.baseAddress { memcpy(to, from, src.count) }
+                n = src.count
+            }
+        }
+        total += Int(copied.last ?? 0) + copied.count
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print("inprocess \(seconds) bytes \(total)")
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+do {
+    switch args.first {
+    case "gen":
+        guard args.count >= 2 else { fail("usage: gen DIR [--small]") }
+        try generate(args[1], small: args.contains("--small"))
+    case "parse":
+        try parse(Array(args.dropFirst()))
+    case "convert":
+        guard args.count >= 4 else { fail("usage: convert xml|binary OUT FILE...") }
+        try convert(args[1], args[2], Array(args.dropFirst(3)))
+    case "unarchive":
+        guard args.count == 2 else { fail("usage: unarchive FILE") }
+        let root = try unarchive(try read(args[1]))
+        print("items \(root.itemCount)")
+    case "copy":
+        try copy(Array(args.dropFirst()))
+    default:
+        fail("usage: gen | parse | convert | unarchive | copy (see the comment at the top of main.swift)")
+    }
+} catch {
+    fail("\(error)")
+}
