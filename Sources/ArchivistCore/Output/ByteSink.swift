@@ -82,6 +82,8 @@ public final class ByteSink {
     /// The UTF-8 bytes of a string.
     @inline(__always)
     public func append(utf8 s: String) {
+        // Native and small strings hand over their UTF-8 directly.
+        if s.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) != nil { return }
         var s = s
         s.withUTF8 { append($0) }
     }
