@@ -3,8 +3,11 @@
 public struct Limits: Sendable, Equatable {
     /// Maximum nesting depth of containers (Foundation and libplist use 512).
     public var maxDepth: Int = 512
-    /// Maximum number of objects (nodes) one input may produce.
-    public var maxObjects: Int = 50_000_000
+    /// Maximum number of objects (nodes) one input may produce, shared ones
+    /// counted at each use: this bounds what a small file with shared
+    /// references can make a writer produce (converting 10,000,000 values takes
+    /// about a second).
+    public var maxObjects: Int = 10_000_000
     /// Maximum length in bytes of one string or data value.
     public var maxValueLength: Int = 1 << 31
     /// Maximum size of an input in bytes.

@@ -101,3 +101,15 @@ final class HostileArchiveTests: XCTestCase {
         XCTAssertThrowsError(try KeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
     }
 }
+
+/// Inputs the fuzzers found.
+final class FuzzRegressionTests: XCTestCase {
+    /// NSArrays shared along many paths: `schema` once walked every path
+    /// (exponential in the depth); each container is now inferred once.
+    func testSchemaOfSharedContainersIsLinear() throws {
+        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/hostile/fuzz-schema-shared-containers.plist")
+        let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).value
+        _ = try CodableSchema(value)
+        _ = try CodableExport.tree(value, options: CodableOptions(cycles: .omit, maxValues: 100_000))
+    }
+}

@@ -121,6 +121,17 @@ save("archive-uid-past-end.plist", archive([{"next": UID(1000), "$class": UID(2)
      "error", "past the", "a UID far past $objects")
 save("archive-top-missing.plist", archive([], top=5), "error", "past the", "$top pointing past $objects")
 
+# Inputs the fuzzers found (tools/fuzz/run), kept as regressions.
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "regressions")
+for name, verdict, needle, what in [
+    ("fuzz-schema-shared-containers.plist", "ok", "",
+     "an archive of NSArrays shared along many paths: `schema` walked every path (exponential); now each container once"),
+    ("fuzz-shared-expansion.bplist", "error", "expands to more than",
+     "825 bytes of shared references that expand to millions of values: converting it took seconds"),
+]:
+    with open(os.path.join(here, name), "rb") as src:
+        save(name, src.read(), verdict, needle, what)
+
 with open(os.path.join(out, "EXPECTED.tsv"), "w") as f:
     f.write("file\tlint\tmessage contains\twhat it is\n")
     for r in rows:

@@ -160,6 +160,9 @@ struct SchemaInference {
     var order: [String] = []
     /// Objects already folded into their struct, per archive.
     private var visited: Set<String> = []
+    /// Types of Foundation containers already inferred, per archive, so that a
+    /// container shared along many paths (or containing itself) is walked once.
+    private var foundationTypes: [String: CodableSchema.FieldType?] = [:]
     private var archiveCount = 0
 
     init(rules: MigrationRules) {
@@ -260,7 +263,14 @@ struct SchemaInference {
                 if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, depth: depth) }
                 return try field(inner, in: graph, tag: tag, hint: name, depth: depth)
             }
-            if let f = FoundationValue.interpret(o, in: graph) { return try foundation(f, in: graph, tag: tag, depth: depth) }
+            if let f = FoundationValue.interpret(o, in: graph) {
+                let key = tag + ":" + String(index)
+                if let known = foundationTypes[key] { return known }
+                foundationTypes[key] = .some(.unknown)
+                let type = try foundation(f, in: graph, tag: tag, depth: depth)
+                foundationTypes[key] = .some(type)
+                return type
+            }
             let key = tag + ":" + String(index)
             if visited.insert(key).inserted {
                 reserve(name)

@@ -6,7 +6,7 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-depth"), help: ArgumentHelp("Deepest nesting of containers read (default 512).", valueName: "N"))
     var maxDepth: Int?
 
-    @Option(name: .customLong("max-objects"), help: ArgumentHelp("Most values one input may expand to, shared ones counted each time (default 50000000).", valueName: "N"))
+    @Option(name: .customLong("max-objects"), help: ArgumentHelp("Most values one input may expand to, shared ones counted each time (default 10000000).", valueName: "N"))
     var maxObjects: Int?
 
     @Option(name: .customLong("max-input-size"), help: ArgumentHelp("Largest input in bytes (default 4294967296).", valueName: "BYTES"))
