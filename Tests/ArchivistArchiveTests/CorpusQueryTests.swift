@@ -23,7 +23,7 @@ final class CorpusQueryTests: XCTestCase {
     func firstPath(_ value: PlistValue) -> String? {
         if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) { return graph.top.first?.key }
         switch value {
-        case .dictionary(let d): return d.keys.first.map { KeyPath(components: [$0]).description }
+        case .dictionary(let d): return d.keys.first.map { PlistKeyPath(components: [$0]).description }
         case .array(let a): return a.isEmpty ? nil : "0"
         default: return nil
         }
@@ -43,12 +43,12 @@ final class CorpusQueryTests: XCTestCase {
                 XCTAssertEqual(try PlistDiff(document.value, other).lines, [], name)
             }
             guard let path = firstPath(document.value) else { continue }
-            XCTAssertNoThrow(try KeyPath(path).resolve(in: document.value), "\(name): \(path)")
+            XCTAssertNoThrow(try PlistKeyPath(path).resolve(in: document.value), "\(name): \(path)")
             // Adding a key and removing it again is no change (plain dictionaries).
             guard case .dictionary = document.value, !KeyedArchive.looksLikeArchive(document.value) else { continue }
-            let added = try PlistEditor.apply(.set(.string("added")), at: KeyPath("archivist\\.probe"), in: document.value)
+            let added = try PlistEditor.apply(.set(.string("added")), at: PlistKeyPath("archivist\\.probe"), in: document.value)
             XCTAssertEqual(try PlistDiff(document.value, added).lines, ["+ archivist\\.probe: string \"added\""], name)
-            let removed = try PlistEditor.apply(.remove, at: KeyPath("archivist\\.probe"), in: added)
+            let removed = try PlistEditor.apply(.remove, at: PlistKeyPath("archivist\\.probe"), in: added)
             XCTAssertEqual(removed, document.value, name)
         }
     }

@@ -98,7 +98,7 @@ final class HostileArchiveTests: XCTestCase {
         XCTAssertTrue(text.contains("-> @1"), text)
         XCTAssertTrue(text.contains("-> @2"), text)
         XCTAssertNoThrow(try PropertyList.write(ArchiveJSONView.tree(graph), as: .json))
-        XCTAssertThrowsError(try KeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
+        XCTAssertThrowsError(try PlistKeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
     }
 }
 

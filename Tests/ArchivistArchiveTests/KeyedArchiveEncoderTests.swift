@@ -135,7 +135,7 @@ final class KeyedArchiveEncoderTests: XCTestCase {
         encoder.primitives = .inline
         encoder.classNames = ["Critter": "Test.InlinePet"]
         let tree = try encoder.encode(Critter(kind: "dog", legs: 3))
-        guard case .node(let graph, let i) = try KeyPath("root").resolve(in: tree) else { return XCTFail() }
+        guard case .node(let graph, let i) = try PlistKeyPath("root").resolve(in: tree) else { return XCTFail() }
         XCTAssertEqual(graph.object(i)?["legs"], .inline(.int(3)))
         NSKeyedUnarchiver.setClass(PetInline.self, forClassName: "Test.InlinePet")
         let pet = try XCTUnwrap(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(Data(try PropertyList.write(tree, as: .binary))) as? PetInline)

@@ -23,7 +23,7 @@ final class PlistDiffTests: XCTestCase {
         let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).value
         let rewritten = try GraphWriter.archive(try ObjectGraph(tree))
         XCTAssertTrue(try PlistDiff(tree, rewritten).changes.isEmpty)
-        let edited = try PlistEditor.apply(.set(.string("Z")), at: KeyPath("root.cpu_coder.cores.1.coreID"), in: tree)
+        let edited = try PlistEditor.apply(.set(.string("Z")), at: PlistKeyPath("root.cpu_coder.cores.1.coreID"), in: tree)
         XCTAssertEqual(try PlistDiff(tree, edited).lines, ["~ root.cpu_coder.cores.1.coreID: string \"C3D4\" -> string \"Z\""])
         var graph = try ObjectGraph(tree)
         graph.renameClass("MusicBox.Computer", to: "Shop.Computer")

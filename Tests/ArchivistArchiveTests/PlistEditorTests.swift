@@ -13,7 +13,7 @@ final class PlistEditorTests: XCTestCase {
     }
 
     func edit(_ e: PlistEdit, _ path: String, _ value: PlistValue, create: Bool = false) throws -> PlistValue {
-        try PlistEditor.apply(e, at: KeyPath(path), in: value, create: create)
+        try PlistEditor.apply(e, at: PlistKeyPath(path), in: value, create: create)
     }
 
     /// An edited binary plist stays binary and Foundation reads exactly the intended change.
@@ -33,13 +33,13 @@ final class PlistEditorTests: XCTestCase {
     func testPlainTreeEdits() throws {
         let tree = try read("foundation/info-plist.bplist").value
         var t = try edit(.append(.string("Landscape")), "UISupportedInterfaceOrientations", tree)
-        XCTAssertEqual(try KeyPath("UISupportedInterfaceOrientations.1").resolve(in: t).plainTree(), .string("Landscape"))
+        XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.1").resolve(in: t).plainTree(), .string("Landscape"))
         t = try edit(.set(.int(1)), "UISupportedInterfaceOrientations.2", t)
-        XCTAssertEqual(try KeyPath("UISupportedInterfaceOrientations.2").resolve(in: t).plainTree(), .int(1), "one past the end appends")
+        XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.2").resolve(in: t).plainTree(), .int(1), "one past the end appends")
         t = try edit(.remove, "CFBundleURLTypes.0", t)
-        XCTAssertEqual(try KeyPath("CFBundleURLTypes").resolve(in: t).plainTree(), .array([]))
+        XCTAssertEqual(try PlistKeyPath("CFBundleURLTypes").resolve(in: t).plainTree(), .array([]))
         t = try edit(.set(.bool(true)), "a.b.c", t, create: true)
-        XCTAssertEqual(try KeyPath("a.b.c").resolve(in: t).plainTree(), .bool(true))
+        XCTAssertEqual(try PlistKeyPath("a.b.c").resolve(in: t).plainTree(), .bool(true))
         let cases: [(PlistEdit, String, String)] = [
             (.set(.int(1)), "CFBundleURLTypes.5", "CFBundleURLTypes.5: index 5 out of range (array of 0)"),
             (.set(.int(1)), "x.y", "x: no key \"x\" (dictionary of 6 keys; --create makes missing dictionaries)"),
@@ -77,7 +77,7 @@ final class PlistEditorTests: XCTestCase {
         let computer = try read("archives/computer.plist").value
         let edited = try edit(.set(.int(7)), "root.cpu_coder.cores.0.constant", computer)
         let graph = try ObjectGraph(edited)
-        guard case .node(let g, let core) = try KeyPath("root.cpu_coder.cores.0").resolve(in: edited) else { return XCTFail() }
+        guard case .node(let g, let core) = try PlistKeyPath("root.cpu_coder.cores.0").resolve(in: edited) else { return XCTFail() }
         XCTAssertEqual(g.object(core)?["constant"], .inline(.int(7)), "an inline primitive stays inline")
         XCTAssertEqual(graph.nodes.filter { if case .object(let o) = $0 { return o.className.readable == "MusicBox.CPUCore" } else { return false } }.count, 2)
         XCTAssertThrowsError(try edit(.set(.int(1)), "root.cpu_coder.nope.x", computer)) { error in
@@ -85,8 +85,8 @@ final class PlistEditorTests: XCTestCase {
         }
         let prefs = try read("archives/preferences-with-user.plist")
         let renamed = try edit(.set(.string("Grace")), "currentUser.root.name", prefs.value)
-        XCTAssertEqual(try KeyPath("currentUser.root.name").resolve(in: renamed).plainTree(), .string("Grace"))
-        XCTAssertEqual(try KeyPath("launchCount").resolve(in: renamed).plainTree(), .int(12), "the rest of the outer file stays")
+        XCTAssertEqual(try PlistKeyPath("currentUser.root.name").resolve(in: renamed).plainTree(), .string("Grace"))
+        XCTAssertEqual(try PlistKeyPath("launchCount").resolve(in: renamed).plainTree(), .int(12), "the rest of the outer file stays")
         guard case .dictionary(let d) = renamed, case .data(let inner)? = d["currentUser"] else { return XCTFail() }
         XCTAssertEqual(Array(inner.prefix(8)), Array("bplist00".utf8), "the nested archive keeps its format")
     }

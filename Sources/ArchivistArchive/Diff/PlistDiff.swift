@@ -49,7 +49,7 @@ public struct PlistDiff: Sendable {
 
     private mutating func record(_ kind: Change.Kind, _ path: [String], _ old: PlistValue?, _ new: PlistValue?) {
         guard changes.count < Self.maxChanges else { return }
-        changes.append(Change(kind: kind, path: KeyPath(components: path).description, old: old, new: new))
+        changes.append(Change(kind: kind, path: PlistKeyPath(components: path).description, old: old, new: new))
     }
 
     private mutating func compare(_ a: PlistValue, _ b: PlistValue, path: [String], depth: Int) {

@@ -8,12 +8,12 @@ import ArchivistCore
 /// replacing an inline primitive stays inline.
 struct ArchiveEditor {
     var graph: ObjectGraph
-    let path: KeyPath
+    let path: PlistKeyPath
     let create: Bool
     let nesting: Int
     private var incoming: [Int]
 
-    init(graph: ObjectGraph, path: KeyPath, create: Bool, nesting: Int) {
+    init(graph: ObjectGraph, path: PlistKeyPath, create: Bool, nesting: Int) {
         self.graph = graph
         self.path = path
         self.create = create

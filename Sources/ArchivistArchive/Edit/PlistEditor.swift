@@ -17,7 +17,7 @@ public enum PlistEdit: Sendable, Equatable {
 public enum PlistEditor {
     /// The tree with the edit applied. `create` makes missing intermediate
     /// dictionaries. Errors name the component that failed and what was there.
-    public static func apply(_ edit: PlistEdit, at path: KeyPath, in root: PlistValue, create: Bool = false) throws -> PlistValue {
+    public static func apply(_ edit: PlistEdit, at path: PlistKeyPath, in root: PlistValue, create: Bool = false) throws -> PlistValue {
         guard !path.components.isEmpty else {
             switch edit {
             case .set(let v): return v
@@ -31,12 +31,12 @@ public enum PlistEditor {
         return try applying(edit, to: root, path: path, at: 0, create: create, nesting: 0)
     }
 
-    static func fail(_ path: KeyPath, _ index: Int, _ message: String) -> PlistError {
-        let shown = KeyPath(components: Array(path.components[...min(index, path.components.count - 1)]))
+    static func fail(_ path: PlistKeyPath, _ index: Int, _ message: String) -> PlistError {
+        let shown = PlistKeyPath(components: Array(path.components[...min(index, path.components.count - 1)]))
         return PlistError(.invalidValue, "\(shown): \(message)")
     }
 
-    private static func applying(_ edit: PlistEdit, to value: PlistValue, path: KeyPath, at i: Int, create: Bool, nesting: Int) throws -> PlistValue {
+    private static func applying(_ edit: PlistEdit, to value: PlistValue, path: PlistKeyPath, at i: Int, create: Bool, nesting: Int) throws -> PlistValue {
         if KeyedArchive.looksLikeArchive(value) {
             var editor = ArchiveEditor(graph: try ObjectGraph(value), path: path, create: create, nesting: nesting)
             try editor.apply(edit, from: i)
@@ -100,7 +100,7 @@ public enum PlistEditor {
     }
 
     /// Edits the property list held in data and writes it back in its format.
-    static func nested(_ bytes: [UInt8], path: KeyPath, at i: Int, edit: PlistEdit, create: Bool, nesting: Int) throws -> [UInt8] {
+    static func nested(_ bytes: [UInt8], path: PlistKeyPath, at i: Int, edit: PlistEdit, create: Bool, nesting: Int) throws -> [UInt8] {
         guard nesting < 8, let document = try? PropertyList.read(bytes) else {
             throw fail(path, i, "data of \(bytes.count) bytes holds no property list to look into")
         }

@@ -44,7 +44,7 @@ public struct Migrator: Sendable {
     }
 
     /// The result of migrating one input.
-    public struct Result: Sendable {
+    public struct Outcome: Sendable {
         /// The migrated tree (the input's tree when nothing changed).
         public var value: PlistValue
         /// What changed.
@@ -55,7 +55,7 @@ public struct Migrator: Sendable {
     /// Throws `MigrationRefused` when a result would not decode securely, a
     /// `PlistError` when an archive is broken or a rename clashes, and
     /// `PlistError(.invalidValue)` when the tree holds no keyed archive.
-    public func migrate(_ value: PlistValue) throws -> Result {
+    public func migrate(_ value: PlistValue) throws -> Outcome {
         var report = MigrationReport()
         var refused: [(archive: String, violation: SecureCodingViolation)] = []
         let migrated = try tree(value, at: "", depth: 0, report: &report, refused: &refused)
@@ -63,7 +63,7 @@ public struct Migrator: Sendable {
         guard !report.archives.isEmpty else {
             throw PlistError(.invalidValue, Self.noArchiveMessage)
         }
-        return Result(value: migrated ?? value, report: report)
+        return Outcome(value: migrated ?? value, report: report)
     }
 
     /// Every class of the archives in a tree (nested ones included), to check

@@ -33,7 +33,7 @@ public struct BatchConverter: Sendable {
     }
 
     /// What converting one item did, with its sizes.
-    public struct Result: Sendable, Equatable {
+    public struct Written: Sendable, Equatable {
         /// Converted or unchanged.
         public var status: Status
         /// Where the result went.
@@ -92,7 +92,7 @@ public struct BatchConverter: Sendable {
     /// Converts the first item whose source is `input`.
     @discardableResult
     public func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Result {
+                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
         guard let index = items.firstIndex(where: { $0.source == input }) else {
             throw PlistError(.io, "\(input) is not an input of this batch")
         }
@@ -111,7 +111,7 @@ public struct BatchConverter: Sendable {
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
     public func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Result {
+                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
@@ -121,11 +121,11 @@ public struct BatchConverter: Sendable {
         let format = self.format ?? document.format
         let transformed = try transform(document)
         if transformed == nil, target == .inPlace, format == document.format {
-            return Result(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
+            return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
         }
         let result = try PropertyList.write(transformed ?? document.value, as: format, options: writeOptions)
         if destination != "-", let existing = try? FileIO.read(destination), existing == result {
-            return Result(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
+            return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
         }
         if destination != "-", let slash = destination.lastIndex(of: "/"), slash != destination.startIndex {
             try FileIO.createDirectories(String(destination[..<slash]))
@@ -134,6 +134,6 @@ public struct BatchConverter: Sendable {
             try FileIO.writeAtomically(original, to: item.source + suffix)
         }
         try FileIO.writeAtomically(result, to: destination)
-        return Result(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
+        return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
     }
 }

@@ -121,7 +121,7 @@ struct Convert: ParsableCommand {
     /// Runs one item's conversion and turns what happened into an outcome:
     /// warnings and errors as lines, a file in a folder that is not a
     /// property list skipped.
-    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Result) -> BatchOutcome {
+    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
         var outcome = BatchOutcome(item: item, status: .failed)
         do {
             let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }

@@ -82,7 +82,7 @@ struct Dump: ParsableCommand {
             options.color = Console.stdoutIsColorTerminal && !stable
             options.stable = stable
             if let keyPath {
-                switch try KeyPath(keyPath).resolve(in: document.value) {
+                switch try PlistKeyPath(keyPath).resolve(in: document.value) {
                 case .value(let v):
                     Console.output(TreeDumper.render(v, options: options), terminator: "")
                 case .node(let graph, let i):

@@ -48,7 +48,7 @@ struct Get: ParsableCommand {
     func run() throws {
         do {
             let document = try PropertyList.read(try FileIO.read(file))
-            let target = try KeyPath(keyPath).resolve(in: document.value)
+            let target = try PlistKeyPath(keyPath).resolve(in: document.value)
             if let expect, target.typeName != expect {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")
             }
@@ -68,7 +68,7 @@ struct Get: ParsableCommand {
         }
     }
 
-    private func print(_ target: KeyPath.Target) throws {
+    private func print(_ target: PlistKeyPath.Target) throws {
         let scalar: PlistValue?
         switch target {
         case .value(let v): scalar = v

@@ -1,6 +1,6 @@
 import ArchivistCore
 
-extension KeyPath.Target {
+extension PlistKeyPath.Target {
     /// The type of what a path leads to, as `get --type` prints it: a property
     /// list type name (`string`, `integer`, `real`, `bool`, `date`, `data`,
     /// `array`, `dictionary`, `uid`), Foundation values by the type they hold,

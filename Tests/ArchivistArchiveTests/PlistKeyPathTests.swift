@@ -3,38 +3,38 @@ import Foundation
 import XCTest
 @testable import ArchivistArchive
 
-final class KeyPathTests: XCTestCase {
+final class PlistKeyPathTests: XCTestCase {
     func load(_ name: String) throws -> PlistValue {
         try PropertyList.read([UInt8](try Data(contentsOf: DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/\(name)")))).value
     }
 
     func testParsingWithEscapes() {
-        XCTAssertEqual(KeyPath("a.b\\.c.0").components, ["a", "b.c", "0"])
-        XCTAssertEqual(KeyPath("a.b\\.c.0").description, "a.b\\.c.0")
-        XCTAssertEqual(KeyPath("").components, [])
+        XCTAssertEqual(PlistKeyPath("a.b\\.c.0").components, ["a", "b.c", "0"])
+        XCTAssertEqual(PlistKeyPath("a.b\\.c.0").description, "a.b\\.c.0")
+        XCTAssertEqual(PlistKeyPath("").components, [])
     }
 
     func testPlainTreesAndNestedArchives() throws {
         let info = try load("foundation/info-plist.bplist")
-        guard case .value(let v) = try KeyPath("CFBundleURLTypes.0.CFBundleURLSchemes.0").resolve(in: info) else { return XCTFail() }
+        guard case .value(let v) = try PlistKeyPath("CFBundleURLTypes.0.CFBundleURLSchemes.0").resolve(in: info) else { return XCTFail() }
         XCTAssertEqual(v, .string("archivist"))
-        XCTAssertThrowsError(try KeyPath("CFBundleURLTypes.3").resolve(in: info)) { e in
+        XCTAssertThrowsError(try PlistKeyPath("CFBundleURLTypes.3").resolve(in: info)) { e in
             XCTAssertEqual((e as? PlistError)?.message, "CFBundleURLTypes.3: index 3 out of range (array of 1)")
         }
         let prefs = try load("archives/preferences-with-user.plist")
-        guard case .node(let graph, let i) = try KeyPath("currentUser.root.name").resolve(in: prefs) else { return XCTFail() }
+        guard case .node(let graph, let i) = try PlistKeyPath("currentUser.root.name").resolve(in: prefs) else { return XCTFail() }
         XCTAssertEqual(graph.nodes[i], .value(.string("Ada")))
-        guard case .value(let age) = try KeyPath("currentUser.root.age").resolve(in: prefs) else { return XCTFail() }
+        guard case .value(let age) = try PlistKeyPath("currentUser.root.age").resolve(in: prefs) else { return XCTFail() }
         XCTAssertEqual(age, .int(36))
     }
 
     func testThroughArchiveObjects() throws {
         let computer = try load("archives/computer.plist")
-        guard case .node(let graph, let i) = try KeyPath("root.cpu_coder.cores.1.coreID").resolve(in: computer) else { return XCTFail() }
+        guard case .node(let graph, let i) = try PlistKeyPath("root.cpu_coder.cores.1.coreID").resolve(in: computer) else { return XCTFail() }
         XCTAssertEqual(graph.nodes[i], .value(.string("C3D4")))
-        XCTAssertThrowsError(try KeyPath("root.cpu_coder.nope").resolve(in: computer)) { e in
+        XCTAssertThrowsError(try PlistKeyPath("root.cpu_coder.nope").resolve(in: computer)) { e in
             XCTAssertEqual((e as? PlistError)?.message, "root.cpu_coder.nope: MusicBox.CPU.CPUCoder has no field \"nope\" (fields: clock, constant, cores)")
         }
-        XCTAssertThrowsError(try KeyPath("top").resolve(in: computer))
+        XCTAssertThrowsError(try PlistKeyPath("top").resolve(in: computer))
     }
 }

@@ -4,7 +4,7 @@ import ArchivistCore
 /// `\.` for a literal dot), resolved through plain trees, keyed archives'
 /// objects (starting at a `$top` key: `root.cpu_coder.cores.1.coreID`) and
 /// archives nested in `<data>` (`currentUser.root.name`).
-public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
+public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// The components, unescaped.
     public let components: [String]
 
@@ -50,7 +50,7 @@ public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
     public func resolve(in root: PlistValue) throws -> Target {
         var target = try Self.start(root)
         for (n, component) in components.enumerated() {
-            let here = KeyPath(components: Array(components[...n]))
+            let here = PlistKeyPath(components: Array(components[...n]))
             target = try Self.step(target, component, path: here)
         }
         return target
@@ -69,11 +69,11 @@ public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         return .value(root)
     }
 
-    private static func fail(_ path: KeyPath, _ message: String) -> PlistError {
+    private static func fail(_ path: PlistKeyPath, _ message: String) -> PlistError {
         PlistError(.invalidValue, "\(path): \(message)")
     }
 
-    private static func step(_ target: Target, _ key: String, path: KeyPath) throws -> Target {
+    private static func step(_ target: Target, _ key: String, path: PlistKeyPath) throws -> Target {
         switch target {
         case .value(let v):
             switch v {
@@ -137,7 +137,7 @@ public struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func index(_ key: String, count: Int, path: KeyPath) throws -> Int {
+    private static func index(_ key: String, count: Int, path: PlistKeyPath) throws -> Int {
         guard let i = Int(key), i >= 0 else { throw fail(path, "\"\(key)\" is not an index (array of \(count))") }
         guard i < count else { throw fail(path, "index \(i) out of range (array of \(count))") }
         return i
