@@ -23,6 +23,13 @@ struct Migrate: ParsableCommand {
             Each input is summarised on standard output (standard error when the result
             goes to standard output). Results keep the input's format unless --to is given.
 
+            With --codable json|binary|xml, each archive nested in a data value (a User
+            stored in preferences) is replaced by the bytes JSONEncoder (--sorted-keys:
+            with .sortedKeys) or PropertyListEncoder would write for the struct its class
+            stands for, with the renames, removals and unwrapping of the rules, as
+            convert --to codable-json applies them; every custom class must be named in
+            the rules. A cycle or an unmapped class is an error and nothing is written.
+
             Rules file:
               {
                 "classes": {
@@ -40,6 +47,7 @@ struct Migrate: ParsableCommand {
               archivist migrate Data.plist --rules rules.json -o Data-v2.plist
               archivist migrate Documents/*.scarycreature/Data.plist --rules rules.json --in-place --backup .v1
               archivist migrate Preferences.plist --rules rules.json --dry-run
+              archivist migrate Preferences.plist --rules rules.json --codable json --in-place --backup .v1
               archivist migrate --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules rules.json
 
             Archives in an SQLite database (a Core Data store's Transformable attribute):
@@ -58,6 +66,11 @@ struct Migrate: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
 
+    /// What `--codable` writes in place of nested archives.
+    enum CodableFormat: String, CaseIterable, ExpressibleByArgument {
+        case json, binary, xml
+    }
+
     @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
     var rules: String
 
@@ -67,6 +80,12 @@ struct Migrate: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what would change in each input; write nothing.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("Replace each archive nested in a data value with its root's Codable encoding: json (JSONEncoder), binary or xml (PropertyListEncoder).", valueName: "FORMAT"))
+    var codable: CodableFormat?
+
+    @Flag(name: .customLong("sorted-keys"), help: "With --codable json, write keys sorted as JSONEncoder's .sortedKeys does.")
+    var sortedKeys = false
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var batch: BatchOptions
@@ -75,6 +94,10 @@ struct Migrate: ParsableCommand {
 
     func validate() throws {
         try database.validate(requireColumn: true)
+        if sortedKeys, codable != .json { throw ValidationError("--sorted-keys goes with --codable json.") }
+        if database.sqlite != nil, codable != nil {
+            throw ValidationError("--codable replaces archives nested in files; for a store use convert --to codable-json --sqlite ... --into-column NEW.")
+        }
         if database.sqlite != nil {
             guard inputs.isEmpty else { throw ValidationError("Give input files or --sqlite, not both.") }
             if output.output != nil || output.outputDir != nil || output.inPlace || to != nil {
@@ -89,7 +112,9 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let ruleSet = try RulesFile.load(rules)
-        let migrator = Migrator(rules: ruleSet)
+        var configured = Migrator(rules: ruleSet)
+        configured.codable = codableEncoding
+        let migrator = configured
         if let store = database.sqlite, let column = database.blobColumn {
             try migrateStore(store, column: column, migrator: migrator)
             return
@@ -139,6 +164,16 @@ struct Migrate: ParsableCommand {
             return outcome
         }
         if !ok { throw ExitCode.failure }
+    }
+
+    /// The encoding --codable names.
+    private var codableEncoding: CodableEncoding? {
+        switch codable {
+        case .json?: return .json(sortedKeys: sortedKeys)
+        case .binary?: return .propertyList(.binary)
+        case .xml?: return .propertyList(.xml)
+        case nil: return nil
+        }
     }
 
     /// Migrates a blob column in one transaction, after a backup copy.
