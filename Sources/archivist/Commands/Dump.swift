@@ -1,6 +1,5 @@
 import ArchivistArchive
 import ArchivistCore
-import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist dump`: shows a property list or keyed archive for people.
@@ -23,6 +22,7 @@ struct Dump: ParsableCommand {
               archivist dump --key-path root.cpu_coder.cores.1 Computer.plist
               archivist dump --depth 2 Preferences.plist
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
+              archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
             """
     )
@@ -30,10 +30,7 @@ struct Dump: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to show ('-' reads standard input).", valueName: "FILE"))
     var file: String?
 
-    @OptionGroup var database: DatabaseOptions
-
-    @Option(help: ArgumentHelp("With --sqlite, the rowid (Core Data's Z_PK) of the blob to show.", valueName: "ID"))
-    var row: Int64?
+    @OptionGroup var store: StoreRowOptions
 
     @Flag(help: "Show the plain tree, with UIDs, without resolving an archive.")
     var raw = false
@@ -52,59 +49,86 @@ struct Dump: ParsableCommand {
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth takes a number of levels, 0 or more.") }
-        try database.validate(requireColumn: true)
-        if (file == nil) == (database.sqlite == nil) { throw ValidationError("Give one FILE, or --sqlite STORE with --table, --column and --row.") }
-        if database.sqlite != nil, row == nil { throw ValidationError("--sqlite needs --row here.") }
-        if database.sqlite == nil, row != nil { throw ValidationError("--row goes with --sqlite.") }
-    }
-
-    /// The bytes to show, and the name errors carry.
-    private func input() throws -> ([UInt8], String) {
-        if let store = database.sqlite, let column = database.blobColumn, let row {
-            let label = "\(store): \(column.label) row \(row)"
-            let db = try SQLiteDatabase(path: store, readOnly: true)
-            guard let bytes = try column.blob(row: row, in: db) else {
-                throw PlistError(.io, "no blob at row \(row) of \(column.label)")
-            }
-            return (bytes, label)
-        }
-        let file = self.file ?? "-"
-        return (try FileIO.read(file), file)
+        try store.validate(requireColumn: true)
+        if (file == nil) == !store.isSet { throw ValidationError("Give one FILE, or --sqlite STORE with --table and --column (and --row for one blob).") }
     }
 
     func run() throws {
-        var name = file ?? database.sqlite ?? "-"
-        do {
-            let (bytes, label) = try input()
-            name = label
-            let document = try PropertyList.read(bytes)
-            var options = DumpOptions(maxDepth: depth)
-            options.color = Console.stdoutIsColorTerminal && !stable
-            options.stable = stable
-            if let keyPath {
-                switch try PlistKeyPath(keyPath).resolve(in: document.value) {
-                case .value(let v):
-                    Console.output(TreeDumper.render(v, options: options), terminator: "")
-                case .node(let graph, let i):
-                    Console.output(ArchiveDumper.render(graph, node: i, options: options), terminator: "")
-                case .references(let graph, let refs):
-                    for r in refs { Console.output(ArchiveDumper.render(graph, node: r, options: options), terminator: "") }
+        guard store.isSet else {
+            let file = self.file ?? "-"
+            do {
+                let document = try PropertyList.read(try FileIO.read(file))
+                if json, keyPath == nil {
+                    Console.output(try jsonText(try jsonView(document)), terminator: "")
+                } else {
+                    Console.output(try text(document), terminator: "")
                 }
-                return
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: file))
+                throw ExitCode.failure
             }
-            let isArchive = !raw && KeyedArchive.looksLikeArchive(document.value)
-            if json {
-                let view = isArchive ? ArchiveJSONView.tree(try ObjectGraph(document.value), options: options) : document.value
-                Console.output(String(decoding: try PropertyList.write(view, as: .json, options: WriteOptions(pretty: true)), as: UTF8.self),
-                               terminator: "")
-            } else if isArchive {
-                Console.output(ArchiveDumper.render(try ObjectGraph(document.value), options: options), terminator: "")
-            } else {
-                Console.output(TreeDumper.render(document.value, options: options), terminator: "")
+            return
+        }
+        // A store: every row (or --row's), each labelled with its rowid; as
+        // JSON, one array of {"row", "value"}.
+        var failed = false
+        var views: [PlistValue] = []
+        do {
+            try store.forEachRow { row in
+                do {
+                    let document = try PropertyList.read(row.bytes)
+                    if json, keyPath == nil {
+                        views.append(.dictionary(PlistDictionary([("row", .int(row.rowid)), ("value", try jsonView(document))])))
+                    } else {
+                        Console.output(row.label + ":")
+                        Console.output(try text(document), terminator: "")
+                    }
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: row.label))
+                    failed = true
+                }
             }
         } catch let error as PlistError {
-            Console.error(error.formatted(path: name))
-            throw ExitCode.failure
+            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
+            failed = true
         }
+        if json, keyPath == nil { Console.output(try jsonText(.array(views)), terminator: "") }
+        if failed { throw ExitCode.failure }
+    }
+
+    private var options: DumpOptions {
+        var options = DumpOptions(maxDepth: depth)
+        options.color = Console.stdoutIsColorTerminal && !stable
+        options.stable = stable
+        return options
+    }
+
+    /// The text view: the tree, the archive's objects, or what --key-path leads to.
+    private func text(_ document: PlistDocument) throws -> String {
+        let options = self.options
+        if let keyPath {
+            switch try PlistKeyPath(keyPath).resolve(in: document.value) {
+            case .value(let v):
+                return TreeDumper.render(v, options: options)
+            case .node(let graph, let i):
+                return ArchiveDumper.render(graph, node: i, options: options)
+            case .references(let graph, let refs):
+                return refs.map { ArchiveDumper.render(graph, node: $0, options: options) }.joined()
+            }
+        }
+        if !raw, KeyedArchive.looksLikeArchive(document.value) {
+            return ArchiveDumper.render(try ObjectGraph(document.value), options: options)
+        }
+        return TreeDumper.render(document.value, options: options)
+    }
+
+    /// The JSON view: an archive's objects, or the plain tree.
+    private func jsonView(_ document: PlistDocument) throws -> PlistValue {
+        guard !raw, KeyedArchive.looksLikeArchive(document.value) else { return document.value }
+        return ArchiveJSONView.tree(try ObjectGraph(document.value), options: options)
+    }
+
+    private func jsonText(_ view: PlistValue) throws -> String {
+        String(decoding: try PropertyList.write(view, as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
     }
 }

@@ -185,19 +185,10 @@ struct Migrate: ParsableCommand {
         do {
             let db = try SQLiteDatabase(path: store, readOnly: dryRun)
             try RulesFile.requireClasses(of: migrator.rules, in: try migration.classNames(in: db), rulesPath: rules)
-            if !dryRun {
-                let backup = output.backup ?? store + ".bak"
-                guard !FileIO.exists(backup) else {
-                    throw PlistError(.io, "the backup \(backup) exists already; remove it or choose another with --backup PATH")
-                }
-                try db.backup(to: backup)
-                Console.output("\(store): backed up to \(backup)")
-            }
+            if !dryRun { try database.backUp(db, to: output.backup) }
             outcome = try migration.run(on: db)
         } catch let failure as StoreMigration.Failure {
-            let label = "\(store): \(column.label) row \(failure.row)"
-            for e in failure.errors { Console.error(e.formatted(path: label)) }
-            Console.error("\(store): error: row \(failure.row) failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)")
+            database.reportRolledBack(failure)
             throw ExitCode.failure
         } catch let error as PlistError {
             Console.error(error.formatted(path: store))
@@ -207,11 +198,7 @@ struct Migrate: ParsableCommand {
             Console.output("\(store): \(column.label) row \(row)\(dryRun ? ": would change" : ""):")
             for line in report.lines { Console.output("  " + line) }
         }
-        for failure in outcome.failures {
-            let label = "\(store): \(column.label) row \(failure.row)"
-            for e in failure.errors { Console.error(e.formatted(path: label)) }
-            Console.error("\(label): error: left untouched")
-        }
+        database.reportLeftUntouched(outcome.failures)
         let verb = dryRun ? "would migrate" : "migrated"
         Console.output("\(store): \(column.label): \(verb) \(outcome.migrated.count) rows, \(outcome.unchanged) unchanged, \(outcome.failures.count) failed")
         if !outcome.failures.isEmpty { throw ExitCode.failure }
