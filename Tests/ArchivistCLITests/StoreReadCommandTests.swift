@@ -105,6 +105,11 @@ extension CLITests {
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertEqual(try JSONDecoder().decode(CodableContact.self, from: one.output), expectedContacts[2])
 
+        let over = try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--row", "1", "-o", store])
+        XCTAssertEqual(over.status, 1)
+        XCTAssertEqual(over.stderr, "Employees.sqlite: error: Employees.sqlite is the store being read; choose another destination\n")
+        XCTAssertEqual(contents(store), before, "the store is never a destination")
+
         let typo = try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--rules", make("typo.json", #"{"classes": {"App.Contct": {"renameTo": "X"}}}"#), "--output-dir", "typo"])
         XCTAssertEqual(typo.status, 64)
         XCTAssertEqual(typo.stderr, "typo.json: error: classes.App.Contct: class App.Contct occurs in none of the inputs\n")

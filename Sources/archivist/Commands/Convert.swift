@@ -260,16 +260,24 @@ struct Convert: ParsableCommand {
             failed = !failures.isEmpty
             if let dir = output.outputDir {
                 try FileIO.createDirectories(dir)
-                for (rowid, bytes) in results { try FileIO.writeAtomically(bytes, to: dir + (dir.hasSuffix("/") ? "" : "/") + "\(rowid).json") }
+                for (rowid, bytes) in results { try write(bytes, to: dir + (dir.hasSuffix("/") ? "" : "/") + "\(rowid).json", notOver: path) }
                 Console.error("\(path): \(column.label): \(results.count) rows written to \(dir), \(failures.count) failed")
             } else {
-                for (_, bytes) in results { try FileIO.writeAtomically(bytes, to: output.output ?? "-") }
+                for (_, bytes) in results { try write(bytes, to: output.output ?? "-", notOver: path) }
             }
         } catch let error as PlistError {
             Console.error(error.formatted(path: path))
             throw ExitCode.failure
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Writes a result file, refusing to replace the store it comes from.
+    private func write(_ bytes: [UInt8], to destination: String, notOver store: String) throws {
+        if destination != "-", FileIO.isSameFile(destination, store) {
+            throw PlistError(.io, "\(destination) is the store being read; choose another destination")
+        }
+        try FileIO.writeAtomically(bytes, to: destination)
     }
 
     /// --into-column: one transaction after a backup copy; a failing row rolls it back.
