@@ -247,9 +247,8 @@ struct Convert: ParsableCommand {
             try store.forEachRow { row in
                 do {
                     results.append((row.rowid, try codableJSON(row.bytes, rules: ruleSet)))
-                } catch {
-                    let errors = [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
-                    for e in errors { Console.error(e.formatted(path: row.label)) }
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: row.label))
                     failures.append(row.rowid)
                 }
             }
