@@ -11,9 +11,12 @@ struct Dump: ParsableCommand {
             each object with its class and fields in order, inline primitives marked
             "(inline real)", Foundation values as values, an object referenced from
             several places labelled @N once and referred to as -> @N after (cycles stay
-            finite). A <data> value holding a property list or keyed archive is decoded
-            and shown nested. Other property lists are shown as a typed tree, as
+            finite). A <data> value holding a property list, keyed archive or JSON is
+            decoded and shown nested. Other property lists are shown as a typed tree, as
             plutil -p does. Colour is used on a terminal unless NO_COLOR is set.
+            With --sqlite STORE --table T --column C every blob of the column (or --row
+            ID's) is shown under its label 'STORE: T.C row N' (--json: one array of
+            {"row", "value"}).
 
             Example:
               archivist dump Data.plist
