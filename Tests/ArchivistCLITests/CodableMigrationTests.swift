@@ -151,6 +151,12 @@ extension CLITests {
         XCTAssertEqual(String(decoding: jsonData, as: UTF8.self), String(decoding: try encoder.encode(profile), as: UTF8.self))
         XCTAssertEqual(try JSONDecoder().decode(MigratedProfile.self, from: jsonData), profile)
 
+        let iso = try run(["migrate", "prefs.plist", "--rules", rules, "--codable", "json", "--sorted-keys", "--dates", "iso8601", "-o", "iso.plist"])
+        XCTAssertEqual(iso.status, 0, iso.stderr)
+        let isoOuter = try XCTUnwrap(try PropertyListSerialization.propertyList(from: try XCTUnwrap(contents("iso.plist")), format: nil) as? [String: Any])
+        encoder.dateEncodingStrategy = .iso8601
+        XCTAssertEqual(String(decoding: try XCTUnwrap(isoOuter["profile"] as? Data), as: UTF8.self), String(decoding: try encoder.encode(profile), as: UTF8.self))
+
         let unsorted = try run(["migrate", "prefs.plist", "--rules", rules, "--codable", "json", "-o", "unsorted.plist"])
         XCTAssertEqual(unsorted.status, 0, unsorted.stderr)
         let unsortedOuter = try XCTUnwrap(try PropertyListSerialization.propertyList(from: try XCTUnwrap(contents("unsorted.plist")), format: nil) as? [String: Any])
@@ -181,6 +187,10 @@ extension CLITests {
         XCTAssertEqual(cyclic.status, 1)
         XCTAssertEqual(cyclic.stderr, "tree.plist: $objects[1] (tree > root.children[0].parent): error: root.children[0].parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)\n")
         XCTAssertEqual(contents("tree.plist"), before, "the input is untouched")
+        let omitted = try run(["migrate", "tree.plist", "--rules", "tree.json", "--codable", "json", "--sorted-keys", "--cycles", "omit", "-o", "omitted.plist"])
+        XCTAssertEqual(omitted.status, 0, omitted.stderr)
+        let tree = try XCTUnwrap(try PropertyListSerialization.propertyList(from: try XCTUnwrap(contents("omitted.plist")), format: nil) as? [String: Any])
+        XCTAssertEqual((tree["tree"] as? Data).map { String(decoding: $0, as: UTF8.self) }, #"{"children":[{"children":[],"label":"child"}],"label":"parent"}"#)
 
         let archive = try run(["migrate", corpus("archives/cycle.plist"), "--rules", "tree.json", "--codable", "json", "-o", "out.plist"])
         XCTAssertEqual(archive.status, 1)
@@ -188,6 +198,8 @@ extension CLITests {
         XCTAssertNil(contents("out.plist"))
 
         XCTAssertEqual(try run(["migrate", prefs, "--rules", "user-rules.json", "--codable", "xml", "--sorted-keys", "-o", "x.plist"]).status, 64)
+        XCTAssertEqual(try run(["migrate", prefs, "--rules", "user-rules.json", "--codable", "xml", "--dates", "iso8601", "-o", "x.plist"]).status, 64)
+        XCTAssertEqual(try run(["migrate", prefs, "--rules", "user-rules.json", "--cycles", "omit", "-o", "x.plist"]).status, 64)
         XCTAssertEqual(try run(["migrate", prefs, "--rules", "user-rules.json", "--codable", "yaml", "-o", "x.plist"]).status, 64)
     }
 }

@@ -18,17 +18,22 @@ public enum CodableEncoding: Sendable, Equatable {
         }
     }
 
-    /// The encoded root object of an archive. Throws when the root cannot be
-    /// expressed as Codable data: a cycle, a class the rules do not map, a
-    /// value the format cannot hold.
-    public func encode(archive value: PlistValue, rules: MigrationRules) throws -> [UInt8] {
+    /// The encoded root object of an archive. `options` gives the date
+    /// strategy (JSON only: property lists hold dates) and the cycle policy.
+    /// Throws when the root cannot be expressed as Codable data: a cycle, a
+    /// class the rules do not map, a value the format cannot hold.
+    public func encode(archive value: PlistValue, rules: MigrationRules, options: CodableOptions = CodableOptions()) throws -> [UInt8] {
+        var options = options
+        options.requireClassRules = true
         switch self {
         case .json(let sortedKeys):
-            let tree = try CodableExport.tree(value, rules: rules, options: CodableOptions(requireClassRules: true))
+            options.nativeLeaves = false
+            let tree = try CodableExport.tree(value, rules: rules, options: options)
             let ordered = sortedKeys ? Self.sortingKeys(tree) : tree
             return try PropertyList.write(ordered, as: .json, options: WriteOptions(jsonEncoderStyle: true))
         case .propertyList(let format):
-            let tree = try CodableExport.tree(value, rules: rules, options: CodableOptions(nativeLeaves: true, requireClassRules: true))
+            options.nativeLeaves = true
+            let tree = try CodableExport.tree(value, rules: rules, options: options)
             return try PropertyList.write(Self.nullsAsPlaceholders(tree), as: format)
         }
     }

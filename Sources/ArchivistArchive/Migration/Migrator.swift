@@ -42,6 +42,8 @@ public struct Migrator: Sendable {
     /// encoder would write for their root (the input must not be an archive
     /// itself); every custom class must then have a rule.
     public var codable: CodableEncoding?
+    /// With `codable`: the date strategy (JSON) and what a cycle becomes.
+    public var codableOptions = CodableOptions()
 
     /// A migrator for rules.
     public init(rules: MigrationRules) {
@@ -177,7 +179,7 @@ public struct Migrator: Sendable {
     private func encode(_ archive: PlistValue, as encoding: CodableEncoding, at path: String, report: inout MigrationReport) throws -> [UInt8] {
         let graph = try prefixed(path) { try ObjectGraph(archive) }
         let rootClass = graph.top.first { $0.key == "root" }.flatMap { graph.object($0.object) }?.className.archived ?? "its root"
-        let bytes = try prefixed(path) { try encoding.encode(archive: archive, rules: rules) }
+        let bytes = try prefixed(path) { try encoding.encode(archive: archive, rules: rules, options: codableOptions) }
         report.noteArchive(path)
         report.record(.encodeCodable(className: rootClass, encoding: encoding.name), in: path)
         return bytes

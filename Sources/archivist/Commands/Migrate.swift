@@ -28,7 +28,8 @@ struct Migrate: ParsableCommand {
             with .sortedKeys) or PropertyListEncoder would write for the struct its class
             stands for, with the renames, removals and unwrapping of the rules, as
             convert --to codable-json applies them; every custom class must be named in
-            the rules. A cycle or an unmapped class is an error and nothing is written.
+            the rules. A cycle (unless --cycles omit) or an unmapped class is an error and
+            nothing is written. --dates sets JSONEncoder's date strategy.
 
             Rules file:
               {
@@ -86,6 +87,12 @@ struct Migrate: ParsableCommand {
     @Flag(name: .customLong("sorted-keys"), help: "With --codable json, write keys sorted as JSONEncoder's .sortedKeys does.")
     var sortedKeys = false
 
+    @Option(help: ArgumentHelp("With --codable json: how dates are written: deferred (JSONEncoder's default), iso8601, seconds1970, milliseconds1970.", valueName: "STRATEGY"))
+    var dates: CodableOptions.DateStrategy = .deferred
+
+    @Option(help: ArgumentHelp("With --codable: what a reference back into its own container becomes: error, or omit (left out).", valueName: "POLICY"))
+    var cycles: CodableOptions.CyclePolicy = .error
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var batch: BatchOptions
@@ -94,7 +101,8 @@ struct Migrate: ParsableCommand {
 
     func validate() throws {
         try database.validate(requireColumn: true)
-        if sortedKeys, codable != .json { throw ValidationError("--sorted-keys goes with --codable json.") }
+        if sortedKeys || dates != .deferred, codable != .json { throw ValidationError("--sorted-keys and --dates go with --codable json.") }
+        if cycles != .error, codable == nil { throw ValidationError("--cycles goes with --codable.") }
         if database.sqlite != nil, codable != nil {
             throw ValidationError("--codable replaces archives nested in files; for a store use convert --to codable-json --sqlite ... --into-column NEW.")
         }
@@ -114,6 +122,7 @@ struct Migrate: ParsableCommand {
         let ruleSet = try RulesFile.load(rules)
         var configured = Migrator(rules: ruleSet)
         configured.codable = codableEncoding
+        configured.codableOptions = CodableOptions(dates: dates, cycles: cycles)
         let migrator = configured
         if let store = database.sqlite, let column = database.blobColumn {
             try migrateStore(store, column: column, migrator: migrator)
