@@ -150,7 +150,7 @@ struct CodableExporter {
             let keyRule = rule?.keys.first { $0.key == field.key }
             if keyRule?.remove == true { continue }
             let key = keyRule?.renameTo ?? field.key
-            let childPath = path + "." + key
+            let childPath = ArchivePaths.joined(path, field.key)
             guard let v = try fieldValue(field.value, path: childPath, depth: depth + 1) else { continue }
             if case .null = v { continue }
             out[key] = v
@@ -177,7 +177,7 @@ struct CodableExporter {
         var items: [PlistValue] = []
         items.reserveCapacity(min(refs.count, 1 << 16))
         for (i, r) in refs.enumerated() {
-            guard var v = try object(r, path: "\(path)[\(i)]", depth: depth + 1) else { continue }
+            guard var v = try object(r, path: "\(path).\(i)", depth: depth + 1) else { continue }
             if let typeKey, let o = graph.object(r), isTaggable(o), case .dictionary(var d) = v {
                 d[typeKey] = .string(Self.typeName(of: o.className, rules: rules))
                 v = .dictionary(d)
@@ -219,7 +219,7 @@ struct CodableExporter {
                 case .string(let s): keyText = s
                 default: keyText = "\(i)"
                 }
-                guard let value = try object(v, path: "\(path).\(keyText)", depth: depth + 1) else { continue }
+                guard let value = try object(v, path: ArchivePaths.joined(path, keyText), depth: depth + 1) else { continue }
                 resolved.append((key, value))
             }
             if resolved.allSatisfy({ if case .string = $0.0 { return true } else { return false } }) {
@@ -299,12 +299,12 @@ struct CodableExporter {
         case .array(let items):
             var out: [PlistValue] = []
             out.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() { out.append(try plain(item, path: "\(path)[\(i)]", depth: depth + 1)) }
+            for (i, item) in items.enumerated() { out.append(try plain(item, path: ArchivePaths.joined(path, String(i)), depth: depth + 1)) }
             return .array(out)
         case .dictionary(let d):
             var out = PlistDictionary(minimumCapacity: d.count)
             // Keys of a dictionary read are unique already.
-            for (key, item) in d { out.appendUnchecked(key: key, value: try plain(item, path: path.isEmpty ? key : path + "." + key, depth: depth + 1)) }
+            for (key, item) in d { out.appendUnchecked(key: key, value: try plain(item, path: ArchivePaths.joined(path, key), depth: depth + 1)) }
             return .dictionary(out)
         }
     }
@@ -336,7 +336,7 @@ struct CodableExporter {
             return try Self.export(value, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
         } catch var error as PlistError {
             if case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
             }
             throw error
         }
