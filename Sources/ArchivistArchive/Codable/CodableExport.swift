@@ -55,9 +55,13 @@ struct CodableExporter {
     let nesting: Int
     /// For each object on the current path, the path at which it was entered.
     private var entered: [Int: String] = [:]
-    /// When set, each custom object also gets this key holding its readable
-    /// class name (for diffs, where a class change is a change).
+    /// When set, each custom object also gets this key holding its class
+    /// (readable and archived) followed by its `$classes` chain (for diffs,
+    /// where a class change is a change).
     var classKey: String?
+    /// When set, each inline integer, real or boolean of a custom object is a
+    /// dictionary of this one key (for diffs, where boxing it is a change).
+    var inlineKey: String?
 
     /// How deep archives may nest inside data.
     static let maxNesting = 8
@@ -145,7 +149,7 @@ struct CodableExporter {
             return try self.foundation(foundation, path: path, depth: depth)
         }
         var out = PlistDictionary(minimumCapacity: o.fields.count + 1)
-        if let classKey { out[classKey] = .string(o.className.readable) }
+        if let classKey { out[classKey] = .array([.string(o.className.description)] + o.classChain.map { .string($0) }) }
         for field in o.fields {
             let keyRule = rule?.keys.first { $0.key == field.key }
             if keyRule?.remove == true { continue }
@@ -160,7 +164,10 @@ struct CodableExporter {
 
     private mutating func fieldValue(_ value: FieldValue, path: String, depth: Int) throws -> PlistValue? {
         switch value {
-        case .inline(let v): return try plain(v, path: path, depth: depth)
+        case .inline(let v):
+            let value = try plain(v, path: path, depth: depth)
+            if let inlineKey, SecureCodingCheck.isPrimitive(v) { return .dictionary(PlistDictionary([(inlineKey, value)])) }
+            return value
         case .reference(let r): return try object(r, path: path, depth: depth)
         case .references(let rs): return .array(try list(rs, path: path, depth: depth))
         }
