@@ -36,7 +36,14 @@ extension CLITests {
         try copyCorpus("archives/preferences-with-user.plist", to: "prefs.plist")
         try copyCorpus("archives/computer.plist", to: "computer.plist")
 
-        let lint = try run(["lint", "--secure", "gadgets.plist", "prefs.plist", "computer.plist"])
+        // An archive in data under a key with a dot, as preferences hold them.
+        let holder = try PropertyListSerialization.data(fromPropertyList: ["user.data": try NSKeyedArchiver.archivedData(withRootObject: Gadget(name: "d", level: 4), requiringSecureCoding: false)],
+                                                        format: .binary, options: 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent("holder.plist").path, contents: holder))
+        let info = try run(["info", "holder.plist"])
+        XCTAssertTrue(info.stdout.contains(#"nested archive at user\.data: "#), info.stdout)
+
+        let lint = try run(["lint", "--secure", "gadgets.plist", "prefs.plist", "computer.plist", "holder.plist"])
         XCTAssertEqual(lint.status, 1)
         var checked: [(file: String, path: String)] = []
         for line in lint.stdout.split(separator: "\n") {
@@ -48,6 +55,7 @@ extension CLITests {
         XCTAssertTrue(paths.contains("root.single.level"), "\(paths)")
         XCTAssertTrue(paths.contains("currentUser.root.age"), "\(paths)")
         XCTAssertTrue(paths.contains("root.cpu_coder.cores.0.constant"), "\(paths)")
+        XCTAssertTrue(paths.contains(#"user\.data.root.level"#), "\(paths)")
 
         // migrate refuses what a secure decoder would still reject, naming the same places.
         let refused = try run(["migrate", "prefs.plist", "gadgets.plist", "--rules", make("keep.json", #"{"boxPrimitives": false}"#), "--output-dir", "out"])
