@@ -84,14 +84,14 @@ public struct ArchivePaths: Sendable {
     /// A key path inside an archive that is itself held in data at `outer` (a
     /// key path of the enclosing property list or archive): one path `get`
     /// follows through the data (`currentUser.root.age`).
-    public static func nested(_ inner: String, in outer: String) -> String {
+    static func nested(_ inner: String, in outer: String) -> String {
         if outer.isEmpty { return inner }
         if inner.isEmpty { return outer }
         return outer + "." + inner
     }
 
     /// A key joined to a key path, escaped as `get` reads it.
-    public static func joined(_ base: String, _ key: String) -> String {
+    static func joined(_ base: String, _ key: String) -> String {
         let step = PlistKeyPath(components: [key]).description
         return base.isEmpty ? step : base + "." + step
     }

@@ -37,10 +37,14 @@ public enum ArchiveGraphviz {
         var out = DumpBuffer()
         /// 0: not met, 1: on the current path, 2: done.
         var state: [UInt8]
+        /// Whether each entry is drawn as a node, once known (a large shared
+        /// collection is examined once, however many refer to it).
+        var drawn: [Bool?]
 
         init(graph: ObjectGraph) {
             self.graph = graph
             state = [UInt8](repeating: 0, count: graph.nodes.count)
+            drawn = [Bool?](repeating: nil, count: graph.nodes.count)
         }
 
         mutating func render(top: [(key: String, object: Int)], title: String) -> String {
@@ -116,12 +120,16 @@ public enum ArchiveGraphviz {
         }
 
         /// Objects drawn as nodes: custom objects and Foundation collections.
-        private func isNode(_ index: Int) -> Bool {
+        private mutating func isNode(_ index: Int) -> Bool {
             guard case .object(let o)? = graph.nodes[safe: index] else { return false }
+            if let known = drawn[index] { return known }
+            let node: Bool
             switch FoundationValue.interpret(o, in: graph) {
-            case nil, .list?, .map?, .counted?: return true
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?: return false
+            case nil, .list?, .map?, .counted?: node = true
+            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?: node = false
             }
+            drawn[index] = node
+            return node
         }
 
         /// A value shown inside a node, as `dump` spells it on one line.
