@@ -146,8 +146,10 @@ struct FoundationPayload {
         var found: [String] = []
         for i in 0..<Int(n) {
             if !isReference(object["NS.object\(i)"]) { found.append("NS.object\(i) is \(describe(object["NS.object\(i)"])), not a reference") }
-            if let c = object["NS.count\(i)"], case .inline(.integer) = c { continue }
-            if object["NS.count\(i)"] != nil { found.append("NS.count\(i) is \(describe(object["NS.count\(i)"])), not an integer") }
+            switch object["NS.count\(i)"] {
+            case nil, .inline(.integer)?: continue
+            case let other?: found.append("NS.count\(i) is \(describe(other)), not an integer")
+            }
         }
         return found
     }
