@@ -46,6 +46,17 @@ final class PlistDiffTests: XCTestCase {
         subclassed.nodes[root] = .object(computer)
         XCTAssertEqual(try PlistDiff(tree, try GraphWriter.archive(subclassed)).lines,
                        ["~ root: class chain MusicBox.Computer < NSObject -> MusicBox.Computer < MusicBox.Machine < NSObject"])
+        // An archive in data inside an archive: compared as an archive, by the paths get takes.
+        let scary = try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist"))
+        let holder = try PropertyList.read([UInt8](try NSKeyedArchiver.archivedData(withRootObject: ["inner": scary] as NSDictionary, requiringSecureCoding: false))).value
+        let scaryRules = try MigrationRules(bytes: [UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("rules/scary-creatures.json"))))
+        let migratedHolder = try Migrator(rules: scaryRules).migrate(holder).value
+        let nestedLines = try PlistDiff(holder, migratedHolder).lines
+        XCTAssertEqual(nestedLines, [
+            "~ root.inner.root: class ScaryCreatures.ScaryCreatureData -> ScaryCreatures2.ScaryCreatureData",
+            "~ root.inner.root.Rating: inline real 3.5 -> NSNumber 3.5",
+        ])
+        XCTAssertNoThrow(try PlistKeyPath("root.inner.root.Rating").resolve(in: migratedHolder))
         let outcome = try Migrator(rules: try MigrationRules(bytes: Array(#"{"allowedClasses": ["MusicBox.Computer", "_TtCV8MusicBox3CPU8CPUCoder", "MusicBox.CPUCore"]}"#.utf8))).migrate(tree)
         XCTAssertEqual(try PlistDiff(tree, outcome.value).lines, [
             "~ root.cpu_coder.cores.0.constant: inline integer 1494 -> NSNumber 1494",

@@ -62,6 +62,9 @@ struct CodableExporter {
     /// When set, each inline integer, real or boolean of a custom object is a
     /// dictionary of this one key (for diffs, where boxing it is a change).
     var inlineKey: String?
+    /// Whether data holding a keyed archive is replaced by its root object;
+    /// diffs keep the data, to compare it as an archive of its own.
+    var expandsNestedArchives = true
 
     /// How deep archives may nest inside data.
     static let maxNesting = 8
@@ -329,7 +332,7 @@ struct CodableExporter {
     /// Data: a keyed archive inside it is replaced by its root object; other
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
-        if nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
+        if expandsNestedArchives, nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
             return try exportEmbedded(doc.value, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))

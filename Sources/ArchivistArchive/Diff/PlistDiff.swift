@@ -50,6 +50,8 @@ public struct PlistDiff: Sendable {
                                        options: CodableOptions(cycles: .omit, nativeLeaves: true), budget: 1_000_000, nesting: 0)
         exporter.classKey = classKey
         exporter.inlineKey = inlineKey
+        // Archives in data are compared as archives, by `$top` key (root.data.root.name).
+        exporter.expandsNestedArchives = false
         var top = PlistDictionary()
         for (key, index) in graph.top { top[key] = try exporter.object(index, path: key, depth: 0) ?? .null }
         // Keyed by $top keys, so paths read as `get` takes them (root.name).
