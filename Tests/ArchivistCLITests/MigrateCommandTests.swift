@@ -134,8 +134,8 @@ extension CLITests {
         let lint = try run(["lint", "--secure", "--rules", "rules.json", "prefs.plist", "out/prefs.plist"])
         XCTAssertEqual(lint.status, 1)
         XCTAssertEqual(lint.stdout.split(separator: "\n").map { String($0.prefix(40)) }, [
-            "prefs.plist: $objects[1] (currentUser > ",
-            "prefs.plist: $objects[1] (currentUser > ",
+            "prefs.plist: $objects[1] (currentUser.ro",
+            "prefs.plist: $objects[1] (currentUser.ro",
             "out/prefs.plist: OK",
         ])
         // A plain plist holds no archive: an error, nothing written.

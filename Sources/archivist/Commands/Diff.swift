@@ -11,8 +11,10 @@ struct Diff: ParsableCommand {
             equal. Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: ...'
             (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
             Keyed archives are compared as object graphs ($top.root.field...), so an object
-            stored at another $objects index is not a change; property lists in data are
-            compared by content. Exit status: 0 when equal, 1 when different (or a file
+            stored at another $objects index is not a change, while what migrate changes is:
+            a class renamed ('~ root: class A -> B'), a key renamed or removed, an inline
+            primitive boxed ('~ root.Rating: inline real 3.5 -> NSNumber 3.5'). Property
+            lists in data are compared by content. Exit status: 0 when equal, 1 when different (or a file
             cannot be read), 64 for usage errors.
 
             Examples:
@@ -46,8 +48,8 @@ struct Diff: ParsableCommand {
         if json {
             let entries: [PlistValue] = diff.changes.map { c in
                 var d = PlistDictionary([("change", .string(c.kind.rawValue)), ("path", .string(c.path))])
-                if let old = c.old { d["old"] = Self.jsonable(old); d["oldType"] = .string(old.typeName) }
-                if let new = c.new { d["new"] = Self.jsonable(new); d["newType"] = .string(new.typeName) }
+                if let old = c.old { d["old"] = Self.jsonable(old); d["oldType"] = .string(c.oldType ?? old.typeName) }
+                if let new = c.new { d["new"] = Self.jsonable(new); d["newType"] = .string(c.newType ?? new.typeName) }
                 return .dictionary(d)
             }
             let bytes = try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))

@@ -14,14 +14,18 @@ struct Dump: ParsableCommand {
             finite). A <data> value holding a property list, keyed archive or JSON is
             decoded and shown nested. Other property lists are shown as a typed tree, as
             plutil -p does. Colour is used on a terminal unless NO_COLOR is set.
+            --format dot writes a keyed archive's object graph for Graphviz: one node
+            per object with its class and scalar fields, edges named by key, shared
+            objects once, references that close a cycle as dashed back-edges.
             With --sqlite STORE --table T --column C every blob of the column (or --row
             ID's) is shown under its label 'STORE: T.C row N' (--json: one array of
-            {"row", "value"}).
+            {"row", "value"}; dot: the label as a // comment before each graph).
 
             Example:
               archivist dump Data.plist
               archivist dump --raw Data.plist
               archivist dump --json Data.plist
+              archivist dump --format dot Data.plist | dot -Tsvg -o Data.svg
               archivist dump --key-path root.cpu_coder.cores.1 Computer.plist
               archivist dump --depth 2 Preferences.plist
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
@@ -41,8 +45,16 @@ struct Dump: ParsableCommand {
     @Option(help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
     var depth: Int?
 
-    @Flag(help: "Print the same view as JSON, for programs.")
+    @Flag(help: "Print the same view as JSON, for programs (--format json).")
     var json = false
+
+    /// What `dump` writes.
+    enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+        case text, json, dot
+    }
+
+    @Option(help: ArgumentHelp("Output: text (default), json (as --json), dot (a keyed archive's object graph for Graphviz).", valueName: "FORMAT"))
+    var format: OutputFormat = .text
 
     @Flag(help: "A text for diffs: sorted keys and fields, labels in order of appearance, no colour (for git's textconv).")
     var stable = false
@@ -52,6 +64,10 @@ struct Dump: ParsableCommand {
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth takes a number of levels, 0 or more.") }
+        if json, format != .text, format != .json { throw ValidationError("--json is --format json; give one format.") }
+        if format == .dot, raw || stable || depth != nil {
+            throw ValidationError("--format dot draws an archive's whole graph; it takes no --raw, --stable or --depth.")
+        }
         try store.validate(requireColumn: true)
         if (file == nil) == !store.isSet { throw ValidationError("Give one FILE, or --sqlite STORE with --table and --column (and --row for one blob).") }
     }
@@ -61,7 +77,7 @@ struct Dump: ParsableCommand {
             let file = self.file ?? "-"
             do {
                 let document = try PropertyList.read(try FileIO.read(file))
-                if json, keyPath == nil {
+                if asJSON, keyPath == nil {
                     Console.output(try jsonText(try jsonView(document)), terminator: "")
                 } else {
                     Console.output(try text(document), terminator: "")
@@ -80,10 +96,10 @@ struct Dump: ParsableCommand {
             try store.forEachRow { row in
                 do {
                     let document = try PropertyList.read(row.bytes)
-                    if json, keyPath == nil {
+                    if asJSON, keyPath == nil {
                         views.append(.dictionary(PlistDictionary([("row", .int(row.rowid)), ("value", try jsonView(document))])))
                     } else {
-                        Console.output(row.label + ":")
+                        Console.output(format == .dot ? "// " + row.label : row.label + ":")
                         Console.output(try text(document), terminator: "")
                     }
                 } catch let error as PlistError {
@@ -95,9 +111,12 @@ struct Dump: ParsableCommand {
             Console.error(error.formatted(path: store.database.sqlite ?? "-"))
             failed = true
         }
-        if json, keyPath == nil { Console.output(try jsonText(.array(views)), terminator: "") }
+        if asJSON, keyPath == nil { Console.output(try jsonText(.array(views)), terminator: "") }
         if failed { throw ExitCode.failure }
     }
+
+    /// True for --json and --format json.
+    private var asJSON: Bool { json || format == .json }
 
     private var options: DumpOptions {
         var options = DumpOptions(maxDepth: depth)
@@ -106,8 +125,10 @@ struct Dump: ParsableCommand {
         return options
     }
 
-    /// The text view: the tree, the archive's objects, or what --key-path leads to.
+    /// The text view: the tree, the archive's objects, or what --key-path leads
+    /// to; with --format dot, the Graphviz drawing.
     private func text(_ document: PlistDocument) throws -> String {
+        if format == .dot { return try dot(document) }
         let options = self.options
         if let keyPath {
             switch try PlistKeyPath(keyPath).resolve(in: document.value) {
@@ -123,6 +144,21 @@ struct Dump: ParsableCommand {
             return ArchiveDumper.render(try ObjectGraph(document.value), options: options)
         }
         return TreeDumper.render(document.value, options: options)
+    }
+
+    /// The object graph for Graphviz, from the root or from where --key-path leads.
+    private func dot(_ document: PlistDocument) throws -> String {
+        if let keyPath {
+            // A key path names where to start: an object of an archive, nested ones included.
+            guard case .node(let graph, let i) = try PlistKeyPath(keyPath).resolve(in: document.value) else {
+                throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
+            }
+            return ArchiveGraphviz.render(graph, from: i, named: keyPath)
+        }
+        guard KeyedArchive.looksLikeArchive(document.value) else {
+            throw PlistError(.invalidValue, "--format dot draws keyed archives, and this is a plain property list (--key-path leads into an archive it holds)")
+        }
+        return ArchiveGraphviz.render(try ObjectGraph(document.value))
     }
 
     /// The JSON view: an archive's objects, or the plain tree.

@@ -14,8 +14,12 @@ struct Lint: ParsableCommand {
             keys, lone UTF-16 surrogates and XML encoding declarations that contradict
             the bytes, which Apple's parsers accept silently, are errors here. A keyed
             archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
-            $top, $objects, UIDs in range and class dictionaries; its errors name the
-            $objects index and the key path that leads there.
+            $top, $objects, UIDs in range and class dictionaries, and what the unarchiver
+            reads: $top entries that are objects, non-empty $classes, and the fields of
+            Foundation classes (NS.objects an array of references, NS.keys and NS.objects
+            of one length, NS.string a string, NS.time a real, NS.uuidbytes 16 bytes, ...);
+            its errors name the $objects index and the key path (as get takes it) that
+            leads there.
             With --secure, keyed archives (and archives nested in data values) are also
             checked against a secure-coding policy, as NSKeyedUnarchiver's
             unarchivedObject(ofClasses:from:) would apply it: every object's class (or a
@@ -143,7 +147,7 @@ struct Lint: ParsableCommand {
             if let requireFormat, document.format != requireFormat {
                 extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))
             }
-            if KeyedArchive.looksLikeArchive(document.value) { _ = try KeyedArchive(document.value) }
+            if KeyedArchive.looksLikeArchive(document.value) { extra += UnarchiverCheck.errors(in: try KeyedArchive(document.value)) }
             if let policy { extra += try SecureCodingCheck.errors(in: document.value, policy: policy) }
             return extra
         }

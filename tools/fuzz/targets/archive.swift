@@ -1,5 +1,6 @@
 // libFuzzer target: keyed archives: any format read, then the object graph,
-// its dump, the archive writer, the Codable export, a secure check and a migration.
+// its dump, the archive writer, the Codable export, a secure check and a migration,
+// the Graphviz drawing, the unarchiver check and a diff.
 import ArchivistArchive
 import ArchivistCore
 
@@ -14,5 +15,8 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
     _ = try? Migrator(rules: MigrationRules()).migrate(document.value)
     _ = try? CodableSchema(document.value)
+    _ = ArchiveGraphviz.render(graph)
+    if let archive = try? KeyedArchive(document.value) { _ = UnarchiverCheck.errors(in: archive) }
+    _ = try? PlistDiff(document.value, document.value)
     return 0
 }
