@@ -52,7 +52,7 @@ final class CodableEncodingTests: XCTestCase {
             XCTAssertEqual(e?.kind, .notRepresentable)
             XCTAssertEqual(e?.message, #"the rules do not map class MusicBox.CPUCore, so its Codable type is unknown; name it under "classes" ("renameTo" gives the struct)"#)
             guard case .archive(_, let keyPath)? = e?.location else { return XCTFail("\(error)") }
-            XCTAssertEqual(keyPath, "root.cpu_coder.cores[0]")
+            XCTAssertEqual(keyPath, "root.cpu_coder.cores.0")
         }
         XCTAssertThrowsError(try CodableEncoding.propertyList(.binary).encode(archive: try archive("cycle.plist"), rules: try rules(#"{"classes": {"Tree.Node": {"renameTo": "Node"}}}"#))) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .cycle)

@@ -177,7 +177,7 @@ extension CLITests {
         let (prefs, _) = try preferencesAndRules()
         let unmapped = try run(["migrate", prefs, "--rules", make("empty.json", "{}"), "--codable", "json", "-o", "out.plist"])
         XCTAssertEqual(unmapped.status, 1)
-        XCTAssertEqual(unmapped.stderr, #"Prefs.plist: $objects[1] (currentUser > root): error: the rules do not map class Prefs.User, so its Codable type is unknown; name it under "classes" ("renameTo" gives the struct)"# + "\n")
+        XCTAssertEqual(unmapped.stderr, #"Prefs.plist: $objects[1] (currentUser.root): error: the rules do not map class Prefs.User, so its Codable type is unknown; name it under "classes" ("renameTo" gives the struct)"# + "\n")
         XCTAssertNil(contents("out.plist"))
 
         let cycle = try XCTUnwrap(FileManager.default.contents(atPath: corpus("archives/cycle.plist")))
@@ -185,7 +185,7 @@ extension CLITests {
         let before = contents("tree.plist")
         let cyclic = try run(["migrate", "tree.plist", "--rules", make("tree.json", #"{"classes": {"Tree.Node": {"renameTo": "Node"}}}"#), "--codable", "json", "--in-place"])
         XCTAssertEqual(cyclic.status, 1)
-        XCTAssertEqual(cyclic.stderr, "tree.plist: $objects[1] (tree > root.children[0].parent): error: root.children[0].parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)\n")
+        XCTAssertEqual(cyclic.stderr, "tree.plist: $objects[1] (tree.root.children.0.parent): error: root.children.0.parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)\n")
         XCTAssertEqual(contents("tree.plist"), before, "the input is untouched")
         let omitted = try run(["migrate", "tree.plist", "--rules", "tree.json", "--codable", "json", "--sorted-keys", "--cycles", "omit", "-o", "omitted.plist"])
         XCTAssertEqual(omitted.status, 0, omitted.stderr)
