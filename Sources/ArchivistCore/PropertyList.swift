@@ -20,6 +20,15 @@ public enum PropertyList {
         guard !buffer.isEmpty else {
             throw PlistError(.syntax, "empty input is not a property list", at: .text(line: 1, column: 1))
         }
+        do {
+            return try readGuessing(buffer, options: options)
+        } catch let error as PlistError where error.kind != .limitExceeded && FormatSniffer.isBinaryData(buffer) {
+            // The text readers' complaint about the first odd byte would point the wrong way.
+            throw PlistError(.syntax, "not a property list: binary data that is neither a binary plist (bplist00) nor text")
+        }
+    }
+
+    private static func readGuessing(_ buffer: UnsafeRawBufferPointer, options: ReadOptions) throws -> PlistDocument {
         switch FormatSniffer.guess(buffer) {
         case .format(let format):
             return try read(buffer, as: format, options: options)

@@ -12,8 +12,9 @@ struct Diff: ParsableCommand {
             (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
             Keyed archives are compared as object graphs ($top.root.field...), so an object
             stored at another $objects index is not a change; property lists in data are
-            compared by content. Exit status: 0 when equal, 1 when different (or a file
-            cannot be read), 64 for usage errors.
+            compared by content. Exit status, as diff(1), cmp and git use it: 0 when equal,
+            1 when different, 2 when they could not be compared (a file cannot be read or
+            is not a property list), 64 for usage errors.
 
             Examples:
               archivist diff Info.plist Info-new.plist
@@ -41,7 +42,7 @@ struct Diff: ParsableCommand {
             diff = try PlistDiff(first, second)
         } catch let error as PlistError {
             Console.error(error.formatted(path: current))
-            throw ExitCode.failure
+            throw Self.couldNotCompare
         }
         if json {
             let entries: [PlistValue] = diff.changes.map { c in
@@ -57,6 +58,9 @@ struct Diff: ParsableCommand {
         }
         if !diff.changes.isEmpty { throw ExitCode.failure }
     }
+
+    /// The exit status for "could not compare", as diff(1), cmp and git use it.
+    static let couldNotCompare = ExitCode(2)
 
     /// A value JSON can hold: dates, data and UIDs as the JSON writer spells them; NaN as text.
     static func jsonable(_ v: PlistValue) -> PlistValue {
