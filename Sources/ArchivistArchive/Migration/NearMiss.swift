@@ -6,7 +6,7 @@ package enum NearMiss {
 
     /// The candidate closest to `name`: one equal to it but for letter case
     /// first, else the one with the smallest edit distance (insertions,
-    /// deletions, substitutions of characters) of at most a third of the
+    /// deletions, substitutions, swaps of neighbours) of at most a third of the
     /// name's length (at least 1, at most 3); nil when none is that close.
     package static func best(for name: String, among candidates: [String]) -> String? {
         let lower = name.lowercased()
@@ -24,19 +24,23 @@ package enum NearMiss {
         return best?.name
     }
 
-    /// The Levenshtein distance of two short character arrays.
+    /// The edit distance of two short character arrays: insertions,
+    /// deletions, substitutions and swaps of neighbours ("Titel" is one edit
+    /// from "Title"), each counting 1 (optimal string alignment).
     static func distance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
+        var beforePrevious = Array(0...b.count)
+        var previous = beforePrevious
         var current = previous
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+                var d = min(previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1), previous[j] + 1, current[j - 1] + 1)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d = min(d, beforePrevious[j - 2] + 1) }
+                current[j] = d
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

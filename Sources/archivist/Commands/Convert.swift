@@ -13,7 +13,7 @@ struct Convert: ParsableCommand {
             another; every file is written to a temporary file in the same folder and
             renamed into place, so a failed conversion leaves nothing behind.
             Diagnostics such as duplicate keys are printed as warnings on standard error.
-            -r means --recursive (folders), not plutil's -r: human-readable JSON is --pretty.
+            -r is --recursive (folders), not plutil's -r: pretty JSON is --pretty.
             When an input fails, the others are still converted and the exit status is 1.
 
             --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder
