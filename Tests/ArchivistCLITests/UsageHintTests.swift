@@ -32,7 +32,7 @@ extension CLITests {
         _ = try insert.step()
         let r = try run(["lint", "--sqlite", "Other.sqlite", "--table", "ZITEM", "--column", "ZDATA"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stdout, "Other.sqlite: ZITEM.ZDATA row 1: error: not a property list: binary data that is neither a binary plist (bplist00) nor text\n")
+        XCTAssertEqual(r.stdout, "Other.sqlite: ZITEM.ZDATA row 1: offset 0: error: not a property list: binary data that is neither a binary plist (bplist00) nor text\n")
     }
 
     /// plutil's options are answered with the archivist command that does the same.
