@@ -11,6 +11,7 @@ enum PlutilHabits {
         var pretty = false
         var expect: String?
         var appendFlag = false
+        var silent = false
         var valueType: String?
         var k = 0
         var operands: [String] = []
@@ -25,7 +26,7 @@ enum PlutilHabits {
             case "-r":
                 pretty = true
             case "-s":
-                break  // plutil's "silent": archivist's lint --quiet
+                silent = true
             case "-expect" where k + 1 < rest.count:
                 expect = rest[k + 1]
                 k += 1
@@ -54,7 +55,7 @@ enum PlutilHabits {
         case "-p":
             return "archivist dump \(files(rest[...]))"
         case "-lint":
-            return "archivist lint \(files(rest[...]))"
+            return "archivist lint \(silent ? "--quiet " : "")\(files(rest[...]))"
         case "-extract":
             let keyPath = rest.first.map(quoted) ?? "KEYPATH"
             let format = rest.dropFirst().first

@@ -73,5 +73,8 @@ extension CLITests {
         XCTAssertEqual(r.stdout, "")
         let recursive = try run(["migrate", "Empty", "-r", "--rules", corpus("rules/music-box.json"), "--output-dir", "out"])
         XCTAssertTrue(recursive.stderr.hasPrefix("Empty: warning: no files found in this folder\n"), recursive.stderr)
+        make("Pictures/a.png", "")
+        let filtered = try run(["convert", "Pictures", "--include", "*.plist", "--to", "xml"])
+        XCTAssertTrue(filtered.stderr.hasPrefix("Pictures: warning: no files that --include and --exclude take found in this folder (without -r only the files directly inside are taken)\n"), filtered.stderr)
     }
 }

@@ -42,6 +42,7 @@ extension CLITests {
             (["-convert", "json", "-r", "-o", "out.json", "Info.plist"], "archivist convert Info.plist --to json -o out.json --pretty"),
             (["-p", "Data.plist"], "archivist dump Data.plist"),
             (["-lint", "a.plist", "b.plist"], "archivist lint a.plist b.plist"),
+            (["-lint", "-s", "a.plist"], "archivist lint --quiet a.plist"),
             (["-extract", "CFBundleURLTypes.0", "json", "Info.plist"], "archivist get Info.plist CFBundleURLTypes.0 --to json"),
             (["-extract", "CFBundleVersion", "raw", "-expect", "string", "Info.plist"], "archivist get Info.plist CFBundleVersion --expect string"),
             (["-replace", "CFBundleVersion", "-string", "43", "Info.plist"], "archivist set Info.plist CFBundleVersion 43 --type string"),

@@ -29,8 +29,10 @@ struct BatchSession {
         isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil || items.isEmpty
         if items.isEmpty, options.shard == nil {
             // Only folders give no items (a named file is always one).
+            let filtered = !options.folders.include.isEmpty || !options.folders.exclude.isEmpty
+            let what = filtered ? "no files that --include and --exclude take" : "no files"
             let hint = options.recursive ? "" : " (without -r only the files directly inside are taken)"
-            for input in inputs { Console.error("\(input): warning: no files found in this folder\(hint)") }
+            for input in inputs { Console.error("\(input): warning: \(what) found in this folder\(hint)") }
         }
     }
 
