@@ -97,6 +97,7 @@ final class MigrationRulesTests: XCTestCase {
             {"classes": {"ScaryCreatures.ScaryCreatureData": {"keys": {"Rating": {"box": true}, "rating": {"remove": true}}},
                          "Scary.Other": {"renameTo": "X"}}}
             """)
+        XCTAssertEqual(RulesCensus().problems(of: rules), [], "no archive, nothing to check against")
         XCTAssertEqual(census.problems(of: rules), [
             RulesProblem(severity: .warning, path: #"classes."ScaryCreatures.ScaryCreatureData".keys.rating"#,
                          message: #"no ScaryCreatures.ScaryCreatureData object has a key "rating"; this rule does nothing (did you mean "Rating"?)"#),

@@ -24,6 +24,11 @@ extension CLITests {
         XCTAssertEqual(lint.stderr, expected)
         let store = try run(["lint", "--secure", "--rules", "typo.json", "-q", "Data.plist", "--format", "json"])
         XCTAssertEqual(store.status, 64, "whatever the output format")
+        // Plain property lists (a hook's run on other files) give nothing to check the rules against.
+        try copyCorpus("foundation/info-plist.bplist", to: "Info.plist")
+        let plain = try run(["lint", "--secure", "--rules", "typo.json", "Info.plist"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(plain.stdout, "Info.plist: OK\n")
     }
 
     /// A key rule in the wrong case is warned about with the key the archives

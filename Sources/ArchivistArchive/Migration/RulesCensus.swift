@@ -61,8 +61,11 @@ package struct RulesCensus: Sendable {
     /// What is wrong with `rules` for these inputs: a class that occurs in
     /// none of them is an error (a typo is the likely cause); a key rule that
     /// no object of its class has is a warning. Both suggest near misses
-    /// (same letters in another case, or a small edit distance).
+    /// (same letters in another case, or a small edit distance). Inputs that
+    /// hold no keyed archive at all (a hook's run on plain plists) give
+    /// nothing to check against, and no problems.
     package func problems(of rules: MigrationRules) -> [RulesProblem] {
+        guard !classNames.isEmpty else { return [] }
         var problems: [RulesProblem] = []
         for rule in rules.classes {
             let matching = classNames.filter { rule.matches($0) }

@@ -34,7 +34,7 @@ struct Lint: ParsableCommand {
             folder that cannot be a property list at all (an image) is skipped and counted
             (--verbose lists them). A named file is always checked.
             Files that cannot be read are reported on standard error. With --rules, a class
-            the rules name that occurs in none of the inputs is an error (status 64) and a
+            the rules name that occurs in none of the inputs' archives is an error (status 64) and a
             key rule no object has is a warning, both with near misses suggested.
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
