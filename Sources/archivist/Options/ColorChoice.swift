@@ -18,8 +18,8 @@ enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
         case .always: return true
         case .never: return false
         case .auto:
-            func set(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-            return isatty(STDOUT_FILENO) == 1 && (set("NO_COLOR") ?? "").isEmpty && set("TERM") != "dumb"
+            func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+            return isatty(STDOUT_FILENO) == 1 && (environment("NO_COLOR") ?? "").isEmpty && environment("TERM") != "dumb"
         }
     }
 }
