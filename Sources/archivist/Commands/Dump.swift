@@ -10,11 +10,12 @@ struct Dump: ParsableCommand {
         discussion: """
             A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices:
             each object with its class and fields in order, inline primitives marked
-            "(inline real)", Foundation values as values, an object referenced from
+            "(inline real)" ("(inline float)" for 32 bits), Foundation values as values, an object referenced from
             several places labelled @N once and referred to as -> @N after (cycles stay
             finite). A <data> value holding a property list or keyed archive is decoded
             and shown nested. Other property lists are shown as a typed tree, as
-            plutil -p does. Colour is used on a terminal unless NO_COLOR is set.
+            plutil -p does. --color auto (the default) colours a terminal unless NO_COLOR
+            is set to a non-empty value or TERM is dumb; always and never decide outright.
             --format dot writes a keyed archive's object graph for Graphviz: one node
             per object with its class and scalar fields, edges named by key, shared
             objects once, references that close a cycle as dashed back-edges.
@@ -59,6 +60,9 @@ struct Dump: ParsableCommand {
     @Flag(help: "A text for diffs: sorted keys and fields, labels in order of appearance, no colour (for git's textconv).")
     var stable = false
 
+    @Option(help: ArgumentHelp("Colour: auto (a terminal without NO_COLOR or TERM=dumb), always or never.", valueName: "WHEN"))
+    var color: ColorChoice = .auto
+
     @Option(name: .customLong("key-path"), help: ArgumentHelp("Show only what a dotted key path leads to (root.items.0.name; \\. for a dot).", valueName: "PATH"))
     var keyPath: String?
 
@@ -80,7 +84,7 @@ struct Dump: ParsableCommand {
             let label = "\(store): \(column.label) row \(row)"
             let db = try SQLiteDatabase(path: store, readOnly: true)
             guard let bytes = try column.blob(row: row, in: db) else {
-                throw PlistError(.io, "no blob at row \(row) of \(column.label)")
+                throw PlistError(.io, "row \(row) of \(column.label) holds NULL or a value that is not a blob")
             }
             return (bytes, label)
         }
@@ -95,7 +99,7 @@ struct Dump: ParsableCommand {
             name = label
             let document = try PropertyList.read(bytes)
             var options = DumpOptions(maxDepth: depth)
-            options.color = Console.stdoutIsColorTerminal && !stable
+            options.color = color.enabled && !stable
             options.stable = stable
             if let keyPath, format == .dot {
                 // A key path names where to start: an object of an archive, nested ones included.
