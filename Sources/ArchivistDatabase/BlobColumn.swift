@@ -69,7 +69,7 @@ public struct BlobColumn: Sendable, Equatable {
         try check(in: db)
         if let row {
             guard let bytes = try rowBlob(row, in: db) else {
-                throw PlistError(.io, "no blob at row \(row) of \(label)")
+                throw PlistError(.io, "row \(row) of \(label) holds NULL or a value that is not a blob")
             }
             try body(row, bytes)
             return
@@ -86,8 +86,9 @@ public struct BlobColumn: Sendable, Equatable {
         }
     }
 
-    /// The bytes of one row's blob, or nil when the row does not exist or
-    /// holds no blob. Fails first as `check` does.
+    /// The bytes of one row's blob, or nil when the row holds NULL or a value
+    /// that is not a blob; throws when the table has no such row, and first
+    /// as `check` does.
     public func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         try check(in: db)
         return try rowBlob(row, in: db)
@@ -96,7 +97,8 @@ public struct BlobColumn: Sendable, Equatable {
     private func rowBlob(_ row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE rowid = ?")
         try s.bind(1, int: row)
-        guard try s.step(), s.isBlob(0) else { return nil }
+        guard try s.step() else { throw PlistError(.io, "\(table) has no row \(row)") }
+        guard s.isBlob(0) else { return nil }
         return s.blob(0)
     }
 }

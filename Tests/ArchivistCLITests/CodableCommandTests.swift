@@ -28,7 +28,7 @@ extension CLITests {
                        "--dates goes with codable-json")
         let typo = try run(["convert", corpus("archives/computer.plist"), "--to", "codable-json", "--rules", make("typo.json", #"{"classes": {"MusicBox.Computr": {"renameTo": "X"}}}"#)])
         XCTAssertEqual(typo.status, 64)
-        XCTAssertEqual(typo.stderr, "typo.json: error: classes.MusicBox.Computr: class MusicBox.Computr occurs in none of the inputs\n")
+        XCTAssertEqual(typo.stderr, "typo.json: error: classes.\"MusicBox.Computr\": class MusicBox.Computr occurs in none of the inputs (did you mean MusicBox.Computer?)\n")
     }
 
     func testSuggestRulesAndSchema() throws {

@@ -80,46 +80,9 @@ public struct Migrator: Sendable {
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
     public func classNames(in value: PlistValue) -> [ClassName] {
-        var names: [ClassName] = []
-        var seen: Set<String> = []
-        collectClasses(value, depth: 0, into: &names, seen: &seen)
-        return names
-    }
-
-    private func collectClasses(_ value: PlistValue, depth: Int, into names: inout [ClassName], seen: inout Set<String>) {
-        guard depth <= maxNesting else { return }
-        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
-            for node in graph.nodes {
-                switch node {
-                case .object(let o):
-                    for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
-                        names.append(ClassName(archived: name))
-                    }
-                case .value(.data(let bytes)):
-                    if let nested = EmbeddedPlist.document(bytes) { collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen) }
-                case .null, .value, .classDescription:
-                    continue
-                }
-                if case .object(let o) = node {
-                    for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
-                            collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen)
-                        }
-                    }
-                }
-            }
-            return
-        }
-        switch value {
-        case .dictionary(let d):
-            for (_, item) in d { collectClasses(item, depth: depth, into: &names, seen: &seen) }
-        case .array(let items):
-            for item in items { collectClasses(item, depth: depth, into: &names, seen: &seen) }
-        case .data(let bytes):
-            if let nested = EmbeddedPlist.document(bytes) { collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen) }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
-        }
+        var census = RulesCensus(maxNesting: maxNesting)
+        census.add(value)
+        return census.classNames
     }
 
     /// Migrates a tree; nil when nothing in it changed.

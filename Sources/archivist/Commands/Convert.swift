@@ -14,6 +14,7 @@ struct Convert: ParsableCommand {
             another; every file is written to a temporary file in the same folder and
             renamed into place, so a failed conversion leaves nothing behind.
             Diagnostics such as duplicate keys are printed as warnings on standard error.
+            -r is --recursive (folders), not plutil's -r: pretty JSON is --pretty.
             When an input fails, the others are still converted and the exit status is 1.
 
             --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder
@@ -127,19 +128,18 @@ struct Convert: ParsableCommand {
         var failed = false
         if to == .codableJSON {
             // Every input reads, and every class the rules name occurs.
-            var names: [ClassName] = []
-            let census = Migrator(rules: ruleSet)
+            var census = RulesCensus()
             for input in inputs {
                 do {
                     let bytes = try FileIO.read(input)
                     if input == "-" { stdinBytes = bytes }
-                    names += census.classNames(in: try PropertyList.read(bytes).value)
+                    census.add(try PropertyList.read(bytes).value)
                 } catch let error as PlistError {
                     Console.error(error.formatted(path: input))
                     failed = true
                 }
             }
-            if let rules { try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules) }
+            if let rules { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
             if suggestRules {
                 try suggest(stdinBytes: stdinBytes)
                 if failed { throw ExitCode.failure }
@@ -173,7 +173,7 @@ struct Convert: ParsableCommand {
             outcome.status = result.status == .converted ? .converted : .unchanged
             outcome.destination = result.destination
             outcome.bytesIn = result.bytesIn
-            outcome.bytesOut = result.bytesOut
+            outcome.bytesOut = result.status == .converted ? result.bytesOut : 0
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
             if item.relative != nil, let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {
@@ -224,15 +224,14 @@ struct Convert: ParsableCommand {
         var failed = false
         do {
             // Every class the rules name occurs in the column (status 64 if not).
-            let census = Migrator(rules: ruleSet)
-            var names: [ClassName] = []
+            var census = RulesCensus()
             var suggestion = RulesSuggestion()
             try store.forEachRow { row in
                 guard let value = try? PropertyList.read(row.bytes, options: limits.readOptions).value else { return }
-                names += census.classNames(in: value)
+                census.add(value)
                 if suggestRules { suggestion.add(value) }
             }
-            if let rules { try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules) }
+            if let rules { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
             if suggestRules {
                 try write(suggestion)
                 return
@@ -286,14 +285,19 @@ struct Convert: ParsableCommand {
         fill.row = store.row
         fill.keepGoing = batch.keepGoing
         let outcome: ColumnFill.Outcome
+        var backupWritten: String?
         do {
             let db = try SQLiteDatabase(path: path)
             try fill.check(in: db)
-            try store.database.backUp(db, to: output.backup)
+            backupWritten = try store.database.backUp(db, to: output.backup)
             outcome = try fill.run(on: db) { try codableJSON($0, rules: ruleSet) }
         } catch let failure as StoreMigration.Failure {
             store.database.reportRolledBack(failure)
+            store.database.removeBackup(backupWritten)
             throw ExitCode.failure
+        } catch {
+            store.database.removeBackup(backupWritten)
+            throw error
         }
         let into = "\(column.table).\(target)"
         if outcome.addedColumn { Console.output("\(path): added the column \(into)") }

@@ -9,11 +9,12 @@ struct Dump: ParsableCommand {
         discussion: """
             A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices:
             each object with its class and fields in order, inline primitives marked
-            "(inline real)", Foundation values as values, an object referenced from
+            "(inline real)" ("(inline float)" for 32 bits), Foundation values as values, an object referenced from
             several places labelled @N once and referred to as -> @N after (cycles stay
             finite). A <data> value holding a property list, keyed archive or JSON is
             decoded and shown nested. Other property lists are shown as a typed tree, as
-            plutil -p does. Colour is used on a terminal unless NO_COLOR is set.
+            plutil -p does. --color auto (the default) colours a terminal unless NO_COLOR
+            is set to a non-empty value or TERM is dumb; always and never decide outright.
             --format dot writes a keyed archive's object graph for Graphviz: one node
             per object with its class and scalar fields, edges named by key, shared
             objects once, references that close a cycle as dashed back-edges.
@@ -58,6 +59,9 @@ struct Dump: ParsableCommand {
 
     @Flag(help: "A text for diffs: sorted keys and fields, labels in order of appearance, no colour (for git's textconv).")
     var stable = false
+
+    @Option(help: ArgumentHelp("Colour: auto (a terminal without NO_COLOR or TERM=dumb), always or never.", valueName: "WHEN"))
+    var color: ColorChoice = .auto
 
     @Option(name: .customLong("key-path"), help: ArgumentHelp("Show only what a dotted key path leads to (root.items.0.name; \\. for a dot).", valueName: "PATH"))
     var keyPath: String?
@@ -120,7 +124,7 @@ struct Dump: ParsableCommand {
 
     private var options: DumpOptions {
         var options = DumpOptions(maxDepth: depth)
-        options.color = Console.stdoutIsColorTerminal && !stable
+        options.color = color.enabled && !stable
         options.stable = stable
         return options
     }

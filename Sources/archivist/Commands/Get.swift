@@ -16,7 +16,8 @@ struct Get: ParsableCommand {
             shows them, or in a format with --to; so does data holding a property list, a
             keyed archive or JSON (a value stored with JSONEncoder). --type prints the type only (string,
             integer, real, bool, date, data, array, dictionary, uid, or an object's class);
-            --expect TYPE fails (status 1) when the type differs.
+            --expect TYPE fails (status 1) when the type differs (float, as plutil says,
+            is accepted for real).
             A path that does not resolve fails with status 1 and says which component
             failed and what was there instead.
 
@@ -50,7 +51,7 @@ struct Get: ParsableCommand {
         do {
             let document = try PropertyList.read(try FileIO.read(file))
             let target = try PlistKeyPath(keyPath).resolve(in: document.value)
-            if let expect, target.typeName != expect {
+            if let expect, target.typeName != (expect == "float" ? "real" : expect) {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")
             }
             if type {

@@ -36,7 +36,11 @@ struct Schema: ParsableCommand {
         let schema: CodableSchema
         do {
             let value = try PropertyList.read(try FileIO.read(file)).value
-            if let rules { try RulesFile.requireClasses(of: ruleSet, in: Migrator(rules: ruleSet).classNames(in: value), rulesPath: rules) }
+            if let rules {
+                var census = RulesCensus()
+                census.add(value)
+                try RulesFile.check(ruleSet, against: census, rulesPath: rules)
+            }
             schema = try CodableSchema(value, rules: ruleSet)
         } catch let error as PlistError {
             Console.error(error.formatted(path: file))

@@ -2,6 +2,12 @@ import ArchivistCore
 import ArchivistDatabase
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where archives stored in an SQLite database are: `--sqlite STORE --table T --column C`.
 struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("An SQLite database (a Core Data store) whose blobs to work on.", valueName: "STORE"))
@@ -31,15 +37,24 @@ struct DatabaseOptions: ParsableArguments {
 
 extension DatabaseOptions {
     /// Before a store is written: a consistent copy at `backup`, or at
-    /// `STORE.bak`; an existing backup is never overwritten.
-    func backUp(_ db: SQLiteDatabase, to backup: String?) throws {
-        guard let store = sqlite else { return }
+    /// `STORE.bak`; an existing backup is never overwritten. Returns its path.
+    func backUp(_ db: SQLiteDatabase, to backup: String?) throws -> String? {
+        guard let store = sqlite else { return nil }
         let path = backup ?? store + ".bak"
         guard !FileIO.exists(path) else {
             throw PlistError(.io, "the backup \(path) exists already; remove it or choose another with --backup PATH")
         }
         try db.backup(to: path)
         Console.output("\(store): backed up to \(path)")
+        Console.flush()
+        return path
+    }
+
+    /// Removes the backup a run wrote when the run left the store unchanged,
+    /// so that a retry is not refused by it.
+    func removeBackup(_ path: String?) {
+        guard let store = sqlite, let path, unlink(path) == 0 else { return }
+        Console.error("\(store): removed the backup \(path) (the store is unchanged)")
     }
 
     /// The errors of the row that rolled a store's transaction back.
