@@ -21,6 +21,6 @@ struct Archivist: ParsableCommand {
               archivist diff old.plist new.plist
             """,
         version: "0.1.0",
-        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
+        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
     )
 }

@@ -30,13 +30,22 @@ public struct ClassCensus: Sendable {
     }
 
     /// The `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)` call a developer
-    /// needs for these classes: Foundation classes by type, custom ones by their
-    /// readable Swift names.
+    /// needs for these classes.
     public var swiftAllowlist: String {
-        let names = entries.map { e -> String in
-            e.isFoundation ? "\(e.name.archived).self" : "\(e.name.readable.split(separator: ".").last.map(String.init) ?? e.name.readable).self"
+        "try NSKeyedUnarchiver.unarchivedObject(ofClasses: \(swiftClassList), from: data)"
+    }
+
+    /// The classes as a Swift array literal (`[Computer.self, CPU.CPUCoder.self,
+    /// NSArray.self]`): Foundation classes by their names, custom ones as code
+    /// of their own module names them (`ClassName.swiftType`), every class an
+    /// archive holds once.
+    public var swiftClassList: String {
+        var seen: Set<String> = []
+        let names = entries.compactMap { e -> String? in
+            let type = e.isFoundation ? e.name.archived : e.name.swiftType
+            return seen.insert(type).inserted ? "\(type).self" : nil
         }
-        return "try NSKeyedUnarchiver.unarchivedObject(ofClasses: [\(names.joined(separator: ", "))], from: data)"
+        return "[" + names.joined(separator: ", ") + "]"
     }
 }
 

@@ -1,0 +1,121 @@
+import ArchivistCore
+
+/// The Swift source of `SecureCodingClass`es: `supportsSecureCoding`, the
+/// properties, a memberwise initializer, `init?(coder:)` reading each field
+/// as the migrated archives hold it, and `encode(with:)` writing it back so.
+enum SecureCodingRenderer {
+    /// A class's declaration; a class nested in another type (`CPU.CPUCoder`)
+    /// is declared in an extension of that type, which the app declares.
+    static func declaration(of c: SecureCodingClass) -> String {
+        let path = c.swiftType.split(separator: ".").map(String.init)
+        guard let name = path.last, !c.swiftType.contains("<") else {
+            return "// \(c.swiftType) is a generic class: declare it by hand, reading its fields as the other classes here do.\n"
+        }
+        let outer = path.dropLast()
+        let indent = outer.isEmpty ? "" : "    "
+        var lines: [String] = []
+        lines.append("/// Archived as \(c.archivedNames.joined(separator: ", ")).")
+        lines.append("final class \(name): NSObject, NSSecureCoding {")
+        lines.append("    static var supportsSecureCoding: Bool { true }")
+        lines.append("")
+        let fields = c.fields.map { (field: $0, name: CodableSchema.identifier($0.key)) }
+        for (f, n) in fields {
+            let notes = f.notes + (f.storage == .object(nil) ? ["only nulls seen: the type is a guess"] : [])
+            lines.append("    var \(n): \(type(f))" + (notes.isEmpty ? "" : " // " + notes.joined(separator: "; ")))
+        }
+        lines.append("")
+        lines.append("    init(" + fields.map { "\($0.name): \(type($0.field))" }.joined(separator: ", ") + ") {")
+        for (_, n) in fields { lines.append("        self.\(n) = \(n)") }
+        lines.append("        super.init()")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    init?(coder: NSCoder) {")
+        for (f, n) in fields where !f.optional && !f.isInline {
+            lines.append("        guard let \(n) = \(decode(f)) else { return nil }")
+        }
+        for (f, n) in fields {
+            lines.append("        self.\(n) = " + (f.optional || f.isInline ? decode(f) : n))
+        }
+        lines.append("        super.init()")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    func encode(with coder: NSCoder) {")
+        for (f, n) in fields { lines.append("        " + encode(f, n)) }
+        lines.append("    }")
+        lines.append("}")
+        var out = ""
+        if !outer.isEmpty { out += "extension \(outer.joined(separator: ".")) {\n" }
+        for line in lines { out += line.isEmpty ? "\n" : indent + line + "\n" }
+        if !outer.isEmpty { out += "}\n" }
+        return out
+    }
+
+    /// A function that maps every archived name to its class, for
+    /// `NSKeyedUnarchiver` (needed wherever the app's module is not the
+    /// archived one, and on Linux, which cannot look up mangled names).
+    static func registration(of classes: [SecureCodingClass]) -> String {
+        var out = "\n/// Maps the archived class names to these classes; call it once before decoding.\n"
+        out += "func registerArchivedClassNames() {\n"
+        for c in classes where !c.swiftType.contains("<") {
+            for archived in c.archivedNames {
+                out += "    NSKeyedUnarchiver.setClass(\(c.swiftType).self, forClassName: \(PlistValue.quoted(archived)))\n"
+            }
+        }
+        return out + "}\n"
+    }
+
+    /// The shape a field is read as (only-null fields as strings).
+    private static func shape(_ f: SecureCodingClass.Field) -> SecureFieldShape {
+        if case .object(let s?) = f.storage { return s }
+        return SecureFieldShape.foundationObject("NSString")
+    }
+
+    private static func type(_ f: SecureCodingClass.Field) -> String {
+        let base: String
+        switch f.storage {
+        case .inline(let kind): base = kind.swift
+        case .object: base = shape(f).swift
+        }
+        return base + (f.optional ? "?" : "")
+    }
+
+    /// An expression reading the field: optional, except for an inline field
+    /// that every object holds.
+    private static func decode(_ f: SecureCodingClass.Field) -> String {
+        let key = PlistValue.quoted(f.key)
+        if case .inline(let kind) = f.storage {
+            let read = "coder.\(kind.inlineDecoder)(forKey: \(key))"
+            return f.optional ? "coder.containsValue(forKey: \(key)) ? \(read) : nil" : read
+        }
+        let s = shape(f)
+        let classes = s.classes.map { $0 + ".self" }
+        let of = classes.count == 1 ? classes[0] : "[" + classes.joined(separator: ", ") + "]"
+        let read = "coder.decodeObject(of: \(of), forKey: \(key))"
+        switch s {
+        case .number(let kind): return read + "?." + kind.numberProperty
+        case .custom: return read
+        case .bridged, .list, .map, .foundation:
+            if classes.count == 1, !s.isBridgedCollectionOrValue { return read }
+            if classes.count == 1 { return read + " as \(s.swift)?" }
+            return read + " as? \(s.swift)"
+        }
+    }
+
+    /// The statement writing the field.
+    private static func encode(_ f: SecureCodingClass.Field, _ name: String) -> String {
+        let key = PlistValue.quoted(f.key)
+        if case .inline = f.storage {
+            return f.optional ? "if let \(name) { coder.encode(\(name), forKey: \(key)) }" : "coder.encode(\(name), forKey: \(key))"
+        }
+        let s = shape(f)
+        switch s {
+        case .number:
+            return "coder.encode(" + (f.optional ? "\(name).map { NSNumber(value: $0) }" : "NSNumber(value: \(name))") + ", forKey: \(key))"
+        case .bridged, .list, .map:
+            guard s.isBridgedCollectionOrValue, let cls = s.foundationClass else { return "coder.encode(\(name), forKey: \(key))" }
+            return "coder.encode(" + (f.optional ? "\(name).map { $0 as \(cls) }" : "\(name) as \(cls)") + ", forKey: \(key))"
+        case .custom, .foundation:
+            return "coder.encode(\(name), forKey: \(key))"
+        }
+    }
+}
