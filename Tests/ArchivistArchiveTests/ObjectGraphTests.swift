@@ -70,5 +70,8 @@ final class ObjectGraphTests: XCTestCase {
         // A class nested in a struct is named as Swift code names it.
         XCTAssertEqual(census.swiftClassList, "[Computer.self, CPU.CPUCoder.self, NSArray.self, CPUCore.self]")
         XCTAssertEqual(census.swiftAllowlist, "try NSKeyedUnarchiver.unarchivedObject(ofClasses: \(census.swiftClassList), from: data)")
+        XCTAssertEqual(ClassName(archived: "_TtGC4Main3BoxSS_").swiftType, "Box<Swift.String>")
+        XCTAssertEqual(ClassName(archived: "App.Contact").swiftType, "Contact")
+        XCTAssertEqual(ClassName(archived: "LegacyContact").swiftType, "LegacyContact")
     }
 }
