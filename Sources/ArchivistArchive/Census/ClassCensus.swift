@@ -14,6 +14,8 @@ public struct ClassCensus: Sendable {
 
     /// The classes, in the order first met.
     public private(set) var entries: [Entry] = []
+    /// Each class's index in `entries`, by archived name.
+    private var index: [String: Int] = [:]
 
     /// An empty census.
     public init() {}
@@ -21,9 +23,10 @@ public struct ClassCensus: Sendable {
     /// Adds an archive's classes.
     public mutating func add(_ graph: ObjectGraph) {
         for (name, chain, count) in graph.classCensus() {
-            if let i = entries.firstIndex(where: { $0.name == name }) {
+            if let i = index[name.archived] {
                 entries[i].count += count
             } else {
+                index[name.archived] = entries.count
                 entries.append(Entry(name: name, chain: chain, count: count, isFoundation: FoundationClasses.isFoundation(name.archived)))
             }
         }

@@ -115,6 +115,8 @@ public struct CodableSchema: Sendable {
         public var properties: [Property]
         /// How many objects it was inferred from.
         var objects: Int
+        /// Each property's index in `properties`, by key.
+        var propertyIndex: [String: Int] = [:]
     }
 
     /// The inference over every input added so far.
@@ -355,7 +357,7 @@ struct SchemaInference: Sendable {
         decl.objects += 1
         for met in props {
             let place = CodableSchema.TypeSighting(type: met.type?.swift ?? "", place: label.isEmpty ? met.path : label + ": " + met.path)
-            if let i = decl.properties.firstIndex(where: { $0.key == met.key }) {
+            if let i = decl.propertyIndex[met.key] {
                 decl.properties[i].seen += 1
                 if decl.properties[i].archivedKey == nil { decl.properties[i].archivedKey = met.archivedKey }
                 if let type = met.type {
@@ -365,6 +367,7 @@ struct SchemaInference: Sendable {
                     decl.properties[i].optional = true
                 }
             } else {
+                decl.propertyIndex[met.key] = decl.properties.count
                 decl.properties.append(CodableSchema.Property(key: met.key, type: met.type ?? .unknown, optional: met.type == nil || decl.objects > 1, seen: 1,
                                                               archivedKey: met.archivedKey, places: met.type == nil ? [] : [place]))
             }

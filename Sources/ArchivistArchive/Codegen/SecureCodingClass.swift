@@ -37,15 +37,24 @@ struct SecureCodingClass: Sendable {
     var archivedNames: [String]
     /// The fields, in the order first met.
     var fields: [Field] = []
+    /// Each field's index in `fields`, by key.
+    private var fieldIndex: [String: Int] = [:]
     /// How many objects it was folded from.
     var objects = 0
+
+    /// A class with no object folded in yet.
+    init(swiftType: String, archivedNames: [String]) {
+        self.swiftType = swiftType
+        self.archivedNames = archivedNames
+    }
 
     /// Folds one object's fields in.
     mutating func add(_ found: [(key: String, storage: Storage)]) {
         objects += 1
         for (key, storage) in found {
             let isNull = storage == .object(nil)
-            guard let i = fields.firstIndex(where: { $0.key == key }) else {
+            guard let i = fieldIndex[key] else {
+                fieldIndex[key] = fields.count
                 fields.append(Field(key: key, storage: storage, optional: isNull || objects > 1, seen: 1))
                 continue
             }

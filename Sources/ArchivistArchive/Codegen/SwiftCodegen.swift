@@ -11,6 +11,8 @@ public struct SwiftCodegen: Sendable {
     public let rules: MigrationRules
     /// The custom classes, in the order first met.
     private var classes: [SecureCodingClass] = []
+    /// Each class's index in `classes`, by Swift type.
+    private var classIndex: [String: Int] = [:]
     /// Every class of the migrated archives.
     private var census = ClassCensus()
 
@@ -29,11 +31,11 @@ public struct SwiftCodegen: Sendable {
     /// holds no archive, an archive is broken or the rules clash with it; the
     /// code is then left as it was.
     public mutating func add(_ value: PlistValue) throws {
-        var ruleSet = rules
-        let migrator = Migrator(rules: rules)
         // The generated code allows every class it declares, so the migration
-        // here does not refuse a class the rules file does not allow yet.
-        ruleSet.allowedClasses += migrator.classNames(in: value).map(\.archived) + rules.classes.compactMap(\.renameTo)
+        // here must not refuse a class the rules file does not allow yet:
+        // allowing NSObject allows every class derived from it.
+        var ruleSet = rules
+        ruleSet.allowedClasses.append("NSObject")
         let migrated = try Migrator(rules: ruleSet).migrate(value).value
         var graphs: [ObjectGraph] = []
         try Self.collectGraphs(migrated, depth: 0, into: &graphs)
@@ -96,12 +98,13 @@ public struct SwiftCodegen: Sendable {
                 }
             }
             let type = o.className.swiftType
-            if let i = classes.firstIndex(where: { $0.swiftType == type }) {
+            if let i = classIndex[type] {
                 if !classes[i].archivedNames.contains(o.className.archived) { classes[i].archivedNames.append(o.className.archived) }
                 classes[i].add(found)
             } else {
                 var c = SecureCodingClass(swiftType: type, archivedNames: [o.className.archived])
                 c.add(found)
+                classIndex[type] = classes.count
                 classes.append(c)
             }
         }

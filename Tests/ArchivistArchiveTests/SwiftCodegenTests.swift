@@ -1,0 +1,82 @@
+import ArchivistCore
+import Foundation
+import XCTest
+@testable import ArchivistArchive
+
+/// `SwiftCodegen` on hostile graphs and on the rules' inline settings; the
+/// generated code is compiled and run against Foundation in the CLI tests.
+final class SwiftCodegenTests: XCTestCase {
+    func corpusValue(_ path: String) throws -> PlistValue {
+        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/\(path)")
+        return try PropertyList.read([UInt8](try Data(contentsOf: url))).value
+    }
+
+    /// A key the rules keep inline is read with decodeFloat and written back
+    /// inline; boxed keys go through NSNumber.
+    func testInlineKeysFollowTheRules() throws {
+        let rules = try MigrationRules(bytes: Array(#"{"classes": {"ScaryCreatures.ScaryCreatureData": {"keys": {"Rating": {"box": false}}}}}"#.utf8))
+        var codegen = SwiftCodegen(rules: rules)
+        try codegen.add(try corpusValue("archives/scary-creature-v1.plist"))
+        let source = codegen.secureCodingSource
+        XCTAssertTrue(source.contains(#"        self.Rating = coder.decodeFloat(forKey: "Rating")"#), source)
+        XCTAssertTrue(source.contains(#"        coder.encode(Rating, forKey: "Rating")"#), source)
+        var boxed = SwiftCodegen()
+        try boxed.add(try corpusValue("archives/scary-creature-v1.plist"))
+        XCTAssertTrue(boxed.secureCodingSource.contains(#"coder.decodeObject(of: NSNumber.self, forKey: "Rating")?.floatValue"#), boxed.secureCodingSource)
+    }
+
+    /// Scenario 3: the archive nested in a preferences file is found; a field
+    /// only ever nil is optional.
+    func testNestedArchivesAreIncluded() throws {
+        var codegen = SwiftCodegen()
+        try codegen.add(try corpusValue("archives/preferences-with-user.plist"))
+        let source = codegen.secureCodingSource
+        XCTAssertTrue(source.contains("final class User: NSObject, NSSecureCoding {"), source)
+        XCTAssertTrue(source.contains("    var email: String? // only nulls seen: the type is a guess\n"), source)
+        XCTAssertTrue(codegen.allowedClassesSource.contains("{ [User.self] }"), codegen.allowedClassesSource)
+    }
+
+    /// Containers shared along many paths and containers that contain
+    /// themselves are read once: finite and fast.
+    func testSharedAndSelfContainingContainersAreReadOnce() throws {
+        var codegen = SwiftCodegen()
+        XCTAssertNoThrow(try codegen.add(try corpusValue("hostile/fuzz-schema-shared-containers.plist")))
+        let arrayClass = PlistValue.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))]))
+        let nodeClass = PlistValue.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node"), .string("NSObject")]))]))
+        let node = PlistValue.dictionary(PlistDictionary([("items", .uid(2)), ("$class", .uid(4))]))
+        let array = PlistValue.dictionary(PlistDictionary([("NS.objects", .array([.uid(2), .uid(1)])), ("$class", .uid(3))]))
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array([.string("$null"), node, array, arrayClass, nodeClass])),
+        ]))
+        var looped = SwiftCodegen()
+        try looped.add(archive)
+        XCTAssertTrue(looped.secureCodingSource.contains(#"coder.decodeObject(of: [NSArray.self, Node.self], forKey: "items") as? [Node]"#), looped.secureCodingSource)
+    }
+
+    /// 20,000 classes of one object each, in a chain: folding and the census
+    /// stay linear (the migration's report is left out: rules that box nothing).
+    func testManyClassesStayLinear() throws {
+        let n = 20_000
+        var objects: [PlistValue] = [.string("$null")]
+        for i in 0..<n {
+            let next: PlistValue = i + 1 < n ? .uid(UInt64(i + 2)) : .uid(0)
+            objects.append(.dictionary(PlistDictionary([("next", next), ("$class", .uid(UInt64(n + 1 + i)))])))
+        }
+        for i in 0..<n {
+            objects.append(.dictionary(PlistDictionary([("$classname", .string("C\(i)")), ("$classes", .array([.string("C\(i)"), .string("NSObject")]))])))
+        }
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
+        ]))
+        var codegen = SwiftCodegen()
+        let start = Date()
+        try codegen.add(archive)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        let source = codegen.secureCodingSource
+        XCTAssertTrue(source.contains("final class C19999: NSObject, NSSecureCoding {"))
+        XCTAssertTrue(source.contains(#"        guard let next = coder.decodeObject(of: C1.self, forKey: "next") else { return nil }"#))
+        XCTAssertTrue(codegen.allowedClassesSource.contains("C19999.self]"))
+    }
+}
