@@ -79,4 +79,37 @@ final class SwiftCodegenTests: XCTestCase {
         XCTAssertTrue(source.contains(#"        guard let next = coder.decodeObject(of: C1.self, forKey: "next") else { return nil }"#))
         XCTAssertTrue(codegen.allowedClassesSource.contains("C19999.self]"))
     }
+
+    func archive(className: String, fields: [(String, PlistValue)]) -> PlistValue {
+        let classDict = PlistValue.dictionary(PlistDictionary([("$classname", .string(className)), ("$classes", .array([.string(className), .string("NSObject")]))]))
+        let object = PlistValue.dictionary(PlistDictionary(fields + [("$class", .uid(2))]))
+        return .dictionary(PlistDictionary([
+            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array([.string("$null"), object, classDict, .string("v")])),
+        ]))
+    }
+
+    /// Class names and keys come from the archive: a name that is no Swift
+    /// type is an error naming it, and keys reach the source only as
+    /// identifiers and escaped string literals, never as code.
+    func testHostileNamesCannotInjectCode() throws {
+        var codegen = SwiftCodegen()
+        XCTAssertThrowsError(try codegen.add(archive(className: "App.X {}\nfunc evil() {}\nclass Y", fields: []))) { error in
+            XCTAssertEqual((error as? PlistError)?.message, #"class "App.X {}\nfunc evil() {}\nclass Y" is not a Swift type name; give it one with renameTo in the rules file"#)
+            XCTAssertEqual((error as? PlistError)?.location, .archive(object: 1, keyPath: ""))
+        }
+        XCTAssertEqual(codegen.secureCodingSource, "import Foundation\n\n/// Maps the archived class names to these classes; call it once before decoding.\nfunc registerArchivedClassNames() {\n}\n",
+                       "a failed input leaves nothing behind")
+        XCTAssertThrowsError(try codegen.transformerSource(named: "T {}\nfunc evil()"))
+
+        try codegen.add(archive(className: "App.Safe", fields: [("k\"\n}\nfunc evil() {", .uid(3)), ("description", .uid(3))]))
+        let source = codegen.secureCodingSource
+        XCTAssertFalse(source.contains("\nfunc evil"), source)
+        XCTAssertTrue(source.contains(#"forKey: "k\"\n}\nfunc evil() {")"#), source)
+        XCTAssertTrue(source.contains("    var descriptionField: String\n"), source)
+
+        let schema = try CodableSchema(archive(className: "App.X {}\nfunc evil() {}\nclass Y", fields: [("a\nfunc evil() {}", .uid(3))]))
+        XCTAssertFalse(schema.swift.contains("\nfunc evil"), schema.swift)
+        XCTAssertTrue(schema.swift.contains("struct XFuncEvilClassY: Codable {"), schema.swift)
+    }
 }

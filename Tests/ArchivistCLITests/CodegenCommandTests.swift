@@ -16,6 +16,29 @@ final class ProfileV1: NSObject, NSCoding {
     init?(coder: NSCoder) { nil }
 }
 
+/// Keys that are no Swift names, or names NSObject has, and Foundation
+/// values of every kind the generated classes bridge.
+final class TrickyV1: NSObject, NSCoding {
+    let note: String?
+    init(note: String?) { self.note = note }
+    func encode(with coder: NSCoder) {
+        coder.encode("a tricky one", forKey: "description")
+        coder.encode(NSNumber(value: 7), forKey: "class")
+        coder.encode("Ada", forKey: "first name")
+        coder.encode("Grace", forKey: "firstName")
+        coder.encode(["x", "y"] as NSArray, forKey: "tags")
+        coder.encode(Set(["s"]) as NSSet, forKey: "labels")
+        coder.encode(["a": NSNumber(value: 1.5)] as NSDictionary, forKey: "scores")
+        coder.encode(Date(timeIntervalSinceReferenceDate: 86_400) as NSDate, forKey: "when")
+        coder.encode(NSUUID(uuidString: "0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10"), forKey: "id")
+        coder.encode(NSURL(string: "https://example.org/a"), forKey: "link")
+        coder.encode(Data([1, 2, 3]) as NSData, forKey: "bytes")
+        coder.encode(true, forKey: "flag")
+        coder.encode(note.map { $0 as NSString }, forKey: "note")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
 /// An object archived under a `$top` key other than `root`.
 final class TitleBox: NSObject, NSCoding {
     let title: String
@@ -256,6 +279,22 @@ extension CLITests {
         XCTAssertEqual(try run(["codegen", "Data.plist", "--codable", "--secure-coding"]).status, 64)
         XCTAssertEqual(try run(["codegen", "Data.plist", "--transformer", "Contact-Transformer"]).status, 64)
         XCTAssertEqual(try run(["codegen", "Data.plist", "--secure-coding", "-o", "Data.plist"]).status, 64)
+
+        // A class name that is no Swift type: codegen refuses it, classes --swift leaves it out and says so.
+        let evil = "App.X {}\nfunc evil() {}"
+        let classDict = PlistValue.dictionary(PlistDictionary([("$classname", .string(evil)), ("$classes", .array([.string(evil), .string("NSObject")]))]))
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)), ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))),
+            ("$objects", .array([.string("$null"), .dictionary(PlistDictionary([("$class", .uid(2))])), classDict])),
+        ]))
+        try Data(try PropertyList.write(archive, as: .binary)).write(to: work.appendingPathComponent("evil.plist"))
+        let refused = try run(["codegen", "evil.plist", "--secure-coding"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertEqual(refused.stderr, #"evil.plist: $objects[1]: error: class "App.X {}\nfunc evil() {}" is not a Swift type name; give it one with renameTo in the rules file"# + "\n")
+        let list = try run(["classes", "--swift", "evil.plist"])
+        XCTAssertEqual(list.stdout, "try NSKeyedUnarchiver.unarchivedObject(ofClasses: [], from: data)\n")
+        XCTAssertEqual(list.stderr, #"warning: class "App.X {}\nfunc evil() {}" is not a Swift type name; it is left out of the list"# + "\n")
     }
 
     /// `schema FILE...` and `schema DIR` merge: a key some archives lack is
@@ -325,5 +364,29 @@ extension CLITests {
             """)
         let program = try compile(["Models.swift", "main.swift"], module: "Models")
         XCTAssertEqual(lines(try spawn(program, [work.appendingPathComponent("rooty.json").path]), "DECODED"), ["DECODED yo"])
+    }
+
+    /// Keys that are not Swift names (or are NSObject's) and every bridged
+    /// Foundation kind: the generated class compiles and decodes them securely.
+    func testCodegenHandlesTrickyKeysAndFoundationValues() throws {
+        let name = NSStringFromClass(TrickyV1.self)
+        for note in [("a.plist", "kept"), ("b.plist", nil)] {
+            try NSKeyedArchiver.archivedData(withRootObject: TrickyV1(note: note.1), requiringSecureCoding: false).write(to: work.appendingPathComponent(note.0))
+        }
+        make("rules.json", #"{"classes": {"\#(name)": {"renameTo": "Tricky.Tricky", "keys": {"flag": {"box": false}}}}, "allowedClasses": ["Tricky.Tricky"]}"#)
+        let generated = try run(["codegen", "a.plist", "b.plist", "--rules", "rules.json", "--secure-coding", "--allowed-classes", "-o", "Tricky.swift"])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let migrated = try run(["migrate", "a.plist", "b.plist", "--rules", "rules.json", "--in-place"])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        let source = String(decoding: try XCTUnwrap(contents("Tricky.swift")), as: UTF8.self)
+        XCTAssertTrue(source.contains("    var descriptionField: String\n"), source)
+        XCTAssertTrue(source.contains(#"coder.decodeBool(forKey: "flag")"#), source)
+        let describe = #"[v.descriptionField, "\(v.`class`)", v.firstName, v.firstName2, "\(v.tags)", "\(v.labels)", "\(v.scores)", "\(v.when.timeIntervalSinceReferenceDate)", v.id.uuidString, v.link.absoluteString, "\(Array(v.bytes))", "\(v.flag)", v.note ?? "nil"].joined(separator: "|")"#
+        let main = driver("main.swift", root: "Tricky", classes: "archivedClasses", describe: describe, roundTrip: true)
+        let program = try compile(["Tricky.swift", main], module: "Tricky")
+        let decoded = try spawn(program, [work.appendingPathComponent("a.plist").path, work.appendingPathComponent("b.plist").path])
+        let common = #"a tricky one|7|Ada|Grace|["x", "y"]|["s"]|["a": 1.5]|86400.0|0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10|https://example.org/a|[1, 2, 3]|true"#
+        XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED \(common)|kept", "DECODED \(common)|nil"], decoded.output)
+        XCTAssertEqual(lines(decoded, "AGAIN"), ["AGAIN \(common)|kept", "AGAIN \(common)|nil"], decoded.output)
     }
 }

@@ -41,14 +41,26 @@ public struct ClassCensus: Sendable {
     /// The classes as a Swift array literal (`[Computer.self, CPU.CPUCoder.self,
     /// NSArray.self]`): Foundation classes by their names, custom ones as code
     /// of their own module names them (`ClassName.swiftType`), every class an
-    /// archive holds once.
+    /// archive holds once. Names that are no Swift type (`unnamedInSwift`) are
+    /// left out.
     public var swiftClassList: String {
         var seen: Set<String> = []
         let names = entries.compactMap { e -> String? in
-            let type = e.isFoundation ? e.name.archived : e.name.swiftType
+            let type = Self.swiftType(of: e)
+            guard SwiftNames.isTypeExpression(type) else { return nil }
             return seen.insert(type).inserted ? "\(type).self" : nil
         }
         return "[" + names.joined(separator: ", ") + "]"
+    }
+
+    /// The classes whose names are no Swift type name (an archive can name a
+    /// class anything), which `swiftClassList` leaves out.
+    public var unnamedInSwift: [ClassName] {
+        entries.filter { !SwiftNames.isTypeExpression(Self.swiftType(of: $0)) }.map(\.name)
+    }
+
+    private static func swiftType(of e: Entry) -> String {
+        e.isFoundation ? e.name.archived : e.name.swiftType
     }
 }
 

@@ -186,7 +186,7 @@ public struct CodableSchema: Sendable {
                 var line = "    var \(name): \(p.type.swift)\(p.optional ? "?" : "")"
                 let places = p.conflictingPlaces
                 if !places.isEmpty {
-                    line += " // " + places.joined(separator: ", ") + ": use an enum with a hand-written init(from:)"
+                    line += " // " + SwiftNames.comment(places.joined(separator: ", ")) + ": use an enum with a hand-written init(from:)"
                 } else if let note = p.type.note {
                     line += " // " + note
                 }
@@ -339,7 +339,7 @@ struct SchemaInference: Sendable {
 
     private func typeName(_ hint: String) -> String {
         let camel = RulesSuggestion.camelCase(hint)
-        return camel.prefix(1).uppercased() + camel.dropFirst()
+        return SwiftNames.typeIdentifier(camel.prefix(1).uppercased() + camel.dropFirst())
     }
 
     /// Puts a struct in the output order when first met, before its fields'
@@ -394,7 +394,7 @@ struct SchemaInference: Sendable {
         case .value(let v)?: return try value(v, nameHint: "Value", path: path, depth: depth)
         case .object(let o)?:
             let rule = rules.rule(for: o.className)
-            let name = CodableExporter.structName(of: o.className, rules: rules)
+            let name = SwiftNames.typeIdentifier(CodableExporter.structName(of: o.className, rules: rules))
             if let unwrap = rule?.unwrap, let inner = o[unwrap] {
                 if case .reference(let r) = inner, case .value(.data(let bytes))? = graph.nodes[safe: r] { return try payload(bytes, name: name, path: path, depth: depth) }
                 if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, path: path, depth: depth) }

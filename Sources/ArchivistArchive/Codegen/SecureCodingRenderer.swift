@@ -14,14 +14,14 @@ enum SecureCodingRenderer {
         let outer = path.dropLast()
         let indent = outer.isEmpty ? "" : "    "
         var lines: [String] = []
-        lines.append("/// Archived as \(c.archivedNames.joined(separator: ", ")).")
+        lines.append("/// Archived as " + SwiftNames.comment(c.archivedNames.joined(separator: ", ")) + ".")
         lines.append("final class \(name): NSObject, NSSecureCoding {")
         lines.append("    static var supportsSecureCoding: Bool { true }")
         lines.append("")
-        let fields = c.fields.map { (field: $0, name: CodableSchema.identifier($0.key)) }
+        let fields = propertyNames(c.fields)
         for (f, n) in fields {
             let notes = f.notes + (f.storage == .object(nil) ? ["only nulls seen: the type is a guess"] : [])
-            lines.append("    var \(n): \(type(f))" + (notes.isEmpty ? "" : " // " + notes.joined(separator: "; ")))
+            lines.append("    var \(n): \(type(f))" + (notes.isEmpty ? "" : " // " + SwiftNames.comment(notes.joined(separator: "; "))))
         }
         lines.append("")
         lines.append("    init(" + fields.map { "\($0.name): \(type($0.field))" }.joined(separator: ", ") + ") {")
@@ -48,6 +48,23 @@ enum SecureCodingRenderer {
         for line in lines { out += line.isEmpty ? "\n" : indent + line + "\n" }
         if !outer.isEmpty { out += "}\n" }
         return out
+    }
+
+    /// The fields with their property names: Swift names for the keys, one
+    /// that `NSObject` has (`description`) or that repeats gets a suffix.
+    private static func propertyNames(_ fields: [SecureCodingClass.Field]) -> [(field: SecureCodingClass.Field, name: String)] {
+        var used: Set<String> = []
+        return fields.map { f in
+            var name = CodableSchema.identifier(f.key)
+            if SwiftNames.objectMembers.contains(name) { name += "Field" }
+            let base = name.filter { $0 != "`" }
+            var n = 2
+            while !used.insert(name).inserted {
+                name = base + String(n)
+                n += 1
+            }
+            return (f, name)
+        }
     }
 
     /// A function that maps every archived name to its class, for

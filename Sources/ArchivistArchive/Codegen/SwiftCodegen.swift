@@ -84,8 +84,14 @@ public struct SwiftCodegen: Sendable {
     /// Folds every custom object of a graph into its class.
     private mutating func fold(_ graph: ObjectGraph) throws {
         var shapes = ShapeReader(graph: graph)
-        for node in graph.nodes {
-            guard case .object(let o) = node, Self.isCustom(o, in: graph) else { continue }
+        for (index, node) in graph.nodes.enumerated() {
+            guard case .object(let o) = node else { continue }
+            let custom = Self.isCustom(o, in: graph)
+            guard SwiftNames.isTypeExpression(custom ? o.className.swiftType : o.className.archived) else {
+                throw PlistError(.invalidValue, "class \(PlistValue.quoted(o.className.readable)) is not a Swift type name; give it one with renameTo in the rules file",
+                                 at: .archive(object: index, keyPath: ""))
+            }
+            guard custom else { continue }
             var found: [(key: String, storage: SecureCodingClass.Storage)] = []
             for field in o.fields {
                 switch field.value {
@@ -108,6 +114,11 @@ public struct SwiftCodegen: Sendable {
                 classes.append(c)
             }
         }
+    }
+
+    /// True for a plain Swift type name (an ASCII identifier, not a keyword).
+    package static func isTypeName(_ name: String) -> Bool {
+        SwiftNames.isIdentifier(name)
     }
 
     /// True for an object of the app's own classes (not Apple's).
@@ -141,8 +152,12 @@ public struct SwiftCodegen: Sendable {
     /// subclass for a Core Data Transformable attribute holding these archives,
     /// with its registration. Core Data exists on Apple platforms only, so the
     /// source sits behind `#if canImport(CoreData)`.
-    public func transformerSource(named name: String) -> String {
-        """
+    /// Throws when `name` is not a Swift type name.
+    public func transformerSource(named name: String) throws -> String {
+        guard Self.isTypeName(name) else {
+            throw PlistError(.invalidValue, "\(PlistValue.quoted(name)) is not a Swift type name")
+        }
+        return """
         #if canImport(CoreData)
         import CoreData
         import Foundation

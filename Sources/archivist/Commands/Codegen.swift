@@ -63,18 +63,12 @@ struct Codegen: ParsableCommand {
         if codable, archiveKinds {
             throw ValidationError("--codable declares types named as the classes: generate it on its own, without --secure-coding, --allowed-classes or --transformer.")
         }
-        if let transformer, !Self.isIdentifier(transformer) {
+        if let transformer, !SwiftCodegen.isTypeName(transformer) {
             throw ValidationError("--transformer needs a Swift type name, such as ContactTransformer; got \"\(transformer)\".")
         }
         if let output, let input = inputs.first(where: { FileIO.isSameFile($0, output) }) {
             throw ValidationError("-o \(output) names the input \(input): inputs are never overwritten.")
         }
-    }
-
-    /// True for a plain Swift identifier (letters, digits, `_`; not starting with a digit).
-    static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
     }
 
     func run() throws {
@@ -108,7 +102,7 @@ struct Codegen: ParsableCommand {
             var parts: [String] = []
             if secureCoding { parts.append(codegen.secureCodingSource) }
             if allowedClasses { parts.append(codegen.allowedClassesSource) }
-            if let transformer { parts.append(codegen.transformerSource(named: transformer)) }
+            if let transformer { parts.append(try codegen.transformerSource(named: transformer)) }
             source = parts.joined(separator: "\n")
         }
         if failed { throw ExitCode.failure }
