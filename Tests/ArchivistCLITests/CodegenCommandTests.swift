@@ -39,6 +39,31 @@ final class TrickyV1: NSObject, NSCoding {
     init?(coder: NSCoder) { nil }
 }
 
+/// A class hierarchy: a drawing of shapes, some of them circles.
+class ShapeV1: NSObject, NSCoding {
+    let name: String
+    init(name: String) { self.name = name }
+    func encode(with coder: NSCoder) { coder.encode(name, forKey: "name") }
+    required init?(coder: NSCoder) { nil }
+}
+
+final class CircleV1: ShapeV1 {
+    let radius: Double
+    init(name: String, radius: Double) { self.radius = radius; super.init(name: name) }
+    override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(radius, forKey: "radius")
+    }
+    required init?(coder: NSCoder) { nil }
+}
+
+final class DrawingV1: NSObject, NSCoding {
+    let shapes: [ShapeV1]
+    init(shapes: [ShapeV1]) { self.shapes = shapes }
+    func encode(with coder: NSCoder) { coder.encode(shapes as NSArray, forKey: "shapes") }
+    init?(coder: NSCoder) { nil }
+}
+
 /// An object archived under a `$top` key other than `root`.
 final class TitleBox: NSObject, NSCoding {
     let title: String
@@ -388,5 +413,29 @@ extension CLITests {
         let common = #"a tricky one|7|Ada|Grace|["x", "y"]|["s"]|["a": 1.5]|86400.0|0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10|https://example.org/a|[1, 2, 3]|true"#
         XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED \(common)|kept", "DECODED \(common)|nil"], decoded.output)
         XCTAssertEqual(lines(decoded, "AGAIN"), ["AGAIN \(common)|kept", "AGAIN \(common)|nil"], decoded.output)
+    }
+
+    /// A subclass in the archive's `$classes` chain becomes a Swift subclass
+    /// declaring only its own fields; a field holding both classes is typed
+    /// by their common superclass, and the secure decoder reads it.
+    func testCodegenFollowsClassHierarchies() throws {
+        let drawing = DrawingV1(shapes: [CircleV1(name: "c", radius: 1.5), ShapeV1(name: "plain")])
+        try NSKeyedArchiver.archivedData(withRootObject: drawing, requiringSecureCoding: false).write(to: work.appendingPathComponent("drawing.plist"))
+        let names = [DrawingV1.self, ShapeV1.self, CircleV1.self].map { NSStringFromClass($0) }
+        make("rules.json", #"{"allowedClasses": ["# + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]}")
+        let generated = try run(["codegen", "drawing.plist", "--rules", "rules.json", "--secure-coding", "--allowed-classes", "-o", "Shapes.swift"])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let migrated = try run(["migrate", "drawing.plist", "--rules", "rules.json", "-o", "migrated.plist"])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        let source = String(decoding: try XCTUnwrap(contents("Shapes.swift")), as: UTF8.self)
+        XCTAssertTrue(source.contains("final class CircleV1: ShapeV1 {\n    override class var supportsSecureCoding: Bool { true }\n\n    var radius: Double\n"), source)
+        XCTAssertTrue(source.contains("\nclass ShapeV1: NSObject, NSSecureCoding {\n    class var supportsSecureCoding: Bool { true }\n"), source)
+        XCTAssertTrue(source.contains(#"coder.decodeObject(of: [NSArray.self, ShapeV1.self], forKey: "shapes") as? [ShapeV1]"#), source)
+        let describe = #"v.shapes.map { s in (s as? CircleV1).map { "circle \($0.name) \($0.radius)" } ?? "shape \(s.name)" }.joined(separator: ", ")"#
+        let main = driver("main.swift", root: "DrawingV1", classes: "archivedClasses", describe: describe, roundTrip: true)
+        let program = try compile(["Shapes.swift", main], module: "Shapes")
+        let decoded = try spawn(program, [work.appendingPathComponent("migrated.plist").path])
+        XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED circle c 1.5, shape plain"], decoded.output)
+        XCTAssertEqual(lines(decoded, "AGAIN"), ["AGAIN circle c 1.5, shape plain"], decoded.output)
     }
 }

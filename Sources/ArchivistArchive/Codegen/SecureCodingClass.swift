@@ -35,6 +35,8 @@ struct SecureCodingClass: Sendable {
     var swiftType: String
     /// The names it is archived under, each once.
     var archivedNames: [String]
+    /// Its custom superclass (as Swift names it), if any.
+    var superclass: String?
     /// The fields, in the order first met.
     var fields: [Field] = []
     /// Each field's index in `fields`, by key.

@@ -5,41 +5,57 @@ import ArchivistCore
 /// as the migrated archives hold it, and `encode(with:)` writing it back so.
 enum SecureCodingRenderer {
     /// A class's declaration; a class nested in another type (`CPU.CPUCoder`)
-    /// is declared in an extension of that type, which the app declares.
-    static func declaration(of c: SecureCodingClass) -> String {
+    /// is declared in an extension of that type, which the app declares. A
+    /// class with a custom superclass (from its `$classes` chain) subclasses
+    /// it, declaring only the fields its superclasses do not have and
+    /// chaining `init?(coder:)` and `encode(with:)` to them; a superclass is
+    /// not `final`.
+    static func declaration(of c: SecureCodingClass, in all: [String: SecureCodingClass]) -> String {
         let path = c.swiftType.split(separator: ".").map(String.init)
         guard let name = path.last, !c.swiftType.contains("<") else {
             return "// \(c.swiftType) is a generic class: declare it by hand, reading its fields as the other classes here do.\n"
         }
+        let line = ancestors(of: c, in: all)
+        let isBase = all.values.contains { $0.superclass == c.swiftType }
+        var inherited: [SecureCodingClass.Field] = []
+        for ancestor in line.reversed() {
+            for f in ancestor.fields where !inherited.contains(where: { $0.key == f.key }) { inherited.append(f) }
+        }
+        let inheritedKeys = Set(inherited.map(\.key))
+        let named = propertyNames(inherited + c.fields.filter { !inheritedKeys.contains($0.key) })
+        let parents = Array(named.prefix(inherited.count))
+        let fields = Array(named.dropFirst(inherited.count))
+        let superclass = line.first?.swiftType
         let outer = path.dropLast()
         let indent = outer.isEmpty ? "" : "    "
         var lines: [String] = []
         lines.append("/// Archived as " + SwiftNames.comment(c.archivedNames.joined(separator: ", ")) + ".")
-        lines.append("final class \(name): NSObject, NSSecureCoding {")
-        lines.append("    static var supportsSecureCoding: Bool { true }")
+        lines.append("\(isBase ? "" : "final ")class \(name): \(superclass ?? "NSObject, NSSecureCoding") {")
+        lines.append("    " + (superclass != nil ? "override class" : isBase ? "class" : "static") + " var supportsSecureCoding: Bool { true }")
         lines.append("")
-        let fields = propertyNames(c.fields)
         for (f, n) in fields {
             let notes = f.notes + (f.storage == .object(nil) ? ["only nulls seen: the type is a guess"] : [])
             lines.append("    var \(n): \(type(f))" + (notes.isEmpty ? "" : " // " + SwiftNames.comment(notes.joined(separator: "; "))))
         }
-        lines.append("")
-        lines.append("    init(" + fields.map { "\($0.name): \(type($0.field))" }.joined(separator: ", ") + ") {")
+        if !fields.isEmpty { lines.append("") }
+        // With no fields of its own, the memberwise initializer has its superclass's signature.
+        lines.append("    " + (fields.isEmpty ? "override " : "") + "init(" + named.map { "\($0.name): \(type($0.field))" }.joined(separator: ", ") + ") {")
         for (_, n) in fields { lines.append("        self.\(n) = \(n)") }
-        lines.append("        super.init()")
+        lines.append("        super.init(" + parents.map { "\($0.name): \($0.name)" }.joined(separator: ", ") + ")")
         lines.append("    }")
         lines.append("")
-        lines.append("    init?(coder: NSCoder) {")
+        lines.append("    " + (isBase || superclass != nil ? "required " : "") + "init?(coder: NSCoder) {")
         for (f, n) in fields where !f.optional && !f.isInline {
             lines.append("        guard let \(n) = \(decode(f)) else { return nil }")
         }
         for (f, n) in fields {
             lines.append("        self.\(n) = " + (f.optional || f.isInline ? decode(f) : n))
         }
-        lines.append("        super.init()")
+        lines.append(superclass != nil ? "        super.init(coder: coder)" : "        super.init()")
         lines.append("    }")
         lines.append("")
-        lines.append("    func encode(with coder: NSCoder) {")
+        lines.append("    " + (superclass != nil ? "override " : "") + "func encode(with coder: NSCoder) {")
+        if superclass != nil { lines.append("        super.encode(with: coder)") }
         for (f, n) in fields { lines.append("        " + encode(f, n)) }
         lines.append("    }")
         lines.append("}")
@@ -47,6 +63,19 @@ enum SecureCodingRenderer {
         if !outer.isEmpty { out += "extension \(outer.joined(separator: ".")) {\n" }
         for line in lines { out += line.isEmpty ? "\n" : indent + line + "\n" }
         if !outer.isEmpty { out += "}\n" }
+        return out
+    }
+
+    /// A class's custom superclasses, nearest first (each once, so a chain
+    /// that loops ends).
+    private static func ancestors(of c: SecureCodingClass, in all: [String: SecureCodingClass]) -> [SecureCodingClass] {
+        var out: [SecureCodingClass] = []
+        var seen: Set<String> = [c.swiftType]
+        var next = c.superclass
+        while let name = next, seen.insert(name).inserted, let ancestor = all[name] {
+            out.append(ancestor)
+            next = ancestor.superclass
+        }
         return out
     }
 

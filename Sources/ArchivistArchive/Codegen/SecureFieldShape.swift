@@ -12,8 +12,9 @@ indirect enum SecureFieldShape: Sendable, Equatable {
     /// A Foundation object used as it is (`NSValue`, `NSAttributedString`,
     /// `NSOrderedSet`, ...), with the classes of what it holds.
     case foundation(className: String, holding: [SecureFieldShape])
-    /// An object of a custom class.
-    case custom(ClassName)
+    /// An object of a custom class (as Swift names it), with its custom
+    /// superclasses, nearest first.
+    case custom(String, ancestors: [String])
     /// `NSArray` (`[E]`) or `NSSet` (`Set<E>`); nil element when it was always empty.
     case list(className: String, element: SecureFieldShape?)
     /// `NSDictionary` (`[K: V]`); nil key or value when it was always empty.
@@ -25,7 +26,7 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         case .number(let kind): return kind.swift
         case .bridged(_, let swift): return swift
         case .foundation(let className, _): return className
-        case .custom(let name): return name.swiftType
+        case .custom(let type, _): return type
         case .list(let className, let element):
             guard let element, element.isHashable || !Self.setClasses.contains(className) else { return className }
             return Self.setClasses.contains(className) ? "Set<\(element.swift)>" : "[\(element.swift)]"
@@ -70,7 +71,7 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         case .foundation(let className, let holding):
             add(className)
             for h in holding { h.classes.forEach(add) }
-        case .custom(let name): add(name.swiftType)
+        case .custom(let type, _): add(type)
         case .list(let className, let element):
             add(className)
             element?.classes.forEach(add)
@@ -89,6 +90,12 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         switch (self, other) {
         case (.number(let a), .number(let b)):
             return a == .bool || b == .bool ? nil : .number(.double)
+        case (.custom(let a, let aUp), .custom(let b, let bUp)):
+            // Objects of related classes: their nearest common superclass.
+            let bLine = [b] + bUp
+            guard let i = ([a] + aUp).firstIndex(where: { bLine.contains($0) }) else { return nil }
+            let line = [a] + aUp
+            return .custom(line[i], ancestors: Array(line[(i + 1)...]))
         case (.list(let c1, let e1), .list(let c2, let e2)) where c1 == c2:
             guard let element = Self.merge(e1, e2) else { return nil }
             return .list(className: c1, element: element)

@@ -55,7 +55,9 @@ struct ShapeReader {
             case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?:
                 return SecureFieldShape.foundationObject(name)
             case nil:
-                return SwiftCodegen.isCustom(o, in: graph) ? .custom(o.className) : .foundation(className: name, holding: [])
+                return SwiftCodegen.isCustom(o, in: graph)
+                    ? .custom(o.className.swiftType, ancestors: SwiftCodegen.customAncestors(of: o).map(\.swiftType))
+                    : .foundation(className: name, holding: [])
             }
         }
     }

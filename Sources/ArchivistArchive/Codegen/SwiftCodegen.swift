@@ -36,7 +36,13 @@ public struct SwiftCodegen: Sendable {
         // allowing NSObject allows every class derived from it.
         var ruleSet = rules
         ruleSet.allowedClasses.append("NSObject")
-        let migrated = try Migrator(rules: ruleSet).migrate(value).value
+        let migrated: PlistValue
+        do {
+            migrated = try Migrator(rules: ruleSet).migrate(value).value
+        } catch let refused as MigrationRefused {
+            // Only a class outside NSObject's hierarchy can still be refused.
+            throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")
+        }
         var graphs: [ObjectGraph] = []
         try Self.collectGraphs(migrated, depth: 0, into: &graphs)
         var next = self
@@ -87,8 +93,9 @@ public struct SwiftCodegen: Sendable {
         for (index, node) in graph.nodes.enumerated() {
             guard case .object(let o) = node else { continue }
             let custom = Self.isCustom(o, in: graph)
-            guard SwiftNames.isTypeExpression(custom ? o.className.swiftType : o.className.archived) else {
-                throw PlistError(.invalidValue, "class \(PlistValue.quoted(o.className.readable)) is not a Swift type name; give it one with renameTo in the rules file",
+            let ancestors = custom ? Self.customAncestors(of: o) : []
+            for name in [o.className] + ancestors where !SwiftNames.isTypeExpression(custom ? name.swiftType : name.archived) {
+                throw PlistError(.invalidValue, "class \(PlistValue.quoted(name.readable)) is not a Swift type name; give it one with renameTo in the rules file",
                                  at: .archive(object: index, keyPath: ""))
             }
             guard custom else { continue }
@@ -103,17 +110,46 @@ public struct SwiftCodegen: Sendable {
                     found.append((field.key, .object(shapes.collection("NSArray", rs, depth: 0))))
                 }
             }
-            let type = o.className.swiftType
-            if let i = classIndex[type] {
-                if !classes[i].archivedNames.contains(o.className.archived) { classes[i].archivedNames.append(o.className.archived) }
-                classes[i].add(found)
-            } else {
-                var c = SecureCodingClass(swiftType: type, archivedNames: [o.className.archived])
-                c.add(found)
-                classIndex[type] = classes.count
-                classes.append(c)
+            let line = [o.className] + ancestors
+            for (i, name) in line.enumerated() {
+                let c = entry(name, superclass: line.indices.contains(i + 1) ? line[i + 1].swiftType : nil)
+                if i == 0 { classes[c].add(found) }
             }
         }
+    }
+
+    /// The index of a class in `classes`, added when first met (a superclass
+    /// is met through its subclasses' chains, with or without objects).
+    private mutating func entry(_ name: ClassName, superclass: String?) -> Int {
+        let type = name.swiftType
+        if let i = classIndex[type] {
+            if !classes[i].archivedNames.contains(name.archived) { classes[i].archivedNames.append(name.archived) }
+            if classes[i].superclass == nil, let superclass, !descends(superclass, from: type) { classes[i].superclass = superclass }
+            return i
+        }
+        var c = SecureCodingClass(swiftType: type, archivedNames: [name.archived])
+        if let superclass, !descends(superclass, from: type) { c.superclass = superclass }
+        classIndex[type] = classes.count
+        classes.append(c)
+        return classes.count - 1
+    }
+
+    /// True when `type` is `ancestor` or one of its known superclasses: making
+    /// it `ancestor`'s superclass would close a loop (a hostile chain).
+    private func descends(_ type: String, from ancestor: String) -> Bool {
+        var seen: Set<String> = []
+        var next: String? = type
+        while let name = next, seen.insert(name).inserted {
+            if name == ancestor { return true }
+            next = classIndex[name].map { classes[$0].superclass } ?? nil
+        }
+        return false
+    }
+
+    /// The custom superclasses in an object's `$classes` chain, nearest first
+    /// (up to the first of Apple's classes).
+    static func customAncestors(of o: ArchivedObject) -> [ClassName] {
+        Array(o.classChain.dropFirst().map(ClassName.init(archived:)).prefix { !SecurePolicy.isFrameworkClass($0) })
     }
 
     /// True for a plain Swift type name (an ASCII identifier, not a keyword).
@@ -130,7 +166,8 @@ public struct SwiftCodegen: Sendable {
     /// migration, and a function mapping the archived names to them.
     public var secureCodingSource: String {
         var out = "import Foundation\n"
-        for c in classes { out += "\n" + SecureCodingRenderer.declaration(of: c) }
+        let all = Dictionary(classes.map { ($0.swiftType, $0) }, uniquingKeysWith: { first, _ in first })
+        for c in classes { out += "\n" + SecureCodingRenderer.declaration(of: c, in: all) }
         out += SecureCodingRenderer.registration(of: classes)
         return out
     }
