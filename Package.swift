@@ -1,4 +1,6 @@
 // swift-tools-version:6.0
+// Archivist: property lists and NSKeyedArchiver archives for Linux and macOS.
+// Licensed under the Apache License, Version 2.0 (see LICENSE).
 import PackageDescription
 
 let package = Package(
@@ -12,6 +14,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Documentation only (`swift package generate-documentation`); nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -66,6 +70,10 @@ let package = Package(
             name: "ArchivistArchiveTests",
             dependencies: ["ArchivistArchive", "ArchivistCore"],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["ArchivistCore", "ArchivistArchive", "ArchivistDatabase"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

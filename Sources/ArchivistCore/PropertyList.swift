@@ -76,9 +76,9 @@ public enum PropertyList {
 /// and the operating system takes the memory back at exit anyway (as compilers
 /// do with their syntax trees). Off unless the process turns it on; libraries
 /// and tests free everything as usual.
-public enum ProcessLifetime {
+package enum ProcessLifetime {
     /// What is kept: one value of each kind, the largest seen.
-    public enum Kind: Int { case document = 0, derived = 1 }
+    package enum Kind: Int { case document = 0, derived = 1 }
 
     nonisolated(unsafe) private static var enabled = false
     nonisolated(unsafe) private static var kept: [Any?] = [nil, nil]
@@ -88,12 +88,12 @@ public enum ProcessLifetime {
 
     /// From now on, the largest document read (and the largest value derived
     /// from one, such as an archive's object graph) stay in memory until exit.
-    public static func keepLargestTreeUntilExit() {
+    package static func keepLargestTreeUntilExit() {
         lock.locked { enabled = true }
     }
 
     /// Keeps `value` alive until exit when it is the largest of its kind seen so far.
-    public static func keep(_ value: Any, size: Int, as kind: Kind = .document) {
+    package static func keep(_ value: Any, size: Int, as kind: Kind = .document) {
         lock.locked {
             guard enabled, size >= keptSize[kind.rawValue] else { return }
             kept[kind.rawValue] = value

@@ -20,7 +20,7 @@ struct Archivist: ParsableCommand {
               archivist get Info.plist CFBundleURLTypes.0.CFBundleURLSchemes
               archivist diff old.plist new.plist
             """,
-        version: "0.1.0",
+        version: archivistVersion,
         subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
     )
 }

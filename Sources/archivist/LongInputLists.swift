@@ -1,69 +1,137 @@
 import ArchivistCore
 import ArgumentParser
 
-/// Long input lists (`archivist convert *.plist ...`) without ArgumentParser's
-/// quadratic cost: its parsing time grows with the square of the number of
-/// positional values (2,000 inputs cost more than a second, far more than
-/// converting them). For a `convert` command line made only of inputs and the
-/// options below, ArgumentParser parses it with the first input only; the other
-/// inputs are then appended in their order and the command validated again, so
-/// usage errors are the same. Any other command line is parsed as usual.
+/// Long input lists (`archivist convert *.plist ...`, a pre-commit hook's
+/// `archivist lint FILE...`) without ArgumentParser's quadratic cost: its
+/// parsing time grows with the square of the number of positional values
+/// (2,000 inputs cost over 0.3 s, more than linting them). For a command line
+/// of `convert`, `lint` or `migrate` with many inputs, ArgumentParser parses it
+/// with the first input only; the other inputs are then appended in their order
+/// and the command validated again, so usage errors are the same. Which words
+/// are options, and which of them take a value, comes from the command's own
+/// definition (its `--experimental-dump-help` description), so no list is kept
+/// by hand. Any other command line is parsed as usual.
 extension Archivist {
     static func main() {
         // A one-shot command: the OS frees the largest tree at exit, faster than
         // freeing it node by node (see ProcessLifetime).
         ProcessLifetime.keepLargestTreeUntilExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let (reduced, extra) = LongInputLists.split(arguments), !extra.isEmpty else {
-            main(nil)
-            return
-        }
-        guard var convert = (try? parseAsRoot(reduced)) as? Convert else {
+        guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
+              let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
+              var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {
             main(nil)  // the usual path parses the whole line and reports any error
             return
         }
-        convert.inputs += extra
-        guard (try? convert.validate()) != nil else {
+        parsed.inputs += extra
+        guard (try? parsed.validate()) != nil else {
             main(nil)
             return
         }
         do {
-            try convert.run()
+            try parsed.run()
         } catch {
             exit(withError: error)
         }
     }
 }
 
+/// A command whose inputs are its one repeating positional argument.
+protocol LongInputListCommand: ParsableCommand {
+    var inputs: [String] { get set }
+}
+
+extension Convert: LongInputListCommand {}
+extension Migrate: LongInputListCommand {}
+extension Lint: LongInputListCommand {
+    var inputs: [String] {
+        get { paths }
+        set { paths = newValue }
+    }
+}
+
+extension LongInputListCommand {
+    /// The command's option names as typed (`--to`, `-o`), from its definition.
+    static func optionTable() -> LongInputLists.OptionTable? {
+        LongInputLists.OptionTable(dumpedHelp: Array(_dumpHelp().utf8))
+    }
+}
+
 enum LongInputLists {
-    /// Options of `convert` that take a value, and its flags.
-    static let valueOptions: Set<String> = ["--to", "-o", "--output", "--output-dir"]
-    static let flags: Set<String> = ["--in-place", "--keep-key-order", "--pretty"]
+    /// The commands that take long input lists, by name.
+    static let commands: [(name: String, type: any LongInputListCommand.Type)] = [
+        ("convert", Convert.self), ("lint", Lint.self), ("migrate", Migrate.self),
+    ]
     /// Below this many inputs ArgumentParser's own parsing is cheap enough.
     static let threshold = 16
 
+    /// A command's named arguments: flags, and options that take one value.
+    struct OptionTable: Equatable {
+        var flags: Set<String> = []
+        var valueOptions: Set<String> = []
+
+        /// Reads ArgumentParser's JSON description of a command (`_dumpHelp()`);
+        /// nil when it cannot be read or has an argument this fast path does not
+        /// handle (an option taking several values, or the rest of the line).
+        init?(dumpedHelp: [UInt8]) {
+            guard case .dictionary(let root)? = try? PropertyList.read(dumpedHelp, options: ReadOptions()).value,
+                  case .dictionary(let command)? = root["command"],
+                  case .array(let arguments)? = command["arguments"] else { return nil }
+            for case .dictionary(let argument) in arguments {
+                guard case .string(let kind)? = argument["kind"] else { return nil }
+                let strategy = argument["parsingStrategy"]?.stringValue ?? "default"
+                var names: [String] = []
+                if case .array(let list)? = argument["names"] {
+                    for case .dictionary(let name) in list {
+                        guard let text = name["name"]?.stringValue, let style = name["kind"]?.stringValue else { return nil }
+                        switch style {
+                        case "long": names.append("--" + text)
+                        case "short", "longWithSingleDash": names.append("-" + text)
+                        default: return nil
+                        }
+                    }
+                }
+                switch kind {
+                case "flag": flags.formUnion(names)
+                case "option":
+                    guard strategy == "default" || strategy == "scanningForValue" || strategy == "unconditional" else { return nil }
+                    valueOptions.formUnion(names)
+                case "positional":
+                    guard strategy == "default" else { return nil }
+                default: return nil
+                }
+            }
+        }
+
+        init(flags: Set<String>, valueOptions: Set<String>) {
+            self.flags = flags
+            self.valueOptions = valueOptions
+        }
+    }
+
     /// The arguments with every input but the first removed, and the removed
-    /// inputs in order; nil when the command line is not a plain `convert`.
-    static func split(_ arguments: [String]) -> ([String], [String])? {
-        guard arguments.first == "convert" else { return nil }
-        var kept = ["convert"]
+    /// inputs in order; nil when the line is short or has anything but the
+    /// command's own flags and options (help, `--`, unknown options).
+    static func split(_ arguments: [String], options: OptionTable?) -> ([String], [String])? {
+        guard arguments.count > threshold, let options, let name = arguments.first else { return nil }
+        var kept = [name]
         var extra: [String] = []
         var sawInput = false
         var k = 1
         while k < arguments.count {
             let a = arguments[k]
             if a.hasPrefix("-"), a != "-" {
-                if flags.contains(a) {
+                if options.flags.contains(a) {
                     kept.append(a)
-                } else if valueOptions.contains(a) {
+                } else if options.valueOptions.contains(a) {
                     guard k + 1 < arguments.count else { return nil }
                     kept.append(a)
                     kept.append(arguments[k + 1])
                     k += 1
-                } else if let eq = a.firstIndex(of: "="), valueOptions.contains(String(a[..<eq])) {
+                } else if let eq = a.firstIndex(of: "="), options.valueOptions.contains(String(a[..<eq])) {
                     kept.append(a)
                 } else {
-                    return nil  // anything else (help, --, unknown options): parse as usual
+                    return nil
                 }
             } else if sawInput {
                 extra.append(a)

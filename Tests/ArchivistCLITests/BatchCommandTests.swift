@@ -121,3 +121,39 @@ extension CLITests {
         XCTAssertTrue(FileManager.default.fileExists(atPath: outDir))
     }
 }
+
+/// Long input lists take a fast path around ArgumentParser's quadratic
+/// positional parsing; it must give the same results and the same usage errors
+/// for every option of the command, including ones added after it was written.
+extension CLITests {
+    func testLongInputListsBehaveAsShortOnes() throws {
+        var names: [String] = []
+        for i in 0..<40 {
+            names.append(make("in/f\(i).plist", i == 7 ? "<plist><dict><key>a</key></dict></plist>" : "<plist><integer>\(i)</integer></plist>"))
+        }
+        // convert with options a hand-kept list once missed: --jobs, --report, --max-depth.
+        let converted = try run(["convert"] + names + ["--to", "json", "--output-dir", "out", "--jobs", "1", "--report", "report.json", "--max-depth", "8"])
+        XCTAssertEqual(converted.status, 1, converted.stderr)
+        XCTAssertTrue(converted.stderr.contains("in/f7.plist:1:"), converted.stderr)
+        XCTAssertEqual(try listing("out").count, 39)
+        let report = try XCTUnwrap(contents("report.json"))
+        guard case .array(let entries) = try PropertyList.read([UInt8](report)).value else { return XCTFail("report") }
+        XCTAssertEqual(entries.count, 40)
+
+        // lint: the same lines as one file at a time, in input order.
+        let long = try run(["lint", "--format", "github"] + names)
+        var expected = ""
+        for name in names { expected += try run(["lint", "--format", "github", name]).stdout }
+        XCTAssertEqual(long.status, 1)
+        XCTAssertEqual(long.stdout, expected)
+
+        // A usage error in a long line is the one a short line gets.
+        let bad = try run(["convert"] + names + ["--to", "nope"])
+        let short = try run(["convert", names[0], "--to", "nope"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(bad.stderr, short.stderr)
+        let unknown = try run(["lint"] + names + ["--no-such-option"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("--no-such-option"), unknown.stderr)
+    }
+}

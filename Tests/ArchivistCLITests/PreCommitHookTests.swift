@@ -29,7 +29,9 @@ extension CLITests {
         env["HOME"] = work.path
         let root = Self.packageRoot
         guard try shell(["pre-commit", "--version"], in: work, environment: env).status == 0 else {
-            throw XCTSkip("pre-commit is not installed (pip install pre-commit; .ci/run installs it)")
+            // CI installs pre-commit (.ci/run): there a missing one is a failure, not a skip.
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("pre-commit is not installed") }
+            throw XCTSkip("pre-commit is not installed (python3 -m venv, then pip install pre-commit; .ci/run does this)")
         }
         let head = try shell(["git", "-C", root.path, "rev-parse", "HEAD"], in: work, environment: env)
         let rev = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -54,14 +56,21 @@ extension CLITests {
         try "<plist><dict><key>ok</key><true/></dict></plist>".write(to: repo.appendingPathComponent("Good.plist"), atomically: true, encoding: .utf8)
         try "<plist><dict><key>a</key><string>x</string><key>a</key><string>y</string></dict></plist>"
             .write(to: repo.appendingPathComponent("Bad.plist"), atomically: true, encoding: .utf8)
+        // Entitlements and privacy manifests are property lists too.
+        try "<plist><dict><key>com.apple.security.app-sandbox</key><true></dict></plist>"
+            .write(to: repo.appendingPathComponent("App.entitlements"), atomically: true, encoding: .utf8)
+        try "<plist><dict><key>NSPrivacyTracking</key><false/><key>NSPrivacyTracking</key><true/></dict></plist>"
+            .write(to: repo.appendingPathComponent("PrivacyInfo.xcprivacy"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try shell(["git", "add", "."], in: repo, environment: env).status, 0)
         let refused = try shell(["git", "commit", "-q", "-m", "add plists"], in: repo, environment: env)
         XCTAssertNotEqual(refused.status, 0, refused.stdout)
         XCTAssertTrue(refused.stdout.contains("Bad.plist:1:"), refused.stdout)
         XCTAssertTrue(refused.stdout.contains("error: duplicate key \"a\""), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("App.entitlements:1:"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("PrivacyInfo.xcprivacy:1:"), refused.stdout)
         XCTAssertNotEqual(try shell(["git", "rev-parse", "HEAD"], in: repo, environment: env).status, 0, "nothing was committed")
 
-        XCTAssertEqual(try shell(["git", "rm", "-q", "--cached", "Bad.plist"], in: repo, environment: env).status, 0)
+        XCTAssertEqual(try shell(["git", "rm", "-q", "--cached", "Bad.plist", "App.entitlements", "PrivacyInfo.xcprivacy"], in: repo, environment: env).status, 0)
         let accepted = try shell(["git", "commit", "-q", "-m", "add a good plist"], in: repo, environment: env)
         XCTAssertEqual(accepted.status, 0, accepted.stdout)
     }

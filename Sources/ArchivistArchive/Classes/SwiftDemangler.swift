@@ -2,10 +2,10 @@
 /// `_TtCV8MusicBox3CPU8CPUCoder`, `_TtGC4Main3BoxSS_`) into their readable
 /// form (`MusicBox.Computer`, `MusicBox.CPU.CPUCoder`, `Main.Box<Swift.String>`).
 /// Anything it does not understand gives nil, never a crash.
-public enum SwiftDemangler {
+package enum SwiftDemangler {
     /// The readable name, or nil when `name` is not a mangled Swift class name
     /// this demangler understands.
-    public static func demangle(_ name: String) -> String? {
+    package static func demangle(_ name: String) -> String? {
         let bytes = Array(name.utf8)
         guard bytes.count > 4, bytes.starts(with: "_Tt".utf8) else { return nil }
         var parser = Parser(bytes: bytes, i: 3)

@@ -1,5 +1,9 @@
 import ArchivistCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes keyed archives straight into `Decodable` Swift types, with no
 /// NSObject classes: `try KeyedArchiveDecoder(rules: rules).decode(Computer.self, from: bytes)`.

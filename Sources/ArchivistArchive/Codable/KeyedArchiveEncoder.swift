@@ -1,5 +1,9 @@
 import ArchivistCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes an `Encodable` value as an NSKeyedArchiver archive that Foundation's
 /// `NSKeyedUnarchiver` reads: each keyed container of a type becomes an

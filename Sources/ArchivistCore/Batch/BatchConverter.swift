@@ -3,28 +3,28 @@
 /// another item's result. Destinations are settled up front, in item order,
 /// so results do not depend on the order (or parallelism) in which items run;
 /// converting one item touches no shared state.
-public struct BatchConverter: Sendable {
+package struct BatchConverter: Sendable {
     /// The format every result is written in; nil keeps each input's format.
-    public let format: PlistFormat?
+    package let format: PlistFormat?
     /// Where results go.
-    public let target: OutputTarget
+    package let target: OutputTarget
     /// With in-place conversion, the suffix of a copy of each original kept
     /// beside it (`Data.plist.bak`); nil keeps none.
-    public let backupSuffix: String?
+    package let backupSuffix: String?
     /// Options for reading each input.
-    public let readOptions: ReadOptions
+    package let readOptions: ReadOptions
     /// Options for writing each result.
-    public let writeOptions: WriteOptions
+    package let writeOptions: WriteOptions
     /// The items, in order.
-    public let items: [BatchItem]
+    package let items: [BatchItem]
     /// Each item's destination (`-` for standard output).
-    public let destinations: [String]
+    package let destinations: [String]
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
 
     /// What converting one item did.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// The result was written.
         case converted
         /// Nothing needed writing: the destination already holds the result,
@@ -33,19 +33,19 @@ public struct BatchConverter: Sendable {
     }
 
     /// What converting one item did, with its sizes.
-    public struct Written: Sendable, Equatable {
+    package struct Written: Sendable, Equatable {
         /// Converted or unchanged.
-        public var status: Status
+        package var status: Status
         /// Where the result went.
-        public var destination: String
+        package var destination: String
         /// Bytes read.
-        public var bytesIn: Int
+        package var bytesIn: Int
         /// Bytes of the result.
-        public var bytesOut: Int
+        package var bytesOut: Int
     }
 
     /// A batch over items.
-    public init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
+    package init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
         self.items = items
         self.format = format
@@ -78,20 +78,20 @@ public struct BatchConverter: Sendable {
     }
 
     /// A batch over named files (`-` for standard input).
-    public init(inputs: [String], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
+    package init(inputs: [String], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
         self.init(items: inputs.map { BatchItem(source: $0) }, format: format, target: target, backupSuffix: backupSuffix,
                   readOptions: readOptions, writeOptions: writeOptions)
     }
 
     /// Creates the output folder (and its parents) when the target is a folder.
-    public func prepare() throws {
+    package func prepare() throws {
         if case .directory(let dir) = target { try FileIO.createDirectories(dir) }
     }
 
     /// Converts the first item whose source is `input`.
     @discardableResult
-    public func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
+    package func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
                         transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
         guard let index = items.firstIndex(where: { $0.source == input }) else {
             throw PlistError(.io, "\(input) is not an input of this batch")
@@ -110,7 +110,7 @@ public struct BatchConverter: Sendable {
     /// `.io` when a file cannot be read or written or the destination is
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
-    public func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
+    package func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
                         transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
         let item = items[index]
         let destination = destinations[index]

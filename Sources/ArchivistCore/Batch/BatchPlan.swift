@@ -7,44 +7,44 @@ import Darwin
 /// One input of a batch: a file named on the command line, or found in a
 /// folder named there (with its path relative to that folder, which an
 /// output folder mirrors).
-public struct BatchItem: Sendable, Equatable {
+package struct BatchItem: Sendable, Equatable {
     /// The file to read (`-` for standard input).
-    public var source: String
+    package var source: String
     /// The path below the folder it was found in, or nil for a named file.
-    public var relative: String?
+    package var relative: String?
 
     /// An item.
-    public init(source: String, relative: String? = nil) {
+    package init(source: String, relative: String? = nil) {
         self.source = source
         self.relative = relative
     }
 }
 
 /// Which files of the inputs a batch takes.
-public struct BatchSelection: Sendable, Equatable {
+package struct BatchSelection: Sendable, Equatable {
     /// Walk folders recursively (otherwise only the files directly inside).
-    public var recursive = false
+    package var recursive = false
     /// Globs a file found in a folder must match (any of them); empty: all.
-    public var include: [String] = []
+    package var include: [String] = []
     /// Globs no file found in a folder may match.
-    public var exclude: [String] = []
+    package var exclude: [String] = []
     /// Take only shard `index` (1-based) of `count`.
-    public var shard: (index: Int, count: Int)?
+    package var shard: (index: Int, count: Int)?
 
     /// A selection.
-    public init(recursive: Bool = false, include: [String] = [], exclude: [String] = [], shard: (index: Int, count: Int)? = nil) {
+    package init(recursive: Bool = false, include: [String] = [], exclude: [String] = [], shard: (index: Int, count: Int)? = nil) {
         self.recursive = recursive
         self.include = include
         self.exclude = exclude
         self.shard = shard
     }
 
-    public static func == (a: BatchSelection, b: BatchSelection) -> Bool {
+    package static func == (a: BatchSelection, b: BatchSelection) -> Bool {
         a.recursive == b.recursive && a.include == b.include && a.exclude == b.exclude && a.shard?.index == b.shard?.index && a.shard?.count == b.shard?.count
     }
 
     /// Parses `I/N` (1 <= I <= N).
-    public static func parseShard(_ text: String) -> (index: Int, count: Int)? {
+    package static func parseShard(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 1, i <= n else { return nil }
         return (i, n)
@@ -52,14 +52,14 @@ public struct BatchSelection: Sendable, Equatable {
 
     /// True when a glob matches a path: patterns without `/` match the file
     /// name, others the path relative to the folder (`*` may cross `/`).
-    public static func matches(_ pattern: String, relative: String) -> Bool {
+    package static func matches(_ pattern: String, relative: String) -> Bool {
         let subject = pattern.contains("/") ? relative : String(relative.split(separator: "/").last ?? Substring(relative))
         return fnmatch(pattern, subject, 0) == 0
     }
 
     /// The shard a path falls in (0-based), by a stable hash (FNV-1a) of its
     /// bytes, so the same file lands in the same shard on every machine.
-    public static func shardIndex(of path: String, count: Int) -> Int {
+    package static func shardIndex(of path: String, count: Int) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in path.utf8 {
             hash ^= UInt64(byte)
@@ -71,12 +71,12 @@ public struct BatchSelection: Sendable, Equatable {
 
 /// The items of a batch, in a stable order: named files as given, each
 /// folder's files sorted.
-public enum BatchPlan {
+package enum BatchPlan {
     /// The items `inputs` name under `selection`. A folder needs `recursive`
     /// to reach its subfolders; include and exclude globs filter the files
     /// found in folders (named files are always taken); a shard takes the
     /// items whose path hashes to it.
-    public static func items(_ inputs: [String], selection: BatchSelection = BatchSelection()) throws -> [BatchItem] {
+    package static func items(_ inputs: [String], selection: BatchSelection = BatchSelection()) throws -> [BatchItem] {
         var items: [BatchItem] = []
         for input in inputs {
             guard input != "-", FileIO.isDirectory(input) else {
@@ -102,7 +102,7 @@ extension BatchPlan {
     /// False for content that cannot be a property list in any format (binary
     /// data that is neither `bplist` nor text, such as an image), so a file
     /// found in a folder is skipped rather than failed.
-    public static func mayBePropertyList(_ bytes: [UInt8]) -> Bool {
+    package static func mayBePropertyList(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
             switch FormatSniffer.guess(raw) {
             case .format(.binary), .unsupportedBinary: return true

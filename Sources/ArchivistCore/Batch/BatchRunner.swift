@@ -7,29 +7,29 @@ import Darwin
 #endif
 
 /// What happened to one item of a batch.
-public struct BatchOutcome: Sendable {
+package struct BatchOutcome: Sendable {
     /// The four results a batch reports.
-    public enum Status: String, Sendable {
+    package enum Status: String, Sendable {
         case converted, unchanged, skipped, failed
     }
 
     /// The item.
-    public var item: BatchItem
+    package var item: BatchItem
     /// What happened.
-    public var status: Status
+    package var status: Status
     /// Where its result went, when one was written or found unchanged.
-    public var destination: String?
+    package var destination: String?
     /// Why it failed or was skipped.
-    public var errors: [PlistError] = []
+    package var errors: [PlistError] = []
     /// Lines to print on standard error (warnings, errors), in order.
-    public var stderrLines: [String] = []
+    package var stderrLines: [String] = []
     /// Lines to print on standard output (per-file summaries), in order.
-    public var stdoutLines: [String] = []
+    package var stdoutLines: [String] = []
     /// Bytes read and written.
-    public var bytesIn = 0, bytesOut = 0
+    package var bytesIn = 0, bytesOut = 0
 
     /// An outcome.
-    public init(item: BatchItem, status: Status, destination: String? = nil) {
+    package init(item: BatchItem, status: Status, destination: String? = nil) {
         self.item = item
         self.status = status
         self.destination = destination
@@ -37,38 +37,38 @@ public struct BatchOutcome: Sendable {
 }
 
 /// Set by SIGINT; a batch finishes the items under way and starts no more.
-public enum BatchInterrupt {
+package enum BatchInterrupt {
     nonisolated(unsafe) static var requested: sig_atomic_t = 0
 
     /// Catches Ctrl-C (SIGINT) and SIGTERM: the first asks the batch to stop
     /// after the items under way (whose writes are atomic anyway).
-    public static func install() {
+    package static func install() {
         signal(SIGINT) { _ in BatchInterrupt.requested = 1 }
         signal(SIGTERM) { _ in BatchInterrupt.requested = 1 }
     }
 
     /// True once a stop was asked for.
-    public static var isRequested: Bool { requested != 0 }
+    package static var isRequested: Bool { requested != 0 }
 }
 
 /// Runs a batch's items on `jobs` threads. Items are taken in order; their
 /// outcomes are handed to `report` in item order as soon as every earlier one
 /// is done, so what is printed does not depend on the number of jobs.
-public final class BatchRunner: @unchecked Sendable {
+package final class BatchRunner: @unchecked Sendable {
     private let lock = BatchLock()
     private var next = 0
     private var results: [BatchOutcome?]
     private var reported = 0
     private var stop = false
     /// True when the run stopped early (fail-fast or interrupt).
-    public private(set) var stoppedEarly = false
+    package private(set) var stoppedEarly = false
 
     let count: Int
     let jobs: Int
     let failFast: Bool
 
     /// A runner for `count` items.
-    public init(count: Int, jobs: Int, failFast: Bool) {
+    package init(count: Int, jobs: Int, failFast: Bool) {
         self.count = count
         self.jobs = max(1, min(jobs, max(count, 1)))
         self.failFast = failFast
@@ -77,7 +77,7 @@ public final class BatchRunner: @unchecked Sendable {
 
     /// Runs `work` for every item (until stopped) and returns the outcomes of
     /// the items that ran, in item order.
-    public func run(_ work: @escaping @Sendable (Int) -> BatchOutcome, report: @escaping @Sendable (Int, BatchOutcome) -> Void) -> [BatchOutcome] {
+    package func run(_ work: @escaping @Sendable (Int) -> BatchOutcome, report: @escaping @Sendable (Int, BatchOutcome) -> Void) -> [BatchOutcome] {
         let body: @Sendable (Int) -> Void = { [self] _ in
             while let index = self.take() {
                 let outcome = work(index)

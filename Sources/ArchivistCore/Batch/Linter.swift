@@ -1,18 +1,18 @@
 /// What `lint` checks: that an input reads as a property list, and none of the
 /// mistakes Apple's parsers accept silently (duplicate keys, lone surrogates,
 /// an encoding declaration that contradicts the bytes).
-public enum Linter {
+package enum Linter {
     /// One problem of one input.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// The input's name as reported.
-        public var path: String
+        package var path: String
         /// Where in the input.
-        public var location: SourceLocation
+        package var location: SourceLocation
         /// What is wrong, on one line.
-        public var message: String
+        package var message: String
 
         /// A finding from an error.
-        public init(path: String, error: PlistError) {
+        package init(path: String, error: PlistError) {
             self.path = path
             self.location = error.location
             self.message = PlistError.oneLine(error.message)
@@ -20,13 +20,13 @@ public enum Linter {
 
         /// The line `lint` prints: `PATH:LINE:COL: error: MESSAGE`, or
         /// `PATH: offset N (object I): error: MESSAGE` for binary and archives.
-        public var line: String {
+        package var line: String {
             PlistError(.syntax, message, at: location).formatted(path: path)
         }
 
         /// A GitHub Actions annotation: `::error file=PATH,line=L,col=C::MESSAGE`
         /// (the place inside the file goes in the message when it is not a line).
-        public var githubAnnotation: String {
+        package var githubAnnotation: String {
             func escapeProperty(_ s: String) -> String {
                 s.replacingEvery([("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C")])
             }
@@ -46,7 +46,7 @@ public enum Linter {
 
     /// The files a lint of `path` covers: the files below a folder (recursively,
     /// sorted, hidden entries skipped), otherwise the path itself.
-    public static func files(for path: String) throws -> [String] {
+    package static func files(for path: String) throws -> [String] {
         path != "-" && FileIO.isDirectory(path) ? try FileIO.files(under: path) : [path]
     }
 
@@ -57,7 +57,7 @@ public enum Linter {
     /// `check` runs on a document that reads, for checks that live outside the
     /// core (keyed archives, secure coding, a required format); the errors it
     /// returns, and the one it throws, are more problems.
-    public static func findings(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
+    package static func findings(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
                                 check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
         let document: PlistDocument
         do {
@@ -79,7 +79,7 @@ public enum Linter {
     }
 
     /// The problems as `lint` prints them, one line each.
-    public static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
+    package static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
                                 check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [String] {
         findings(in: bytes, path: path, options: options, check: check).map(\.line)
     }

@@ -1,5 +1,5 @@
 /// Where a conversion puts each result.
-public enum OutputTarget: Sendable, Equatable {
+package enum OutputTarget: Sendable, Equatable {
     /// Standard output; takes one input.
     case standardOutput
     /// One named file; takes one input. `-` is standard output.
@@ -13,7 +13,7 @@ public enum OutputTarget: Sendable, Equatable {
 
     /// The extension a result gets in a folder: `json` for JSON, `plist` for
     /// XML, binary and OpenStep (the extension Apple's tools use for all three).
-    public static func fileExtension(for format: PlistFormat) -> String {
+    package static func fileExtension(for format: PlistFormat) -> String {
         switch format {
         case .json: return "json"
         case .xml, .binary, .openstep: return "plist"
@@ -21,7 +21,7 @@ public enum OutputTarget: Sendable, Equatable {
     }
 
     /// Why this target cannot take these inputs, or nil when it can.
-    public func usageProblem(inputs: [String]) -> String? {
+    package func usageProblem(inputs: [String]) -> String? {
         switch self {
         case .standardOutput:
             return inputs.count == 1 ? nil : "several inputs need an output folder or in-place conversion (standard output takes one)"
@@ -36,7 +36,7 @@ public enum OutputTarget: Sendable, Equatable {
     }
 
     /// The path one input's result goes to; `-` means standard output.
-    public func destination(for input: String, format: PlistFormat) -> String {
+    package func destination(for input: String, format: PlistFormat) -> String {
         destination(for: BatchItem(source: input), format: format)
     }
 
@@ -44,7 +44,7 @@ public enum OutputTarget: Sendable, Equatable {
     /// folder, an item found below an input folder keeps its subfolders; the
     /// name's extension follows `format`, or the name is kept when `format`
     /// is nil (each result in its input's format).
-    public func destination(for item: BatchItem, format: PlistFormat?) -> String {
+    package func destination(for item: BatchItem, format: PlistFormat?) -> String {
         switch self {
         case .standardOutput:
             return "-"

@@ -8,13 +8,13 @@ import Darwin
 ///
 /// Every failure is a `PlistError` of kind `.io` whose message names the path
 /// and the system's reason (`cannot read PATH: No such file or directory`).
-public enum FileIO {
+package enum FileIO {
     /// The bytes of a file, or of standard input for `-`.
     ///
     /// A regular file is read into one allocation of its size; a pipe or
     /// terminal is read in chunks. Reading stops with `.limitExceeded` once the
     /// input passes `maxSize` bytes.
-    public static func read(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> [UInt8] {
+    package static func read(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> [UInt8] {
         let isStdin = path == "-"
         let name = isStdin ? "standard input" : path
         let fd = isStdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
@@ -70,7 +70,7 @@ public enum FileIO {
     /// place, so the destination is either left as it was or is the complete new
     /// file. On any failure the temporary file is removed. A replaced file keeps
     /// its permission bits; a symbolic link is followed and its target replaced.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws {
         if path == "-" {
             try writeAll(bytes, fd: STDOUT_FILENO, name: "standard output")
             return
@@ -126,38 +126,38 @@ public enum FileIO {
 
     /// True when something exists at `path` (a symbolic link counts even when
     /// it dangles).
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var st = stat()
         return lstat(path, &st) == 0
     }
 
     /// True when `path` is a directory (following symbolic links).
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// What identifies a file however its path is spelled: device and inode.
-    public struct FileIdentity: Hashable, Sendable {
+    package struct FileIdentity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
     }
 
     /// The identity of the existing file at `path` (links followed), or nil.
-    public static func identity(of path: String) -> FileIdentity? {
+    package static func identity(of path: String) -> FileIdentity? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))
     }
 
     /// True when both paths name the same existing file, however they are spelled.
-    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
         guard let ia = identity(of: a) else { return false }
         return ia == identity(of: b)
     }
 
     /// Creates a directory and any missing parents (`mkdir -p`).
-    public static func createDirectories(_ path: String) throws {
+    package static func createDirectories(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
@@ -177,7 +177,7 @@ public enum FileIO {
     /// files are listed; symbolic links to folders are not followed, so links
     /// cannot make the walk loop. The walk keeps its own stack. Without
     /// `recursive`, only the files directly inside `root`.
-    public static func files(under root: String, recursive: Bool = true) throws -> [String] {
+    package static func files(under root: String, recursive: Bool = true) throws -> [String] {
         var out: [String] = []
         // Entries still to visit, the next one last.
         var pending: [(path: String, isFolder: Bool)] = [(root, true)]

@@ -1,13 +1,13 @@
 /// Byte-order-mark detection and conversion of UTF-16/UTF-32 text to UTF-8, for
 /// the text formats that are not XML (libxml2 decodes XML itself).
-public enum TextDecoding {
+package enum TextDecoding {
     /// A Unicode encoding form.
-    public enum Encoding: Sendable, Equatable {
+    package enum Encoding: Sendable, Equatable {
         case utf8, utf16BE, utf16LE, utf32BE, utf32LE
     }
 
     /// The encoding a byte-order mark announces and the mark's length.
-    public static func detectBOM(_ bytes: UnsafeRawBufferPointer) -> (encoding: Encoding, bomLength: Int)? {
+    package static func detectBOM(_ bytes: UnsafeRawBufferPointer) -> (encoding: Encoding, bomLength: Int)? {
         let n = bytes.count
         if n >= 4, bytes[0] == 0x00, bytes[1] == 0x00, bytes[2] == 0xFE, bytes[3] == 0xFF { return (.utf32BE, 4) }
         if n >= 4, bytes[0] == 0xFF, bytes[1] == 0xFE, bytes[2] == 0x00, bytes[3] == 0x00 { return (.utf32LE, 4) }
@@ -80,7 +80,7 @@ public enum TextDecoding {
         return out
     }
 
-    public static func decodeToUTF8(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func decodeToUTF8(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         guard let (encoding, bom) = detectBOM(bytes) else { return Array(bytes) }
         let body = UnsafeRawBufferPointer(rebasing: bytes[bom...])
         var out: [UInt8] = []

@@ -8,12 +8,12 @@ import Darwin
 /// `memcpy` (no per-append generic collection code), handed over as one
 /// `[UInt8]` (or `String`) at the end. Public for the renderers of other
 /// modules (`dump`).
-public final class ByteSink {
+package final class ByteSink {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
 
-    public init(capacity: Int = 1 << 16) {
+    package init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }
@@ -21,7 +21,7 @@ public final class ByteSink {
     deinit { base.deallocate() }
 
     /// The number of bytes written.
-    public var byteCount: Int { count }
+    package var byteCount: Int { count }
 
     @inline(__always)
     func reserve(_ extra: Int) {
@@ -81,7 +81,7 @@ public final class ByteSink {
 
     /// The UTF-8 bytes of a string.
     @inline(__always)
-    public func append(utf8 s: String) {
+    package func append(utf8 s: String) {
         // Native and small strings hand over their UTF-8 directly.
         if s.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) != nil { return }
         var s = s
@@ -132,12 +132,12 @@ public final class ByteSink {
     }
 
     /// The bytes written, as an array (the sink may be reused or dropped after).
-    public func bytes() -> [UInt8] {
+    package func bytes() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
 
     /// The bytes written, as UTF-8 text.
-    public func text() -> String {
+    package func text() -> String {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 }

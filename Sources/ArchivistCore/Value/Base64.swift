@@ -1,6 +1,6 @@
 /// Base64 with the standard alphabet and `=` padding (RFC 4648 §4), as JSON
 /// output of `data` values and XML `<data>` use it.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// 0...63 for alphabet bytes, 0xFF for everything else.
@@ -11,14 +11,14 @@ public enum Base64 {
     }()
 
     /// The padded base64 text of `bytes`, on one line.
-    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+    package static func encode(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         encode(bytes, into: &out)
         return out
     }
 
     /// Appends the padded base64 text of `bytes` to `out`, on one line.
-    public static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+    package static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { encode($0, into: &out) }
     }
 
@@ -56,7 +56,7 @@ public enum Base64 {
     }
 
     /// Appends the padded base64 text of `bytes` to `out`, on one line.
-    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    package static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let n = bytes.count
         out.reserveCapacity(out.count + (n + 2) / 3 * 4)
         alphabet.withUnsafeBufferPointer { a in
@@ -94,7 +94,7 @@ public enum Base64 {
     /// The bytes of base64 text, or nil when it is not base64. ASCII whitespace
     /// anywhere is skipped (line-wrapped text decodes); `=` may only end the
     /// text, and may be left out.
-    public static func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+    package static func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)
         var accumulator: UInt32 = 0
@@ -138,7 +138,7 @@ public enum Base64 {
     /// fails: characters outside the alphabet are skipped, `=` counts as a zero
     /// sextet, a group of four sextets yields three bytes less one for each `=`
     /// that ends it, and an incomplete last group is dropped.
-    public static func decodeLikeCoreFoundation<C: Collection>(_ text: C) -> [UInt8] where C.Element == UInt8 {
+    package static func decodeLikeCoreFoundation<C: Collection>(_ text: C) -> [UInt8] where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)
         var accumulator: UInt32 = 0

@@ -1,11 +1,11 @@
 /// Conversion between `PlistDate` and the `YYYY-MM-DDTHH:MM:SSZ` form that
 /// XML plists (and Archivist's JSON) use. Pure arithmetic: no calendars, no
 /// Foundation, proleptic Gregorian in UTC.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Dates further than this many seconds from 2001 are refused by `format`
     /// (about ±31.7 million years; far beyond anything a plist holds in practice
     /// and well inside what the arithmetic below handles exactly).
-    public static let maximumMagnitude: Double = 1e15
+    package static let maximumMagnitude: Double = 1e15
 
     /// The civil fields of a date, whole seconds floored toward the past.
     struct Fields: Equatable {
@@ -24,7 +24,7 @@ public enum ISO8601 {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, or nil for a date that is not finite or too far away.
-    public static func formatIfRepresentable(_ date: PlistDate) -> String? {
+    package static func formatIfRepresentable(_ date: PlistDate) -> String? {
         guard let f = fields(of: date) else { return nil }
         var out = ""
         out.reserveCapacity(20)
@@ -42,7 +42,7 @@ public enum ISO8601 {
     /// Appends `YYYY-MM-DDTHH:MM:SSZ` as bytes (what `formatIfRepresentable`
     /// returns, without building a `String`); false, appending nothing, for a
     /// date that is not finite or too far away.
-    public static func appendFormatted(_ date: PlistDate, into out: inout [UInt8]) -> Bool {
+    package static func appendFormatted(_ date: PlistDate, into out: inout [UInt8]) -> Bool {
         guard let f = fields(of: date) else { return false }
         @inline(__always) func two(_ v: Int, _ out: inout [UInt8]) {
             out.append(UInt8(truncatingIfNeeded: 0x30 + v / 10))
@@ -94,13 +94,13 @@ public enum ISO8601 {
 
     /// Like `formatIfRepresentable`, falling back to the raw seconds for dates
     /// that cannot be written as a calendar date.
-    public static func format(_ date: PlistDate) -> String {
+    package static func format(_ date: PlistDate) -> String {
         formatIfRepresentable(date) ?? "\(date.secondsSinceReferenceDate)s-since-2001"
     }
 
     /// Parses `[-]YYYY-MM-DDTHH:MM:SS[.fraction]Z`. Returns nil for anything else,
     /// including out-of-range fields.
-    public static func parse<C: Collection>(_ text: C) -> PlistDate? where C.Element == UInt8 {
+    package static func parse<C: Collection>(_ text: C) -> PlistDate? where C.Element == UInt8 {
         if let date = text.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return date }
         return Array(text).withUnsafeBufferPointer { parse(bytes: $0) }
     }

@@ -20,6 +20,9 @@ enum ConvertTarget: Equatable, ExpressibleByArgument {
 
     static var allValueStrings: [String] { PlistFormat.allCases.map(\.rawValue) + ["codable-json"] }
 
+    /// Shell completion offers every target.
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+
     /// The property-list format results are written in.
     var plistFormat: PlistFormat {
         switch self {

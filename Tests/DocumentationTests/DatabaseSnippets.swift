@@ -1,0 +1,85 @@
+import ArchivistArchive
+import ArchivistCore
+import ArchivistDatabase
+import Foundation
+import XCTest
+
+/// A contact as the scenario-4 app archived it (`App.Contact`).
+final class Contact: NSObject, NSCoding {
+    let tel: String, fax: String, email: String
+    init(tel: String, fax: String, email: String) { self.tel = tel; self.fax = fax; self.email = email }
+    func encode(with coder: NSCoder) {
+        coder.encode(tel, forKey: "tel")
+        coder.encode(fax, forKey: "fax")
+        coder.encode(email, forKey: "email")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+/// The code of "Archives in SQLite", run on a Core Data-shaped store whose
+/// blobs Foundation's NSKeyedArchiver wrote.
+final class DatabaseSnippets: XCTestCase {
+    var storePath = ""
+
+    override func setUpWithError() throws {
+        storePath = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID().uuidString).sqlite").path
+        let db = try SQLiteDatabase.create(path: storePath)
+        try db.execute("CREATE TABLE ZEMPLOYEEENTITY (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR, ZCONTACT BLOB)")
+        for (i, name) in ["Ada", "Grace", "Edsger"].enumerated() {
+            let contact = Contact(tel: "555-010\(i)", fax: "555-020\(i)", email: "\(name.lowercased())@example.com")
+            let data = try NSKeyedArchiver.archivedData(withRootObject: contact, requiringSecureCoding: false)
+            let blob = try Self.renamingClass(of: [UInt8](data), to: "App.Contact")
+            let insert = try db.prepare("INSERT INTO ZEMPLOYEEENTITY (ZNAME, ZCONTACT) VALUES (?, ?)")
+            try insert.bind(1, text: name)
+            try insert.bind(2, blob: blob)
+            _ = try insert.step()
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: storePath)
+    }
+
+    /// The archive with its custom class named as the app named it (Foundation
+    /// on Linux archives this class under the test module's name).
+    static func renamingClass(of bytes: [UInt8], to name: String) throws -> [UInt8] {
+        var graph = try ObjectGraph(try PropertyList.read(bytes).value)
+        _ = graph.renameClass(NSStringFromClass(Contact.self), to: name)
+        return try PropertyList.write(try GraphWriter.archive(graph), as: .binary)
+    }
+
+    func testFindCheckAndMigrateAColumn() throws {
+        let store = try SQLiteDatabase(path: storePath)
+        for summary in try BlobColumnSummary.scan(store) {
+            print("\(summary.column.label): \(summary.archives) archives in \(summary.blobs) blobs")
+        }
+        XCTAssertEqual(try BlobColumnSummary.scan(store).map { "\($0.column.label) \($0.archives)/\($0.blobs)" },
+                       ["ZEMPLOYEEENTITY.ZCONTACT 3/3"])
+
+        let contacts = BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT")
+        try contacts.forEachBlob(in: store) { row, bytes in
+            let graph = try ObjectGraph(try PropertyList.read(bytes).value)
+            print(row, graph.classCensus().map(\.name.readable))
+        }
+
+        let rules = try MigrationRules(bytes: Array("""
+            {
+              "classes": { "App.Contact": { "renameTo": "ContactsCore.Contact" } },
+              "allowedClasses": ["ContactsCore.Contact"]
+            }
+            """.utf8))
+        let migration = StoreMigration(column: contacts, migrator: Migrator(rules: rules))
+        let outcome = try migration.run(on: store)
+        print("\(outcome.migrated.count) migrated, \(outcome.unchanged) unchanged")
+
+        XCTAssertEqual(outcome.migrated.count, 3)
+        var classes: [String] = []
+        try contacts.forEachBlob(in: store) { _, bytes in
+            let graph = try ObjectGraph(try PropertyList.read(bytes).value)
+            classes += graph.classCensus().map(\.name.readable)
+            XCTAssertEqual(try SecureCodingCheck.errors(in: try PropertyList.read(bytes).value, policy: SecurePolicy(rules: rules)), [])
+        }
+        XCTAssertEqual(classes.filter { $0 == "ContactsCore.Contact" }.count, 3, "\(classes)")
+        XCTAssertEqual(try migration.run(on: store).unchanged, 3, "a second run changes nothing")
+    }
+}
