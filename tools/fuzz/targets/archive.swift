@@ -1,5 +1,6 @@
 // libFuzzer target: keyed archives: any format read, then the object graph,
-// its dump, the archive writer, the Codable export, a secure check and a migration.
+// its dump, the archive writer, the Codable export, a secure check, a migration,
+// the schema and the generated Swift.
 import ArchivistArchive
 import ArchivistCore
 
@@ -14,5 +15,10 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
     _ = try? Migrator(rules: MigrationRules()).migrate(document.value)
     _ = try? CodableSchema(document.value)
+    var codegen = SwiftCodegen()
+    if (try? codegen.add(document.value)) != nil {
+        _ = codegen.secureCodingSource
+        _ = codegen.allowedClassesSource
+    }
     return 0
 }
