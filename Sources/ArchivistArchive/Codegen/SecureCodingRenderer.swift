@@ -10,13 +10,14 @@ enum SecureCodingRenderer {
     /// it, declaring only the fields its superclasses do not have and
     /// chaining `init?(coder:)` and `encode(with:)` to them; a superclass is
     /// not `final`.
-    static func declaration(of c: SecureCodingClass, in all: [String: SecureCodingClass]) -> String {
+    /// `bases` are the classes some class subclasses.
+    static func declaration(of c: SecureCodingClass, in all: [String: SecureCodingClass], bases: Set<String>) -> String {
         let path = c.swiftType.split(separator: ".").map(String.init)
         guard let name = path.last, !c.swiftType.contains("<") else {
             return "// \(c.swiftType) is a generic class: declare it by hand, reading its fields as the other classes here do.\n"
         }
         let line = ancestors(of: c, in: all)
-        let isBase = all.values.contains { $0.superclass == c.swiftType }
+        let isBase = bases.contains(c.swiftType)
         var inherited: [SecureCodingClass.Field] = []
         for ancestor in line.reversed() {
             for f in ancestor.fields where !inherited.contains(where: { $0.key == f.key }) { inherited.append(f) }

@@ -109,8 +109,9 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         }
     }
 
-    /// Merges optional contents: nil (never seen) gives way to the other;
-    /// `.some(nil)` when both were seen and cannot be one type.
+    /// Merges the contents of two collections, nil where a collection was
+    /// always empty (which gives way to the other): `.some` of the merged
+    /// contents, or nil when both were seen and cannot be one type.
     private static func merge(_ a: SecureFieldShape?, _ b: SecureFieldShape?) -> SecureFieldShape?? {
         guard let a else { return .some(b) }
         guard let b else { return .some(a) }

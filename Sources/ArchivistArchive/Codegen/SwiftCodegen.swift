@@ -162,12 +162,20 @@ public struct SwiftCodegen: Sendable {
         !SecurePolicy.isFrameworkClass(o.className) && FoundationValue.interpret(o, in: graph) == nil
     }
 
+    /// Fields whose generated code needs a hand's touch (values of two types,
+    /// inline in some objects and referenced in others), as
+    /// `TYPE.KEY: NOTE` lines.
+    public var warnings: [String] {
+        classes.flatMap { c in c.fields.flatMap { f in f.notes.map { "\(c.swiftType).\(f.key): \($0)" } } }
+    }
+
     /// `--secure-coding`: each custom class as it must look after the
     /// migration, and a function mapping the archived names to them.
     public var secureCodingSource: String {
         var out = "import Foundation\n"
         let all = Dictionary(classes.map { ($0.swiftType, $0) }, uniquingKeysWith: { first, _ in first })
-        for c in classes { out += "\n" + SecureCodingRenderer.declaration(of: c, in: all) }
+        let bases = Set(classes.compactMap(\.superclass))
+        for c in classes { out += "\n" + SecureCodingRenderer.declaration(of: c, in: all, bases: bases) }
         out += SecureCodingRenderer.registration(of: classes)
         return out
     }

@@ -99,6 +99,7 @@ struct Codegen: ParsableCommand {
                     failed = true
                 }
             }
+            if secureCoding { for warning in codegen.warnings { Console.error("warning: \(warning)") } }
             var parts: [String] = []
             if secureCoding { parts.append(codegen.secureCodingSource) }
             if allowedClasses { parts.append(codegen.allowedClassesSource) }
