@@ -122,4 +122,24 @@ final class SwiftCodegenTests: XCTestCase {
         XCTAssertEqual(codegen.warnings, ["A.x: also holds String: the type is the first seen"])
         XCTAssertTrue(codegen.secureCodingSource.contains("    var x: Int // also holds String: the type is the first seen\n"), codegen.secureCodingSource)
     }
+
+    /// Keys whose Swift names would collide get distinct properties, in
+    /// `schema` as in the classes: the key that is a Swift name keeps it.
+    func testPropertyNamesAreDistinct() throws {
+        let schema = try CodableSchema(.dictionary(PlistDictionary([("first name", .string("Ada")), ("firstName", .string("Grace"))])))
+        XCTAssertEqual(schema.swift, """
+            import Foundation
+
+            struct Root: Codable {
+                var firstName2: String
+                var firstName: String
+
+                enum CodingKeys: String, CodingKey {
+                    case firstName2 = "first name"
+                    case firstName
+                }
+            }
+
+            """)
+    }
 }

@@ -393,6 +393,8 @@ extension CLITests {
 
     /// Keys that are not Swift names (or are NSObject's) and every bridged
     /// Foundation kind: the generated class compiles and decodes them securely.
+    /// The key `firstName` keeps its name; `first name` gets `firstName2`,
+    /// whichever order Foundation wrote them in.
     func testCodegenHandlesTrickyKeysAndFoundationValues() throws {
         let name = NSStringFromClass(TrickyV1.self)
         for note in [("a.plist", "kept"), ("b.plist", nil)] {
@@ -410,7 +412,7 @@ extension CLITests {
         let main = driver("main.swift", root: "Tricky", classes: "archivedClasses", describe: describe, roundTrip: true)
         let program = try compile(["Tricky.swift", main], module: "Tricky")
         let decoded = try spawn(program, [work.appendingPathComponent("a.plist").path, work.appendingPathComponent("b.plist").path])
-        let common = #"a tricky one|7|Ada|Grace|["x", "y"]|["s"]|["a": 1.5]|86400.0|0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10|https://example.org/a|[1, 2, 3]|true"#
+        let common = #"a tricky one|7|Grace|Ada|["x", "y"]|["s"]|["a": 1.5]|86400.0|0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10|https://example.org/a|[1, 2, 3]|true"#
         XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED \(common)|kept", "DECODED \(common)|nil"], decoded.output)
         XCTAssertEqual(lines(decoded, "AGAIN"), ["AGAIN \(common)|kept", "AGAIN \(common)|nil"], decoded.output)
     }
@@ -437,5 +439,24 @@ extension CLITests {
         let decoded = try spawn(program, [work.appendingPathComponent("migrated.plist").path])
         XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED circle c 1.5, shape plain"], decoded.output)
         XCTAssertEqual(lines(decoded, "AGAIN"), ["AGAIN circle c 1.5, shape plain"], decoded.output)
+    }
+
+    /// Keys that are not Swift names, or collide once made Swift names: the
+    /// printed structs compile and decode the codable-json output.
+    func testSchemaOfAwkwardKeysCompilesAndDecodes() throws {
+        make("awkward.json", #"{"first name": "Ada", "firstName": "Grace", "class": 3, "tags": ["a"], "self": {"x-y": 1.5}}"#)
+        let schema = try run(["schema", "awkward.json", "--swift"])
+        XCTAssertEqual(schema.status, 0, schema.stderr)
+        let json = try run(["convert", "awkward.json", "--to", "codable-json", "-o", "out.json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        make("Models.swift", schema.stdout)
+        make("main.swift", """
+            import Foundation
+            let r = try JSONDecoder().decode(Root.self, from: Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1])))
+            print("DECODED \\(r.firstName) \\(r.firstName2) \\(r.`class`) \\(r.tags) \\(r.`self`.xY)")
+            """)
+        let program = try compile(["Models.swift", "main.swift"], module: "Models")
+        let decoded = try spawn(program, [work.appendingPathComponent("out.json").path])
+        XCTAssertEqual(lines(decoded, "DECODED"), [#"DECODED Grace Ada 3 ["a"] 1.5"#], schema.stdout + decoded.output)
     }
 }

@@ -166,9 +166,10 @@ public struct CodableSchema: Sendable {
     /// The declarations as Swift source.
     public var swift: String { swift(codingKeysForRenames: false) }
 
-    /// The declarations as Swift source; with `codingKeysForRenames`, every
-    /// struct that has a key a rule renamed lists all its keys in `CodingKeys`,
-    /// the renamed ones marked with their archived key. A struct that contains
+    /// The declarations as Swift source, with a `CodingKeys` enum (listing
+    /// every key) in each struct with a key that is not its property's name;
+    /// with `codingKeysForRenames`, also in each struct that has a key a rule
+    /// renamed, the renamed ones marked with their archived key. A struct that contains
     /// itself (directly or through other structs, not through an array or a
     /// dictionary) is declared a `final class`, which can.
     public func swift(codingKeysForRenames: Bool) -> String {
@@ -178,11 +179,14 @@ public struct CodableSchema: Sendable {
         if let rootType, decls.first?.name != rootType.swift { out += "\n// The root value is \(rootType.swift)\(rootType.note.map { " (\($0))" } ?? "").\n" }
         for decl in decls {
             out += "\n\(recursive.contains(decl.name) ? "final class" : "struct") \(decl.name): Codable {\n"
+            let names = SwiftNames.propertyNames(for: decl.properties.map(\.key), avoiding: [])
+            let renamed = codingKeysForRenames && decl.properties.contains { $0.archivedKey != nil }
+            // A CodingKeys enum must list every property, or Codable cannot be synthesized.
             var codingKeys: [(name: String, key: String, archived: String?)] = []
-            let listAll = codingKeysForRenames && decl.properties.contains { $0.archivedKey != nil }
-            for p in decl.properties {
-                let name = Self.identifier(p.key)
-                if name != p.key || listAll { codingKeys.append((name, p.key, listAll ? p.archivedKey : nil)) }
+            if renamed || zip(decl.properties, names).contains(where: { $0.0.key != $0.1 }) {
+                codingKeys = zip(decl.properties, names).map { ($1, $0.key, renamed ? $0.archivedKey : nil) }
+            }
+            for (p, name) in zip(decl.properties, names) {
                 var line = "    var \(name): \(p.type.swift)\(p.optional ? "?" : "")"
                 let places = p.conflictingPlaces
                 if !places.isEmpty {

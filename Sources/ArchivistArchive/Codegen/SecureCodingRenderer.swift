@@ -80,21 +80,10 @@ enum SecureCodingRenderer {
         return out
     }
 
-    /// The fields with their property names: Swift names for the keys, one
-    /// that `NSObject` has (`description`) or that repeats gets a suffix.
+    /// The fields with their property names (`SwiftNames.propertyNames`,
+    /// avoiding the names `NSObject` has).
     private static func propertyNames(_ fields: [SecureCodingClass.Field]) -> [(field: SecureCodingClass.Field, name: String)] {
-        var used: Set<String> = []
-        return fields.map { f in
-            var name = CodableSchema.identifier(f.key)
-            if SwiftNames.objectMembers.contains(name) { name += "Field" }
-            let base = name.filter { $0 != "`" }
-            var n = 2
-            while !used.insert(name).inserted {
-                name = base + String(n)
-                n += 1
-            }
-            return (f, name)
-        }
+        Array(zip(fields, SwiftNames.propertyNames(for: fields.map(\.key), avoiding: SwiftNames.objectMembers)))
     }
 
     /// A function that maps every archived name to its class, for

@@ -49,6 +49,29 @@ enum SwiftNames {
         return out
     }
 
+    /// Swift property names for keys, all different: a key that is a Swift
+    /// name keeps it; another gets its camelCase form (`CodableSchema.identifier`),
+    /// with the suffix `Field` when `avoiding` has it, and a number when an
+    /// earlier key took it, whatever the order of the keys.
+    static func propertyNames(for keys: [String], avoiding reserved: Set<String>) -> [String] {
+        let wanted = keys.map { key -> String in
+            let name = CodableSchema.identifier(key)
+            return reserved.contains(name) ? name + "Field" : name
+        }
+        var used = Set(zip(keys, wanted).filter { $0.0 == $0.1 }.map(\.1))
+        return zip(keys, wanted).map { key, wanted in
+            if key == wanted { return wanted }
+            var name = wanted
+            let base = name.filter { $0 != "`" }
+            var n = 2
+            while !used.insert(name).inserted {
+                name = base + String(n)
+                n += 1
+            }
+            return name
+        }
+    }
+
     /// Members of `NSObject` a stored property of a subclass cannot be named.
     static let objectMembers: Set<String> = [
         "description", "debugDescription", "hash", "hashValue", "superclass", "classForCoder", "classForKeyedArchiver",
