@@ -8,29 +8,30 @@ struct Codegen: ParsableCommand {
         abstract: "Write the Swift code for the migrated archives: NSSecureCoding classes, allowlists, a Core Data transformer, Codable structs.",
         discussion: """
             Reads keyed archives (files, property lists holding them, folders searched
-            recursively) and the rules file, migrates them in memory as migrate would, and
-            prints Swift source for what the app's new code needs:
+            recursively) and the rules file, migrates them in memory as migrate would,
+            and prints Swift source for the app's new code.
 
-              --secure-coding   each custom class after the migration (renamed as the rules
-                                say): supportsSecureCoding, init?(coder:) reading every field
-                                with decodeObject(of:forKey:) and the right classes (boxed
-                                numbers as NSNumber; those the rules keep inline with
-                                decodeInteger, decodeDouble, decodeFloat or decodeBool),
-                                encode(with:) to match, and registerArchivedClassNames()
-              --allowed-classes the classes to pass to unarchivedObject(ofClasses:from:)
-              --transformer NAME an NSSecureUnarchiveFromDataTransformer subclass NAME for a
-                                Core Data Transformable attribute, with its registration
-                                (behind #if canImport(CoreData): Apple platforms only)
-              --codable         the Codable structs of schema --swift, with CodingKeys
-                                wherever a rule renamed a key
+            --secure-coding: each custom class after the migration (renamed as the
+            rules say), with supportsSecureCoding, init?(coder:) reading every field
+            with decodeObject(of:forKey:) and the classes it needs (boxed numbers as
+            NSNumber; primitives the rules keep inline with decodeInteger,
+            decodeDouble, decodeFloat or decodeBool), encode(with:) to match, and
+            registerArchivedClassNames().
 
-            The first three combine; --codable declares types of the same names as the
-            classes, so it is generated on its own (into another file or module).
+            --allowed-classes: the classes for unarchivedObject(ofClasses:from:).
+
+            --transformer NAME: an NSSecureUnarchiveFromDataTransformer subclass for
+            a Core Data Transformable attribute, with its registration (behind
+            #if canImport(CoreData): Apple platforms only).
+
+            --codable: the Codable structs of schema --swift, with CodingKeys
+            wherever a rule renamed a key. It declares types named as the classes,
+            so it is generated on its own; the other three combine.
 
             Examples:
-              archivist codegen Data.plist --rules rules.json --secure-coding --allowed-classes
-              archivist codegen Contacts/ --rules rules.json --transformer ContactTransformer -o ContactTransformer.swift
-              archivist codegen computer.plist --rules rules.json --codable
+              archivist codegen Data.plist --rules rules.json --secure-coding
+              archivist codegen Contacts/ --rules r.json --transformer ContactTransformer
+              archivist codegen computer.plist --rules rules.json --codable -o Models.swift
             """
     )
 
