@@ -459,4 +459,35 @@ extension CLITests {
         let decoded = try spawn(program, [work.appendingPathComponent("out.json").path])
         XCTAssertEqual(lines(decoded, "DECODED"), [#"DECODED Grace Ada 3 ["a"] 1.5"#], schema.stdout + decoded.output)
     }
+
+    /// Scenario 3: the User archived inside a preferences file; the generated
+    /// class decodes the migrated value read back with PropertyListSerialization.
+    func testCodegenSecureCodingScenarioThree() throws {
+        try copyCorpus("archives/preferences-with-user.plist", to: "Prefs.plist")
+        make("rules.json", #"{"allowedClasses": ["Prefs.User"]}"#)
+        let generated = try run(["codegen", "Prefs.plist", "--rules", "rules.json", "--secure-coding", "--allowed-classes", "-o", "User.swift"])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let migrated = try run(["migrate", "Prefs.plist", "--rules", "rules.json", "-o", "Migrated.plist"])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        make("main.swift", """
+            import Foundation
+            registerArchivedClassNames()
+            for path in CommandLine.arguments.dropFirst() {
+                let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: path)), format: nil)
+                guard let data = (plist as? [String: Any])?["currentUser"] as? Data else { print("NO DATA"); continue }
+                do {
+                    let user = try NSKeyedUnarchiver.unarchivedObject(ofClasses: archivedClasses, from: data) as? User
+                    print("DECODED \\(user.map { "\\($0.name) \\($0.age) \\($0.email ?? "nil")" } ?? "nil")")
+                } catch {
+                    print("THREW \\(error)")
+                }
+            }
+            """)
+        let program = try compile(["User.swift", "main.swift"], module: "Prefs")
+        let decoded = try spawn(program, [work.appendingPathComponent("Migrated.plist").path])
+        XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED Ada 36 nil"], decoded.output)
+        let original = try spawn(program, [work.appendingPathComponent("Prefs.plist").path])
+        XCTAssertEqual(lines(original, "DECODED"), [], "the inline age of version 1 does not decode")
+        XCTAssertTrue(original.output.contains("Object 36 is not a reference"), original.output)
+    }
 }
