@@ -169,9 +169,9 @@ public struct CodableSchema: Sendable {
     /// The declarations as Swift source, with a `CodingKeys` enum (listing
     /// every key) in each struct with a key that is not its property's name;
     /// with `codingKeysForRenames`, also in each struct that has a key a rule
-    /// renamed, the renamed ones marked with their archived key. A struct that contains
-    /// itself (directly or through other structs, not through an array or a
-    /// dictionary) is declared a `final class`, which can.
+    /// renamed, the renamed ones marked with their archived key. A struct
+    /// that contains itself (directly or through other structs, not through
+    /// an array or a dictionary) is declared a `final class`, which can.
     public func swift(codingKeysForRenames: Bool) -> String {
         let decls = types
         let recursive = Self.recursiveTypes(decls)
