@@ -18,6 +18,7 @@ enum ArchiveValidator {
         while head < queue.count {
             let object = queue[head]
             head += 1
+            let shape = ContainerShape(object, in: objects)
             try forEachUID(in: objects[object], steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
@@ -27,7 +28,7 @@ enum ArchiveValidator {
                 }
                 let target = Int(uid)
                 if !paths.isReached(target), !FieldStep.isClass(steps) {
-                    paths.set(target, FieldStep.link(steps, parent: object))
+                    paths.set(target, shape.link(steps, parent: object))
                     queue.append(target)
                 }
             }
@@ -78,7 +79,7 @@ enum ArchiveValidator {
     private static func join(_ base: String, _ field: String) -> String {
         if field.isEmpty { return base }
         if base.isEmpty { return field }
-        return field.hasPrefix("[") ? base + field : base + "." + field
+        return base + "." + field
     }
 
     /// Calls `body` for each UID inside a value (not descending into other
@@ -121,31 +122,45 @@ enum FieldStep {
     case key(String)
     case index(Int)
 
-    /// `key.key[3].key`, as the paths of `ArchivePaths` spell fields.
+    /// `key.key.3.key`, escaped as key paths are (`NS\.objects.3`).
     static func text(_ steps: [FieldStep]) -> String {
-        var path = ""
-        for step in steps {
+        PlistKeyPath(components: steps.map { step in
             switch step {
-            case .key(let k): path = path.isEmpty ? k : path + "." + k
-            case .index(let i): path += "[\(i)]"
+            case .key(let k): return k
+            case .index(let i): return String(i)
             }
-        }
-        return path
-    }
-
-    /// How a spanning-tree link records these steps: the common shapes (`key`,
-    /// `key[i]`) without building text.
-    static func link(_ steps: [FieldStep], parent: Int) -> ArchivePaths.Link {
-        if steps.count == 1, case .key(let k) = steps[0] { return .field(parent: parent, field: k) }
-        if steps.count == 2, case .key(let k) = steps[0], case .index(let i) = steps[1] {
-            return .element(parent: parent, key: k, index: i)
-        }
-        return .field(parent: parent, field: text(steps))
+        }).description
     }
 
     /// The object's own `$class` field.
     static func isClass(_ steps: [FieldStep]) -> Bool {
         guard steps.count == 1, case .key(let k) = steps[0] else { return false }
         return k == "$class"
+    }
+}
+
+extension ContainerShape {
+    /// The shape of an entry of `$objects` not yet validated: Foundation
+    /// collections by their class name, dictionary keys where they are strings.
+    init(_ object: Int, in objects: [PlistValue]) {
+        guard case .dictionary(let d) = objects[object], case .uid(let c)? = d["$class"], c < UInt64(objects.count),
+              case .dictionary(let cls) = objects[Int(c)], case .string(let name)? = cls["$classname"] else {
+            self = .fields
+            return
+        }
+        if FoundationValue.listClasses.contains(name) || name == "NSCountedSet" {
+            self = .list
+        } else if FoundationValue.mapClasses.contains(name), case .array(let keys)? = d["NS.keys"] {
+            self = .map(keys: keys.map { key in
+                guard case .uid(let k) = key, k < UInt64(objects.count) else { return nil }
+                switch objects[Int(k)] {
+                case .string(let s): return s
+                case .dictionary(let o): return o["NS.string"]?.stringValue
+                default: return nil
+                }
+            })
+        } else {
+            self = .fields
+        }
     }
 }

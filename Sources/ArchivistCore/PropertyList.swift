@@ -20,6 +20,25 @@ public enum PropertyList {
         guard !buffer.isEmpty else {
             throw PlistError(.syntax, "empty input is not a property list", at: .text(line: 1, column: 1))
         }
+        do {
+            return try readGuessing(buffer, options: options)
+        } catch let error as PlistError where error.kind != .limitExceeded && startsAsBinaryData(buffer) {
+            // The text readers' complaint about the first odd byte would point the wrong way.
+            throw PlistError(.syntax, "not a property list: binary data that is neither a binary plist (bplist00) nor text",
+                             at: .binary(offset: 0, object: nil))
+        }
+    }
+
+    /// True for binary data from its first byte on (an image, an SQLite blob
+    /// of another kind): NUL bytes, and a first byte that no text format
+    /// starts with (neither printable ASCII nor whitespace). Text that goes
+    /// wrong later keeps its reader's located error.
+    private static func startsAsBinaryData(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        guard let first = buffer.first, !(0x20...0x7E).contains(first), !FormatSniffer.isSpace(first) else { return false }
+        return FormatSniffer.isBinaryData(buffer)
+    }
+
+    private static func readGuessing(_ buffer: UnsafeRawBufferPointer, options: ReadOptions) throws -> PlistDocument {
         switch FormatSniffer.guess(buffer) {
         case .format(let format):
             return try read(buffer, as: format, options: options)

@@ -41,12 +41,14 @@ public struct BlobColumn: Sendable, Equatable {
         }
     }
 
-    /// The bytes of one row's blob, or nil when the row does not exist or holds no blob.
+    /// The bytes of one row's blob, or nil when the row holds NULL or a value
+    /// that is not a blob; throws when the table has no such row.
     public func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         try check(in: db)
         let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE rowid = ?")
         try s.bind(1, int: row)
-        guard try s.step(), s.isBlob(0) else { return nil }
+        guard try s.step() else { throw PlistError(.io, "\(table) has no row \(row)") }
+        guard s.isBlob(0) else { return nil }
         return s.blob(0)
     }
 }

@@ -52,13 +52,13 @@ public struct StoreMigration {
         self.migrator = migrator
     }
 
-    /// Every class of the column's archives, to check the rules against.
-    public func classNames(in db: SQLiteDatabase) throws -> [ClassName] {
-        var names: [ClassName] = []
+    /// The classes and keys of the column's archives, to check the rules against.
+    package func census(in db: SQLiteDatabase) throws -> RulesCensus {
+        var census = RulesCensus(maxNesting: migrator.maxNesting)
         try column.forEachBlob(in: db) { _, bytes in
-            if let value = try? PropertyList.read(bytes).value { names += migrator.classNames(in: value) }
+            if let value = try? PropertyList.read(bytes).value { census.add(value) }
         }
-        return names
+        return census
     }
 
     /// Runs the migration. Throws `Failure` for the first failing row when not

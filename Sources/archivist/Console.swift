@@ -11,14 +11,16 @@ enum Console {
         print(text, terminator: terminator)
     }
 
+    /// Sends what `output` printed so far, so that a line on standard output
+    /// comes before the standard-error lines that follow it when both go to
+    /// one place.
+    static func flush() {
+        fflush(nil)
+    }
+
     /// Prints an error or warning line on standard error (unbuffered).
     static func error(_ line: String) {
         let text = Array((line + "\n").utf8)
         _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
-
-    /// True when standard output is a terminal and `NO_COLOR` is not set.
-    static var stdoutIsColorTerminal: Bool {
-        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
     }
 }

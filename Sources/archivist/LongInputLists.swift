@@ -17,6 +17,11 @@ extension Archivist {
         // freeing it node by node (see ProcessLifetime).
         ProcessLifetime.keepLargestTreeUntilExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let command = PlutilHabits.suggestion(for: arguments), let verb = arguments.first {
+            Console.error("Error: Unknown option '\(verb)' (archivist does not take plutil's options)")
+            Console.error("did you mean: \(command)")
+            exit(withError: ExitCode.validationFailure)
+        }
         guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
               let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
               var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {

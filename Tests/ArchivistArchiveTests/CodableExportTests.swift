@@ -120,7 +120,7 @@ final class CodableExportTests: XCTestCase {
         XCTAssertThrowsError(try CodableExport.tree(cycle)) { error in
             let e = error as? PlistError
             XCTAssertEqual(e?.kind, .cycle)
-            XCTAssertEqual(e?.message, "root.children[0].parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)")
+            XCTAssertEqual(e?.message, "root.children.0.parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)")
         }
         XCTAssertEqual(try text(cycle, options: CodableOptions(cycles: .omit)), #"{"children":[{"label":"child","children":[]}],"label":"parent"}"#)
     }

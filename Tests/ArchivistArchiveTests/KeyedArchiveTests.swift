@@ -45,12 +45,18 @@ final class KeyedArchiveTests: XCTestCase {
             archiver.outputFormat = format
             archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
             archiver.finishEncoding()
-            let archive = try KeyedArchive(try PropertyList.read([UInt8](archiver.encodedData)).value)
+            let tree = try PropertyList.read([UInt8](archiver.encodedData)).value
+            let archive = try KeyedArchive(tree)
             XCTAssertEqual(archive.archiver, "NSKeyedArchiver")
             XCTAssertEqual(archive.top.map(\.key), ["root"])
             XCTAssertEqual(archive.className(of: archive.top[0].object), "NSDictionary")
             let paths = archive.objects.indices.compactMap { archive.paths.path(to: $0) }
-            XCTAssertTrue(paths.contains { $0.hasPrefix("root.NS.objects[") }, "\(paths)")
+            // Paths are those `get` takes: elements by index, values by key
+            // (a dictionary's key objects have no path of their own).
+            XCTAssertTrue(paths.contains("root.tags.1"), "\(paths)")
+            for path in paths where !path.hasPrefix(#"root.NS\.keys."#) {
+                XCTAssertNoThrow(try PlistKeyPath(path).resolve(in: tree), path)
+            }
         }
     }
 
@@ -99,7 +105,7 @@ final class KeyedArchiveTests: XCTestCase {
         XCTAssertNoThrow(try KeyedArchive(envelope([.string("$null"), object([("a", .int(1))]), classDict])))
         assertArchiveError(envelope([.string("$null"), object([("name", .uid(9))]), classDict]), .archive(object: 1, keyPath: "root.name"), "object 9")
         assertArchiveError(envelope([.string("$null"), object([("list", .array([.uid(1), .uid(7)]))]), classDict]),
-                           .archive(object: 1, keyPath: "root.list[1]"), "object 7")
+                           .archive(object: 1, keyPath: "root.list.1"), "object 7")
         assertArchiveError(envelope([.string("$null"), .dictionary(PlistDictionary([("a", .int(1))])), classDict]),
                            .archive(object: 1, keyPath: "root"), "neither $class")
         assertArchiveError(envelope([.string("$null"), object([]), .dictionary(PlistDictionary([("$classes", .array([]))]))]),

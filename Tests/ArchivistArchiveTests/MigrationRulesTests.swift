@@ -71,4 +71,37 @@ final class MigrationRulesTests: XCTestCase {
             XCTAssertEqual((error as? PlistError)?.kind, .syntax)
         }
     }
+
+    /// Near misses: the same letters in another case first, else the closest
+    /// name within a small edit distance; nothing far off.
+    func testNearMisses() {
+        XCTAssertEqual(NearMiss.best(for: "rating", among: ["Title", "Rating"]), "Rating")
+        XCTAssertEqual(NearMiss.best(for: "Titel", among: ["Title", "Rating"]), "Title")
+        XCTAssertEqual(NearMiss.best(for: "MusicBox.Computr", among: ["NSObject", "MusicBox.Computer", "MusicBox.CPUCore"]), "MusicBox.Computer")
+        XCTAssertNil(NearMiss.best(for: "Unrelated", among: ["Title", "Rating"]))
+        XCTAssertNil(NearMiss.best(for: "a", among: ["bcd"]))
+        XCTAssertNil(NearMiss.best(for: String(repeating: "x", count: 10_000), among: [String(repeating: "x", count: 9_999)]), "long names are not compared")
+        XCTAssertEqual(NearMiss.distance(Array("kitten"), Array("sitting")), 3)
+        XCTAssertEqual(NearMiss.distance([], Array("abc")), 3)
+        XCTAssertEqual(NearMiss.distance(Array("Titel"), Array("Title")), 1, "a swap of neighbours is one edit")
+    }
+
+    /// The census of a real archive (written by NSKeyedArchiver): its classes
+    /// and keys decide which rules are errors and which are warnings.
+    func testRulesCheckedAgainstAnArchive() throws {
+        let archive = try PropertyList.read([UInt8](try Data(contentsOf: CodableExportTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist")))).value
+        var census = RulesCensus()
+        census.add(archive)
+        XCTAssertEqual(census.classNames.map(\.archived), ["ScaryCreatures.ScaryCreatureData", "NSObject"])
+        let rules = try parse("""
+            {"classes": {"ScaryCreatures.ScaryCreatureData": {"keys": {"Rating": {"box": true}, "rating": {"remove": true}}},
+                         "Scary.Other": {"renameTo": "X"}}}
+            """)
+        XCTAssertEqual(RulesCensus().problems(of: rules), [], "no archive, nothing to check against")
+        XCTAssertEqual(census.problems(of: rules), [
+            RulesProblem(severity: .warning, path: #"classes."ScaryCreatures.ScaryCreatureData".keys.rating"#,
+                         message: #"no ScaryCreatures.ScaryCreatureData object has a key "rating"; this rule does nothing (did you mean "Rating"?)"#),
+            RulesProblem(severity: .error, path: #"classes."Scary.Other""#, message: "class Scary.Other occurs in none of the inputs"),
+        ])
+    }
 }

@@ -119,7 +119,7 @@ final class MigratorTests: XCTestCase {
         let outer = PlistValue.dictionary(PlistDictionary([("inner", .data(try PropertyList.write(broken, as: .binary)))]))
         XCTAssertThrowsError(try migrator("{}").migrate(outer)) { error in
             guard case .archive(_, let keyPath)? = (error as? PlistError)?.location else { return XCTFail("\(error)") }
-            XCTAssertTrue(keyPath.hasPrefix("inner > "), keyPath)
+            XCTAssertTrue(keyPath.hasPrefix("inner.$top"), keyPath)
         }
     }
 }

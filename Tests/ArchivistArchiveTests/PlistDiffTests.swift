@@ -28,6 +28,39 @@ final class PlistDiffTests: XCTestCase {
         var graph = try ObjectGraph(tree)
         graph.renameClass("MusicBox.Computer", to: "Shop.Computer")
         let migrated = try GraphWriter.archive(graph)
-        XCTAssertEqual(try PlistDiff(tree, migrated).lines, ["~ root.$class: string \"MusicBox.Computer\" -> string \"Shop.Computer\""])
+        XCTAssertEqual(try PlistDiff(tree, migrated).lines, ["~ root: class MusicBox.Computer -> Shop.Computer"])
+    }
+
+    /// A mangled name spelled readably is a rename of the archived class; a
+    /// renamed superclass changes the chain; boxing changes the storage.
+    func testMigrationsAreChanges() throws {
+        let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).value
+        var graph = try ObjectGraph(tree)
+        graph.renameClass("_TtCV8MusicBox3CPU8CPUCoder", to: "MusicBox.CPU.CPUCoder")
+        XCTAssertEqual(try PlistDiff(tree, try GraphWriter.archive(graph)).lines,
+                       ["~ root.cpu_coder: class MusicBox.CPU.CPUCoder (_TtCV8MusicBox3CPU8CPUCoder) -> MusicBox.CPU.CPUCoder"])
+        var subclassed = try ObjectGraph(tree)
+        let root = subclassed.top[0].object
+        guard case .object(var computer) = subclassed.nodes[root] else { return XCTFail("root is an object") }
+        computer.classChain = ["MusicBox.Computer", "MusicBox.Machine", "NSObject"]
+        subclassed.nodes[root] = .object(computer)
+        XCTAssertEqual(try PlistDiff(tree, try GraphWriter.archive(subclassed)).lines,
+                       ["~ root: class chain MusicBox.Computer < NSObject -> MusicBox.Computer < MusicBox.Machine < NSObject"])
+        // An archive in data inside an archive: compared as an archive, by the paths get takes.
+        let scary = try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist"))
+        let holder = try PropertyList.read([UInt8](try NSKeyedArchiver.archivedData(withRootObject: ["inner": scary] as NSDictionary, requiringSecureCoding: false))).value
+        let scaryRules = try MigrationRules(bytes: [UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("rules/scary-creatures.json"))))
+        let migratedHolder = try Migrator(rules: scaryRules).migrate(holder).value
+        let nestedLines = try PlistDiff(holder, migratedHolder).lines
+        XCTAssertEqual(nestedLines, [
+            "~ root.inner.root: class ScaryCreatures.ScaryCreatureData -> ScaryCreatures2.ScaryCreatureData",
+            "~ root.inner.root.Rating: inline real 3.5 -> NSNumber 3.5",
+        ])
+        XCTAssertNoThrow(try PlistKeyPath("root.inner.root.Rating").resolve(in: migratedHolder))
+        let outcome = try Migrator(rules: try MigrationRules(bytes: Array(#"{"allowedClasses": ["MusicBox.Computer", "_TtCV8MusicBox3CPU8CPUCoder", "MusicBox.CPUCore"]}"#.utf8))).migrate(tree)
+        XCTAssertEqual(try PlistDiff(tree, outcome.value).lines, [
+            "~ root.cpu_coder.cores.0.constant: inline integer 1494 -> NSNumber 1494",
+            "~ root.cpu_coder.cores.1.constant: inline integer 1494 -> NSNumber 1494",
+        ])
     }
 }

@@ -19,7 +19,7 @@ extension CLITests {
 
         let cycle = try run(["convert", corpus("archives/cycle.plist"), "--to", "codable-json", "-o", "cycle.json"])
         XCTAssertEqual(cycle.status, 1)
-        XCTAssertEqual(cycle.stderr, "\(corpus("archives/cycle.plist")): $objects[1] (root.children[0].parent): error: root.children[0].parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)\n")
+        XCTAssertEqual(cycle.stderr, "\(corpus("archives/cycle.plist")): $objects[1] (root.children.0.parent): error: root.children.0.parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)\n")
         XCTAssertNil(contents("cycle.json"))
         let omitted = try run(["convert", corpus("archives/cycle.plist"), "--to", "codable-json", "--cycles", "omit"])
         XCTAssertEqual(omitted.stdout, #"{"children":[{"label":"child","children":[]}],"label":"parent"}"#)
@@ -28,7 +28,7 @@ extension CLITests {
                        "--dates goes with codable-json")
         let typo = try run(["convert", corpus("archives/computer.plist"), "--to", "codable-json", "--rules", make("typo.json", #"{"classes": {"MusicBox.Computr": {"renameTo": "X"}}}"#)])
         XCTAssertEqual(typo.status, 64)
-        XCTAssertEqual(typo.stderr, "typo.json: error: classes.MusicBox.Computr: class MusicBox.Computr occurs in none of the inputs\n")
+        XCTAssertEqual(typo.stderr, "typo.json: error: classes.\"MusicBox.Computr\": class MusicBox.Computr occurs in none of the inputs (did you mean MusicBox.Computer?)\n")
     }
 
     func testSuggestRulesAndSchema() throws {
@@ -39,6 +39,18 @@ extension CLITests {
         XCTAssertTrue(rules.contains(#""MusicBox.CPU.CPUCoder": {"#), rules)
         XCTAssertTrue(rules.contains(#""renameTo": "MusicBox.CPU""#), rules)
         XCTAssertTrue(rules.contains(#""unwrap": "payload""#), rules)
+        // Nothing is proposed that changes nothing: no key renamed to itself
+        // (`cores` and `coreID` are Swift names already), no class to its own name.
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rules.utf8)) as? [String: Any])
+        let classes = try XCTUnwrap(parsed["classes"] as? [String: [String: Any]])
+        for (name, rule) in classes {
+            XCTAssertNotEqual(rule["renameTo"] as? String, name, rules)
+            for (key, keyRule) in rule["keys"] as? [String: [String: Any]] ?? [:] {
+                XCTAssertNotEqual(keyRule["renameTo"] as? String, key, "\(name).\(key) is renamed to itself")
+            }
+        }
+        XCTAssertEqual((classes["MusicBox.Computer"]?["keys"] as? [String: Any])?.keys.sorted(), ["cpu_coder", "cpu_name"], rules)
+        XCTAssertNil(classes["MusicBox.CPUCore"], "every key of CPUCore is a Swift name already: \(rules)")
         // The suggestion is a rules file the commands accept as it is.
         let converted = try run(["convert", corpus("archives/computer.plist"), corpus("archives/order-with-cart.plist"), "--to", "codable-json",
                                  "--rules", "rules.json", "--output-dir", "json"])

@@ -294,7 +294,7 @@ extension CLITests {
         let typo = try run(["codegen", "Data.plist", "--rules", make("typo.json", #"{"classes": {"ScaryCreatures.ScaryCreatureDat": {"renameTo": "X.Y"}}}"#),
                             "--secure-coding", "-o", "Model.swift"])
         XCTAssertEqual(typo.status, 64)
-        XCTAssertEqual(typo.stderr, "typo.json: error: classes.ScaryCreatures.ScaryCreatureDat: class ScaryCreatures.ScaryCreatureDat occurs in none of the inputs\n")
+        XCTAssertEqual(typo.stderr, #"typo.json: error: classes."ScaryCreatures.ScaryCreatureDat": class ScaryCreatures.ScaryCreatureDat occurs in none of the inputs (did you mean ScaryCreatures.ScaryCreatureData?)"# + "\n")
         let plain = try run(["codegen", "Data.plist", make("plain.plist", "<plist><dict><key>a</key><integer>1</integer></dict></plist>"), "--secure-coding", "-o", "Model.swift"])
         XCTAssertEqual(plain.status, 1)
         XCTAssertEqual(plain.stderr, "plain.plist: error: not a keyed archive, and holds none in its data values\n")

@@ -104,6 +104,23 @@ extension CLITests {
         XCTAssertEqual(refused.status, 1, "an existing backup is never overwritten")
     }
 
+    /// Runs the built `archivist` with standard output and standard error
+    /// going to one pipe, as on a terminal or with `2>&1`.
+    func runMerged(_ args: [String]) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
+        process.arguments = args
+        process.currentDirectoryURL = work
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     func testFailedStoreMigrationLeavesTheStoreAsItWas() throws {
         let store = try makeStore("Broken.sqlite", corrupt: 2)
         let before = try XCTUnwrap(contents(store))
@@ -111,11 +128,26 @@ extension CLITests {
         let failed = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
         XCTAssertEqual(failed.status, 1)
         XCTAssertTrue(failed.stderr.hasPrefix("Broken.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 2: offset "), failed.stderr)
-        XCTAssertTrue(failed.stderr.hasSuffix("Broken.sqlite: error: row 2 failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)\n"), failed.stderr)
-        XCTAssertEqual(contents(store), before, "the store is byte-identical")
+        XCTAssertTrue(failed.stderr.hasSuffix("""
+            Broken.sqlite: error: row 2 failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)
+            Broken.sqlite: removed the backup Broken.sqlite.bak (the store is unchanged)
 
+            """), failed.stderr)
+        XCTAssertEqual(contents(store), before, "the store is byte-identical")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("Broken.sqlite.bak").path),
+                       "the backup of a rolled-back attempt is removed, so a retry is not refused")
+
+        // Standard output and error in one stream (a terminal, or 2>&1): the
+        // backup line comes before the row errors it precedes.
+        let merged = try runMerged(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
+        XCTAssertEqual(merged.status, 1)
+        XCTAssertTrue(merged.text.hasPrefix("Broken.sqlite: backed up to Broken.sqlite.bak\nBroken.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 2: "), merged.text)
+
+        // The retry, with the default backup path again.
         let kept = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules,
-                            "--keep-going", "--backup", "kept.bak"])
+                            "--keep-going"])
+        XCTAssertTrue(kept.stdout.hasPrefix("Broken.sqlite: backed up to Broken.sqlite.bak\n"), kept.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("Broken.sqlite.bak").path), "a store that changed keeps its backup")
         XCTAssertEqual(kept.status, 1)
         XCTAssertTrue(kept.stdout.hasSuffix("migrated 2 rows, 0 unchanged, 1 failed\n"), kept.stdout)
         XCTAssertTrue(kept.stderr.contains("Broken.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 2: error: left untouched"), kept.stderr)

@@ -104,7 +104,7 @@ extension CLITests {
         try copyCorpus("archives/scary-creature-v1.plist", to: "Data.plist")
         let typo = try run(["migrate", "Data.plist", "--rules", "typo.json", "--output-dir", "out"])
         XCTAssertEqual(typo.status, 64)
-        XCTAssertEqual(typo.stderr, "typo.json: error: classes.ScaryCreatures.ScaryCreatureDta: class ScaryCreatures.ScaryCreatureDta occurs in none of the inputs\n")
+        XCTAssertEqual(typo.stderr, "typo.json: error: classes.\"ScaryCreatures.ScaryCreatureDta\": class ScaryCreatures.ScaryCreatureDta occurs in none of the inputs (did you mean ScaryCreatures.ScaryCreatureData?)\n")
         let bad = try run(["migrate", "Data.plist", "--rules", "bad.json", "--output-dir", "out"])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, #"bad.json: error: classes.A.keys.k.bx: unknown field "bx"; expected renameTo, box or remove"# + "\n")
@@ -134,8 +134,8 @@ extension CLITests {
         let lint = try run(["lint", "--secure", "--rules", "rules.json", "prefs.plist", "out/prefs.plist"])
         XCTAssertEqual(lint.status, 1)
         XCTAssertEqual(lint.stdout.split(separator: "\n").map { String($0.prefix(40)) }, [
-            "prefs.plist: $objects[1] (currentUser > ",
-            "prefs.plist: $objects[1] (currentUser > ",
+            "prefs.plist: $objects[1] (currentUser.ro",
+            "prefs.plist: $objects[1] (currentUser.ro",
             "out/prefs.plist: OK",
         ])
         // A plain plist holds no archive: an error, nothing written.

@@ -100,4 +100,32 @@ final class FormatSnifferTests: XCTestCase {
         let limit = PlistError(.limitExceeded, "deep", at: .text(line: 1, column: 1))
         XCTAssertEqual(PropertyList.likelierError(json: limit, openStep: further), limit)
     }
+
+    /// Comments do not decide: JSON after a comment is JSON (whose reader then
+    /// says JSON has no comments), anything else after one is OpenStep.
+    func testCommentsBeforeJSON() throws {
+        XCTAssertEqual(guess("// exported\n[1, 2]"), .format(.json))
+        XCTAssertEqual(guess("/* a */ // b\n{ \"a\": 1 }"), .format(.json))
+        XCTAssertEqual(guess("{\n  // the theme\n  \"theme\": \"dark\"\n}"), .format(.json))
+        XCTAssertEqual(guess("{ /* c */ \"a\" = b; }"), .format(.openstep))
+        XCTAssertEqual(guess("// only a comment"), .format(.openstep))
+        XCTAssertThrowsError(try read("{\n  // the theme\n  \"theme\": \"dark\"\n}")) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.syntax, "JSON has no comments: remove the comment that starts here (expected a string key)",
+                                                            at: .text(line: 2, column: 3)))
+        }
+    }
+
+    /// Binary data that is not a property list (a PNG) says so, rather than
+    /// what a text reader made of its first byte; text that goes wrong later
+    /// keeps its located error.
+    func testBinaryDataIsNotAPropertyList() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        XCTAssertThrowsError(try PropertyList.read(png)) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.syntax, "not a property list: binary data that is neither a binary plist (bplist00) nor text",
+                                                            at: .binary(offset: 0, object: nil)))
+        }
+        XCTAssertThrowsError(try PropertyList.read(Array("[1, 2".utf8) + [0])) { error in
+            XCTAssertEqual((error as? PlistError)?.location, .text(line: 1, column: 6))
+        }
+    }
 }

@@ -55,9 +55,16 @@ struct CodableExporter {
     let nesting: Int
     /// For each object on the current path, the path at which it was entered.
     private var entered: [Int: String] = [:]
-    /// When set, each custom object also gets this key holding its readable
-    /// class name (for diffs, where a class change is a change).
+    /// When set, each custom object also gets this key holding its class
+    /// (readable and archived) followed by its `$classes` chain (for diffs,
+    /// where a class change is a change).
     var classKey: String?
+    /// When set, each inline integer, real or boolean of a custom object is a
+    /// dictionary of this one key (for diffs, where boxing it is a change).
+    var inlineKey: String?
+    /// Whether data holding a keyed archive is replaced by its root object;
+    /// diffs keep the data, to compare it as an archive of its own.
+    var expandsNestedArchives = true
 
     /// How deep archives may nest inside data.
     static let maxNesting = 8
@@ -145,12 +152,12 @@ struct CodableExporter {
             return try self.foundation(foundation, path: path, depth: depth)
         }
         var out = PlistDictionary(minimumCapacity: o.fields.count + 1)
-        if let classKey { out[classKey] = .string(o.className.readable) }
+        if let classKey { out[classKey] = .array([.string(o.className.description)] + o.classChain.map { .string($0) }) }
         for field in o.fields {
             let keyRule = rule?.keys.first { $0.key == field.key }
             if keyRule?.remove == true { continue }
             let key = keyRule?.renameTo ?? field.key
-            let childPath = path + "." + key
+            let childPath = ArchivePaths.joined(path, field.key)
             guard let v = try fieldValue(field.value, path: childPath, depth: depth + 1) else { continue }
             if case .null = v { continue }
             out[key] = v
@@ -160,7 +167,10 @@ struct CodableExporter {
 
     private mutating func fieldValue(_ value: FieldValue, path: String, depth: Int) throws -> PlistValue? {
         switch value {
-        case .inline(let v): return try plain(v, path: path, depth: depth)
+        case .inline(let v):
+            let value = try plain(v, path: path, depth: depth)
+            if let inlineKey, SecureCodingCheck.isPrimitive(v) { return .dictionary(PlistDictionary([(inlineKey, value)])) }
+            return value
         case .reference(let r): return try object(r, path: path, depth: depth)
         case .references(let rs): return .array(try list(rs, path: path, depth: depth))
         }
@@ -177,7 +187,7 @@ struct CodableExporter {
         var items: [PlistValue] = []
         items.reserveCapacity(min(refs.count, 1 << 16))
         for (i, r) in refs.enumerated() {
-            guard var v = try object(r, path: "\(path)[\(i)]", depth: depth + 1) else { continue }
+            guard var v = try object(r, path: "\(path).\(i)", depth: depth + 1) else { continue }
             if let typeKey, let o = graph.object(r), isTaggable(o), case .dictionary(var d) = v {
                 d[typeKey] = .string(Self.typeName(of: o.className, rules: rules))
                 v = .dictionary(d)
@@ -219,7 +229,7 @@ struct CodableExporter {
                 case .string(let s): keyText = s
                 default: keyText = "\(i)"
                 }
-                guard let value = try object(v, path: "\(path).\(keyText)", depth: depth + 1) else { continue }
+                guard let value = try object(v, path: ArchivePaths.joined(path, keyText), depth: depth + 1) else { continue }
                 resolved.append((key, value))
             }
             if resolved.allSatisfy({ if case .string = $0.0 { return true } else { return false } }) {
@@ -299,12 +309,12 @@ struct CodableExporter {
         case .array(let items):
             var out: [PlistValue] = []
             out.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() { out.append(try plain(item, path: "\(path)[\(i)]", depth: depth + 1)) }
+            for (i, item) in items.enumerated() { out.append(try plain(item, path: ArchivePaths.joined(path, String(i)), depth: depth + 1)) }
             return .array(out)
         case .dictionary(let d):
             var out = PlistDictionary(minimumCapacity: d.count)
             // Keys of a dictionary read are unique already.
-            for (key, item) in d { out.appendUnchecked(key: key, value: try plain(item, path: path.isEmpty ? key : path + "." + key, depth: depth + 1)) }
+            for (key, item) in d { out.appendUnchecked(key: key, value: try plain(item, path: ArchivePaths.joined(path, key), depth: depth + 1)) }
             return .dictionary(out)
         }
     }
@@ -322,7 +332,7 @@ struct CodableExporter {
     /// Data: a keyed archive inside it is replaced by its root object; other
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
-        if nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
+        if expandsNestedArchives, nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
             return try exportEmbedded(doc.value, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
@@ -336,7 +346,7 @@ struct CodableExporter {
             return try Self.export(value, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
         } catch var error as PlistError {
             if case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
             }
             throw error
         }

@@ -1,10 +1,11 @@
 import ArchivistCore
 
 /// A starter rules file for `convert --to codable-json`, from the archives a
-/// user has: every custom class (by its readable name, which the rules accept
-/// for mangled names too) with its keys, camelCase names for keys that are not
-/// Swift-style, the struct a wrapper class stands for, `unwrap` for wrappers of
-/// a single data or object field, and `typeKey` when arrays mix classes.
+/// user has: every custom class that needs a change (by its readable name, which
+/// the rules accept for mangled names too), camelCase names for keys that are
+/// not Swift-style, the struct a wrapper class stands for, `unwrap` for wrappers
+/// of a single data or object field, and `typeKey` when arrays mix classes.
+/// Nothing that would change nothing (a key renamed to itself) is proposed.
 public struct RulesSuggestion: Sendable {
     private struct ClassInfo {
         var name: ClassName
@@ -89,10 +90,14 @@ public struct RulesSuggestion: Sendable {
             if let type = Self.structName(for: info.name) { rule["renameTo"] = .string(type) }
             if case .some(let field?) = info.singleField {
                 rule["unwrap"] = .string(field)
-            } else if !info.keys.isEmpty {
+            } else {
+                // Only keys that change: a key already in Swift style needs no rule.
                 var keys = PlistDictionary()
-                for key in info.keys { keys[key] = .dictionary(PlistDictionary([("renameTo", .string(Self.camelCase(key)))])) }
-                rule["keys"] = .dictionary(keys)
+                for key in info.keys {
+                    let renamed = Self.camelCase(key)
+                    if renamed != key { keys[key] = .dictionary(PlistDictionary([("renameTo", .string(renamed))])) }
+                }
+                if !keys.isEmpty { rule["keys"] = .dictionary(keys) }
             }
             guard !rule.isEmpty else { continue }
             classRules[info.name.readable] = .dictionary(rule)

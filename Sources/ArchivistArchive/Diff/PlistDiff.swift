@@ -2,9 +2,11 @@ import ArchivistCore
 
 /// A structural diff of two property lists in any formats (an XML and a binary
 /// plist of the same tree are equal). Keyed archives are compared as object
-/// graphs from their `$top` keys: each object as its class (`$class`) and
-/// fields, references followed, so an object that moved to another
-/// `$objects` index is not a change.
+/// graphs from their `$top` keys: each object as its class (archived name and
+/// `$classes` chain) and fields, references followed, so an object that moved
+/// to another `$objects` index is not a change, while everything `migrate`
+/// changes is: a class renamed, a key renamed or removed, an inline primitive
+/// boxed into an NSNumber.
 public struct PlistDiff: Sendable {
     /// One difference.
     public struct Change: Sendable, Equatable {
@@ -21,6 +23,12 @@ public struct PlistDiff: Sendable {
         public var old: PlistValue?
         /// The value after (nil when removed).
         public var new: PlistValue?
+        /// What the value before is, in words: its type (`real`), how an
+        /// archive stores it where that changed (`inline real`, `NSNumber`),
+        /// `class` for an object's class (nil when added).
+        public var oldType: String?
+        /// What the value after is, as `oldType` (nil when removed).
+        public var newType: String?
     }
 
     /// The differences, in the order met (the first file's keys first).
@@ -40,30 +48,74 @@ public struct PlistDiff: Sendable {
         let graph = try ObjectGraph(value)
         var exporter = CodableExporter(graph: graph, rules: MigrationRules(),
                                        options: CodableOptions(cycles: .omit, nativeLeaves: true), budget: 1_000_000, nesting: 0)
-        exporter.classKey = "$class"
+        exporter.classKey = classKey
+        exporter.inlineKey = inlineKey
+        // Archives in data are compared as archives, by `$top` key (root.data.root.name).
+        exporter.expandsNestedArchives = false
         var top = PlistDictionary()
         for (key, index) in graph.top { top[key] = try exporter.object(index, path: key, depth: 0) ?? .null }
         // Keyed by $top keys, so paths read as `get` takes them (root.name).
         return .dictionary(top)
     }
 
+    /// The key of an archived object's class in the compared tree: its
+    /// description, then its `$classes` chain.
+    static let classKey = "$class"
+    /// The key of the one-entry dictionary that stands for an inline primitive.
+    static let inlineKey = "$inline"
+
     private mutating func record(_ kind: Change.Kind, _ path: [String], _ old: PlistValue?, _ new: PlistValue?) {
         guard changes.count < Self.maxChanges else { return }
-        changes.append(Change(kind: kind, path: PlistKeyPath(components: path).description, old: old, new: new))
+        let oldInline = old.flatMap(Self.inlined), newInline = new.flatMap(Self.inlined)
+        // Boxing shows as the storage it changed: `inline real 3.5 -> NSNumber 3.5`.
+        func type(_ v: PlistValue?, inline: PlistValue?, otherInline: PlistValue?) -> String? {
+            if let inline { return "inline " + inline.typeName }
+            guard let v else { return nil }
+            if otherInline != nil, SecureCodingCheck.isPrimitive(v) { return "NSNumber" }
+            return v.typeName
+        }
+        changes.append(Change(kind: kind, path: PlistKeyPath(components: path).description,
+                              old: oldInline ?? old, new: newInline ?? new,
+                              oldType: type(old, inline: oldInline, otherInline: newInline),
+                              newType: type(new, inline: newInline, otherInline: oldInline)))
+    }
+
+    /// The value an inline-primitive stand-in holds.
+    private static func inlined(_ v: PlistValue) -> PlistValue? {
+        guard case .dictionary(let d) = v, d.count == 1, let inner = d[inlineKey] else { return nil }
+        return inner
+    }
+
+    /// An archived object's class entry: its description and chain.
+    private static func classEntry(_ d: PlistDictionary) -> [String]? {
+        guard case .array(let names)? = d[classKey] else { return nil }
+        return names.compactMap(\.stringValue)
     }
 
     private mutating func compare(_ a: PlistValue, _ b: PlistValue, path: [String], depth: Int) {
         guard changes.count < Self.maxChanges else { return }
         switch (a, b) {
-        case (.dictionary(let x), .dictionary(let y)) where depth < 1_000:
+        case (.dictionary(let x), .dictionary(let y)) where depth < 1_000 && Self.inlined(a) == nil && Self.inlined(b) == nil:
+            let xClass = Self.classEntry(x), yClass = Self.classEntry(y)
+            if (xClass == nil) != (yClass == nil) {
+                record(.changed, path, a, b)
+                return
+            }
+            if let xClass, let yClass, xClass != yClass {
+                // `root: class A -> B`, or the chain when only a superclass changed.
+                let sameClass = xClass.first == yClass.first
+                recordClass(path, sameClass ? xClass.dropFirst().joined(separator: " < ") : xClass.first ?? "",
+                            sameClass ? yClass.dropFirst().joined(separator: " < ") : yClass.first ?? "", chain: sameClass)
+            }
             var yIndex: [String: Int] = [:]
             for (i, k) in y.keys.enumerated() { yIndex[k] = i }
             var xKeys = Set<String>()
             for (k, v) in x {
                 xKeys.insert(k)
+                if xClass != nil, k == Self.classKey { continue }
                 if let i = yIndex[k] { compare(v, y.values[i], path: path + [k], depth: depth + 1) } else { record(.removed, path + [k], v, nil) }
             }
-            for (k, v) in y where !xKeys.contains(k) { record(.added, path + [k], nil, v) }
+            for (k, v) in y where !xKeys.contains(k) && !(yClass != nil && k == Self.classKey) { record(.added, path + [k], nil, v) }
         case (.array(let x), .array(let y)) where depth < 1_000:
             for i in 0..<max(x.count, y.count) {
                 if i < x.count, i < y.count { compare(x[i], y[i], path: path + [String(i)], depth: depth + 1) }
@@ -83,26 +135,39 @@ public struct PlistDiff: Sendable {
         }
     }
 
-    /// The changes as lines: `+ PATH: TYPE VALUE`, `- PATH: ...`, `~ PATH: OLD -> NEW`.
+    private mutating func recordClass(_ path: [String], _ old: String, _ new: String, chain: Bool) {
+        guard changes.count < Self.maxChanges else { return }
+        let type = chain ? "class chain" : "class"
+        changes.append(Change(kind: .changed, path: PlistKeyPath(components: path).description,
+                              old: .string(old), new: .string(new), oldType: type, newType: type))
+    }
+
+    /// The changes as lines: `+ PATH: TYPE VALUE`, `- PATH: ...`, `~ PATH: OLD -> NEW`
+    /// (`~ root: class A -> B` for a class).
     public var lines: [String] {
         changes.map { c in
             let where_ = c.path.isEmpty ? "(top level)" : c.path
             switch c.kind {
-            case .added: return "+ \(where_): \(Self.describe(c.new))"
-            case .removed: return "- \(where_): \(Self.describe(c.old))"
-            case .changed: return "~ \(where_): \(Self.describe(c.old)) -> \(Self.describe(c.new))"
+            case .added: return "+ \(where_): \(Self.describe(c.new, c.newType))"
+            case .removed: return "- \(where_): \(Self.describe(c.old, c.oldType))"
+            case .changed:
+                if let type = c.oldType, type == c.newType, type.hasPrefix("class"),
+                   case .string(let old)? = c.old, case .string(let new)? = c.new {
+                    return "~ \(where_): \(type) \(old) -> \(new)"
+                }
+                return "~ \(where_): \(Self.describe(c.old, c.oldType)) -> \(Self.describe(c.new, c.newType))"
             }
         }
     }
 
-    static func describe(_ v: PlistValue?) -> String {
+    static func describe(_ v: PlistValue?, _ type: String?) -> String {
         guard let v else { return "nothing" }
         switch v {
         case .array(let a): return "array of \(a.count)"
         case .dictionary(let d):
-            if case .string(let cls)? = d["$class"] { return "\(cls) object" }
+            if let cls = classEntry(d)?.first { return "\(cls) object" }
             return "dictionary of \(d.count) keys"
-        default: return v.typeName + " " + DumpText.scalar(v)
+        default: return (type ?? v.typeName) + " " + DumpText.scalar(v)
         }
     }
 }

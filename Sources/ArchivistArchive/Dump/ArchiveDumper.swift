@@ -184,14 +184,15 @@ public struct ArchiveDumper {
             case .inline(let v):
                 switch v {
                 case .integer, .real, .bool:
-                    out += DumpText.scalar(v)
-                    out += " "
-                    let note: String
+                    // The note says the kind once: a 32-bit real is "(inline float)".
+                    let text: String, note: String
                     switch v {
-                    case .integer: note = "(inline integer)"
-                    case .real: note = "(inline real)"
-                    default: note = "(inline bool)"
+                    case .integer: (text, note) = (DumpText.scalar(v), "(inline integer)")
+                    case .real(let r) where r.width == .bits32: (text, note) = ("\(Float(r.value))", "(inline float)")
+                    case .real: (text, note) = (DumpText.scalar(v), "(inline real)")
+                    default: (text, note) = (DumpText.scalar(v), "(inline bool)")
                     }
+                    out += text + " "
                     out += options.color ? options.paint(note, .inline) : note
                 case .data(let bytes):
                     data(bytes, indent: indent + 1)

@@ -78,7 +78,7 @@ public struct ObjectGraph: Sendable {
     }
 
     /// The breadth-first spanning tree from `$top`: the key path by which each
-    /// object is first reached (`paths().path(to: 5)`).
+    /// object is first reached (`paths().path(to: 5)`), as `get` takes it.
     public func paths() -> ArchivePaths {
         var paths = ArchivePaths(count: nodes.count)
         var queue: [Int] = []
@@ -91,17 +91,18 @@ public struct ObjectGraph: Sendable {
             let index = queue[head]
             head += 1
             guard case .object(let o) = nodes[index] else { continue }
+            let shape = ContainerShape(o, in: self)
             for field in o.fields {
                 switch field.value {
                 case .inline: continue
                 case .reference(let r):
                     if nodes.indices.contains(r), !paths.isReached(r) {
-                        paths.set(r, .field(parent: index, field: field.key))
+                        paths.set(r, shape.link([.key(field.key)], parent: index))
                         queue.append(r)
                     }
                 case .references(let rs):
                     for (i, r) in rs.enumerated() where nodes.indices.contains(r) && !paths.isReached(r) {
-                        paths.set(r, .field(parent: index, field: "\(field.key)[\(i)]"))
+                        paths.set(r, shape.link([.key(field.key), .index(i)], parent: index))
                         queue.append(r)
                     }
                 }
@@ -141,5 +142,21 @@ public struct ObjectGraph: Sendable {
             }
         }
         return order.compactMap { info[$0].map { (name: $0.0, chain: $0.1, count: $0.2) } }
+    }
+}
+
+extension ContainerShape {
+    /// The shape `get` sees: a Foundation collection only when it reads as one.
+    init(_ o: ArchivedObject, in graph: ObjectGraph) {
+        switch FoundationValue.interpret(o, in: graph) {
+        case .list?, .counted?:
+            self = .list
+        case .map(let keys, _)?:
+            self = .map(keys: keys.map { graph.string(.reference($0)) })
+        case .attributedString?:
+            self = .attributedString
+        case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, nil:
+            self = .fields
+        }
     }
 }

@@ -74,9 +74,9 @@ public struct FileInfo: Sendable {
         guard depth < 64 else { return }
         switch value {
         case .dictionary(let d):
-            for (k, v) in d { nested(v, path: path.isEmpty ? k : path + "." + k, into: &out, depth: depth + 1) }
+            for (k, v) in d { nested(v, path: ArchivePaths.joined(path, k), into: &out, depth: depth + 1) }
         case .array(let items):
-            for (i, v) in items.enumerated() { nested(v, path: path.isEmpty ? String(i) : path + ".\(i)", into: &out, depth: depth + 1) }
+            for (i, v) in items.enumerated() { nested(v, path: ArchivePaths.joined(path, String(i)), into: &out, depth: depth + 1) }
         case .data(let bytes):
             if let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
                 var entry = PlistDictionary([("keyPath", .string(path)), ("format", .string(doc.format.rawValue)), ("size", .int(Int64(bytes.count)))])

@@ -54,6 +54,9 @@ public struct MigrationRules: Sendable, Equatable {
             className.matches(name) || renameTo.map { className.matches($0) } == true
         }
 
+        /// Where the rule is in its file, as errors name it: `classes."A.B"`.
+        package var path: String { "classes." + MigrationRules.pathComponent(name) }
+
         /// The rule for a key, by its old or new name.
         public func key(_ name: String) -> KeyRule? {
             keys.first { $0.matches(name) }
@@ -104,7 +107,7 @@ public struct MigrationRules: Sendable, Equatable {
         if let list = top["classes"] {
             let entries = try Self.dictionary(list, at: "classes")
             for (name, body) in entries {
-                let at = "classes.\(Self.quotedIfNeeded(name))"
+                let at = "classes.\(Self.pathComponent(name))"
                 guard !name.isEmpty else { throw Self.fail(at, "a class name is empty") }
                 if let earlier = classes.first(where: { ClassName(archived: $0.name).matches(name) }) {
                     throw Self.fail(at, "names the same class as \"\(earlier.name)\"")
@@ -122,7 +125,7 @@ public struct MigrationRules: Sendable, Equatable {
                              typeName: try d["typeName"].map { try self.name($0, at: path + ".typeName") })
         if let keys = d["keys"] {
             for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
-                let at = path + ".keys." + quotedIfNeeded(key)
+                let at = path + ".keys." + pathComponent(key)
                 guard !key.isEmpty else { throw fail(at, "a key is empty") }
                 let k = try dictionary(keyBody, at: at)
                 try onlyFields(k, ["renameTo", "box", "remove"], at: at)
@@ -175,7 +178,9 @@ public struct MigrationRules: Sendable, Equatable {
         return s
     }
 
-    private static func quotedIfNeeded(_ key: String) -> String {
+    /// A class name or key as one component of a path into the rules file,
+    /// quoted when it holds a dot or a space.
+    package static func pathComponent(_ key: String) -> String {
         key.contains(".") || key.contains(" ") ? "\"\(key)\"" : key
     }
 }

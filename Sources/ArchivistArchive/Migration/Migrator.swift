@@ -13,7 +13,7 @@ public struct MigrationRefused: Error, Sendable {
         violations.map { archive, violation in
             var error = violation.error
             if !archive.isEmpty, case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: archive + " > " + keyPath)
+                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: archive))
             }
             return error
         }
@@ -69,46 +69,9 @@ public struct Migrator: Sendable {
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
     public func classNames(in value: PlistValue) -> [ClassName] {
-        var names: [ClassName] = []
-        var seen: Set<String> = []
-        collectClasses(value, depth: 0, into: &names, seen: &seen)
-        return names
-    }
-
-    private func collectClasses(_ value: PlistValue, depth: Int, into names: inout [ClassName], seen: inout Set<String>) {
-        guard depth <= maxNesting else { return }
-        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
-            for node in graph.nodes {
-                switch node {
-                case .object(let o):
-                    for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
-                        names.append(ClassName(archived: name))
-                    }
-                case .value(.data(let bytes)):
-                    if let nested = EmbeddedPlist.document(bytes) { collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen) }
-                case .null, .value, .classDescription:
-                    continue
-                }
-                if case .object(let o) = node {
-                    for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
-                            collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen)
-                        }
-                    }
-                }
-            }
-            return
-        }
-        switch value {
-        case .dictionary(let d):
-            for (_, item) in d { collectClasses(item, depth: depth, into: &names, seen: &seen) }
-        case .array(let items):
-            for item in items { collectClasses(item, depth: depth, into: &names, seen: &seen) }
-        case .data(let bytes):
-            if let nested = EmbeddedPlist.document(bytes) { collectClasses(nested.value, depth: depth + 1, into: &names, seen: &seen) }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
-        }
+        var census = RulesCensus(maxNesting: maxNesting)
+        census.add(value)
+        return census.classNames
     }
 
     /// Migrates a tree; nil when nothing in it changed.
@@ -129,7 +92,7 @@ public struct Migrator: Sendable {
             var out = d
             var changed = false
             for (key, item) in d {
-                if let new = try tree(item, at: join(path, key), depth: depth, report: &report, refused: &refused) {
+                if let new = try tree(item, at: ArchivePaths.joined(path, key), depth: depth, report: &report, refused: &refused) {
                     out[key] = new
                     changed = true
                 }
@@ -139,7 +102,7 @@ public struct Migrator: Sendable {
             var out = items
             var changed = false
             for (i, item) in items.enumerated() {
-                if let new = try tree(item, at: join(path, String(i)), depth: depth, report: &report, refused: &refused) {
+                if let new = try tree(item, at: ArchivePaths.joined(path, String(i)), depth: depth, report: &report, refused: &refused) {
                     out[i] = new
                     changed = true
                 }
@@ -166,11 +129,17 @@ public struct Migrator: Sendable {
                          refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> Bool {
         var changed = false
         let count = graph.nodes.count
-        var paths: ArchivePaths?
+        // Key paths name places in the input, as `get` finds them there.
+        let input = graph
+        var inputPaths: ArchivePaths?
+        func inputPath(of index: Int) -> String {
+            if inputPaths == nil { inputPaths = input.paths() }
+            return inputPaths?.path(to: index) ?? "$objects[\(index)]"
+        }
         for index in 0..<count {
             switch graph.nodes[index] {
             case .value(.data(let bytes)):
-                let at = join(path, "$objects[\(index)]")
+                let at = ArchivePaths.nested(inputPath(of: index), in: path)
                 if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
                     graph.nodes[index] = .value(.data(new))
                     changed = true
@@ -199,7 +168,7 @@ public struct Migrator: Sendable {
                         field.value = .reference(graph.append(.value(v)))
                         report.record(.box(className: oldName, key: field.key), in: path)
                     } else if case .data(let bytes) = v {
-                        let at = join(path, "$objects[\(index)].\(field.key)")
+                        let at = ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)
                         if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
                             field.value = .inline(.data(new))
                         }
@@ -213,10 +182,8 @@ public struct Migrator: Sendable {
             }
             var keys: Set<String> = []
             for field in fields where !keys.insert(field.key).inserted {
-                if paths == nil { paths = graph.paths() }
-                let base = paths?.path(to: index) ?? ""
                 throw PlistError(.archive, "the rules give \(o.className) two fields named \(field.key)",
-                                 at: .archive(object: index, keyPath: join(path, join(base, field.key))))
+                                 at: .archive(object: index, keyPath: ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)))
             }
             o.fields = fields
             if let newName = rule?.renameTo, newName != oldName {
@@ -240,15 +207,11 @@ public struct Migrator: Sendable {
             return try body()
         } catch var error as PlistError {
             if case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
             } else {
                 error.message = "in the archive at \(path): " + error.message
             }
             throw error
         }
-    }
-
-    private func join(_ base: String, _ key: String) -> String {
-        base.isEmpty ? key : base + "." + key
     }
 }

@@ -52,7 +52,7 @@ public enum SecureCodingCheck {
                 guard case .inline(let v) = field.value, isPrimitive(v), !policy.acceptsInline(key: field.key, of: o.className) else { continue }
                 let base = paths.path(to: index) ?? ""
                 found.append(SecureCodingViolation(problem: .inlinePrimitive(key: field.key, value: v), className: o.className,
-                                                   object: index, keyPath: base.isEmpty ? field.key : base + "." + field.key))
+                                                   object: index, keyPath: ArchivePaths.joined(base, field.key)))
             }
         }
         return found
@@ -61,7 +61,7 @@ public enum SecureCodingCheck {
     /// Every violation in a tree: a keyed archive, and archives nested in its
     /// `<data>` values or in those of a plain property list (up to `maxNesting`
     /// levels). A nested archive's errors carry the key path of the data
-    /// holding it (`currentUser > root.age`). Throws when an archive is broken.
+    /// holding it (`currentUser.root.age`, as `get` takes it). Throws when an archive is broken.
     public static func errors(in value: PlistValue, policy: SecurePolicy, maxNesting: Int = 8) throws -> [PlistError] {
         var out: [PlistError] = []
         try collect(value, at: "", depth: 0, maxNesting: maxNesting, policy: policy, into: &out)
@@ -76,29 +76,32 @@ public enum SecureCodingCheck {
                 try collect(doc.value, at: at, depth: depth + 1, maxNesting: maxNesting, policy: policy, into: &out)
             }
         }
-        func join(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+        func join(_ key: String) -> String { ArchivePaths.joined(path, key) }
         if KeyedArchive.looksLikeArchive(value) {
             let graph: ObjectGraph
             do {
                 graph = try ObjectGraph(value)
             } catch var error as PlistError where !path.isEmpty {
                 if case .archive(let object, let keyPath) = error.location {
-                    error.location = .archive(object: object, keyPath: path + " > " + keyPath)
+                    error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
                 }
                 throw error
             }
             for violation in violations(in: graph, policy: policy) {
                 var error = violation.error
-                if !path.isEmpty { error.location = .archive(object: violation.object, keyPath: path + " > " + violation.keyPath) }
+                if !path.isEmpty { error.location = .archive(object: violation.object, keyPath: ArchivePaths.nested(violation.keyPath, in: path)) }
                 out.append(error)
             }
+            let paths = graph.paths()
             for (index, node) in graph.nodes.enumerated() {
                 switch node {
                 case .value(.data(let bytes)):
-                    try nested(bytes, join("$objects[\(index)]"))
+                    try nested(bytes, ArchivePaths.nested(paths.path(to: index) ?? "$objects[\(index)]", in: path))
                 case .object(let o):
                     for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value { try nested(bytes, join("$objects[\(index)].\(field.key)")) }
+                        if case .inline(.data(let bytes)) = field.value {
+                            try nested(bytes, ArchivePaths.nested(ArchivePaths.joined(paths.path(to: index) ?? "$objects[\(index)]", field.key), in: path))
+                        }
                     }
                 case .null, .value, .classDescription:
                     continue

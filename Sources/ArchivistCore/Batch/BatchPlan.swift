@@ -104,15 +104,10 @@ extension BatchPlan {
     /// found in a folder is skipped rather than failed.
     package static func mayBePropertyList(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
-            switch FormatSniffer.guess(raw) {
-            case .format(.binary), .unsupportedBinary: return true
-            case .format, .jsonOrOpenStep:
-                // Text: marked or unmarked UTF-16/32, or UTF-8 without NULs.
-                if TextDecoding.detectBOM(raw) != nil { return true }
-                if raw.count >= 2, raw[0] == 0 || raw[1] == 0 { return true }
-                guard !raw.contains(0) else { return false }
-                return String(validating: raw, as: UTF8.self) != nil
-            }
+            if FormatSniffer.isBinaryData(raw) { return false }
+            // Marked text, binary plists and unmarked UTF-16/32 may be; other text must be UTF-8.
+            guard FormatSniffer.isUnmarkedText(raw), raw.count < 2 || (raw[0] != 0 && raw[1] != 0) else { return true }
+            return String(validating: raw, as: UTF8.self) != nil
         }
     }
 }

@@ -38,17 +38,29 @@ package struct BatchOutcome: Sendable {
 
 /// Set by SIGINT; a batch finishes the items under way and starts no more.
 package enum BatchInterrupt {
+    /// The signal that asked for a stop, 0 until one did.
     nonisolated(unsafe) static var requested: sig_atomic_t = 0
 
     /// Catches Ctrl-C (SIGINT) and SIGTERM: the first asks the batch to stop
-    /// after the items under way (whose writes are atomic anyway).
+    /// after the items under way (whose writes are atomic anyway); a second
+    /// ends the process at once with status 128 + the signal (130 for Ctrl-C),
+    /// leaving at most the temporary files of the items under way.
     package static func install() {
-        signal(SIGINT) { _ in BatchInterrupt.requested = 1 }
-        signal(SIGTERM) { _ in BatchInterrupt.requested = 1 }
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            if BatchInterrupt.requested != 0 { _exit(128 + signal) }
+            BatchInterrupt.requested = signal
+        }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
     }
 
     /// True once a stop was asked for.
     package static var isRequested: Bool { requested != 0 }
+
+    /// The exit status of a batch stopped by a signal, as shells report a
+    /// process killed by it: 128 + the signal (130 for Ctrl-C); nil when no
+    /// stop was asked for.
+    package static var exitStatus: Int32? { requested == 0 ? nil : 128 + requested }
 }
 
 /// Runs a batch's items on `jobs` threads. Items are taken in order; their

@@ -44,12 +44,6 @@ package enum Linter {
         }
     }
 
-    /// The files a lint of `path` covers: the files below a folder (recursively,
-    /// sorted, hidden entries skipped), otherwise the path itself.
-    package static func files(for path: String) throws -> [String] {
-        path != "-" && FileIO.isDirectory(path) ? try FileIO.files(under: path) : [path]
-    }
-
     /// The problems of `bytes` read from `path`; empty when the input is valid.
     /// A duplicate key's finding points at the repeated key and names the
     /// earlier one (`(see LINE:COL)`).

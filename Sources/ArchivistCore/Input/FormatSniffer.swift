@@ -41,11 +41,38 @@ public enum FormatSniffer {
         return guessText(bytes)
     }
 
+    /// True for bytes that cannot be a property list in any format: binary
+    /// data that is neither `bplist` nor text (it holds NUL bytes but no
+    /// byte-order mark and not the NULs of unmarked UTF-16 or UTF-32), such
+    /// as an image or an SQLite blob of another kind.
+    static func isBinaryData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard isUnmarkedText(bytes) else { return false }
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 { return false }
+        return bytes.contains(0)
+    }
+
+    /// True when nothing but the content can tell the format: no `bplist`
+    /// header and no byte-order mark.
+    static func isUnmarkedText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        switch guess(bytes) {
+        case .format(.binary), .unsupportedBinary: return false
+        case .format, .jsonOrOpenStep: return TextDecoding.detectBOM(bytes) == nil
+        }
+    }
+
     private static func guessText(_ bytes: UnsafeRawBufferPointer) -> Guess {
-        var i = 0
         let n = bytes.count
+        var i = 0
         while i < n, isSpace(bytes[i]) { i += 1 }
         guard i < n else { return .jsonOrOpenStep }
+        let afterComments = skipSpaceAndComments(bytes, from: i)
+        if afterComments > i {
+            // Comments first: OpenStep has them and JSON does not, but a JSON
+            // text after a comment is still JSON to its author (the JSON reader
+            // then says that JSON has no comments).
+            guard afterComments < n else { return .format(.openstep) }
+            return guessText(UnsafeRawBufferPointer(rebasing: bytes[afterComments...])) == .format(.json) ? .format(.json) : .format(.openstep)
+        }
         switch bytes[i] {
         case UInt8(ascii: "<"):
             return looksLikeXMLTag(bytes, after: i) ? .format(.xml) : .format(.openstep)
@@ -57,9 +84,9 @@ public enum FormatSniffer {
             // `"key" = value;` is a strings file; `"text"` alone is either.
             return afterString(bytes, from: i).map { isOpenStepPairMark($0) ? .format(.openstep) : .jsonOrOpenStep } ?? .jsonOrOpenStep
         case UInt8(ascii: "{"):
-            // `{ "k" :` is JSON, `{ "k" =` or `{ "k";` or `{ k =` is OpenStep.
-            var j = i + 1
-            while j < n, isSpace(bytes[j]) { j += 1 }
+            // `{ "k" :` is JSON, `{ "k" =` or `{ "k";` or `{ k =` is OpenStep
+            // (comments before the key do not decide).
+            let j = skipSpaceAndComments(bytes, from: i + 1)
             guard j < n else { return .jsonOrOpenStep }
             if bytes[j] == UInt8(ascii: "}") { return .jsonOrOpenStep }
             guard bytes[j] == UInt8(ascii: "\"") else { return .format(.openstep) }
@@ -77,6 +104,27 @@ public enum FormatSniffer {
             // not a property list, which the OpenStep reader says in its terms.
             return .format(.openstep)
         }
+    }
+
+    /// The index of the first byte at or after `start` that is neither
+    /// whitespace nor inside a `//` or `/* */` comment.
+    private static func skipSpaceAndComments(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let n = bytes.count
+        var j = start
+        while j < n {
+            if isSpace(bytes[j]) {
+                j += 1
+            } else if bytes[j] == UInt8(ascii: "/"), j + 1 < n, bytes[j + 1] == UInt8(ascii: "/") {
+                while j < n, bytes[j] != 0x0A, bytes[j] != 0x0D { j += 1 }
+            } else if bytes[j] == UInt8(ascii: "/"), j + 1 < n, bytes[j + 1] == UInt8(ascii: "*") {
+                j += 2
+                while j + 1 < n, !(bytes[j] == UInt8(ascii: "*") && bytes[j + 1] == UInt8(ascii: "/")) { j += 1 }
+                j = min(j + 2, n)
+            } else {
+                return j
+            }
+        }
+        return j
     }
 
     /// The first byte after the quoted string at `start` and the whitespace

@@ -320,7 +320,10 @@ struct JSONParser {
     }
 
     private func unexpected(expecting what: String) -> PlistError {
-        error(.syntax, "unexpected \(TextInput.describeCharacter(in: text, at: i)), expected \(what)")
+        if i + 1 < text.count, text[i] == UInt8(ascii: "/"), text[i + 1] == UInt8(ascii: "/") || text[i + 1] == UInt8(ascii: "*") {
+            return error(.syntax, "JSON has no comments: remove the comment that starts here (expected \(what))")
+        }
+        return error(.syntax, "unexpected \(TextInput.describeCharacter(in: text, at: i)), expected \(what)")
     }
 
     private func position(_ offset: Int) -> String {

@@ -33,7 +33,7 @@ public enum OpenStepWriter {
             switch step {
             case .scalar(let scalar, let slot):
                 begin(slot, depth: walk.depth, into: &out)
-                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, into: &out)
+                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, holdsUIDs: { holdsUID(value) }, into: &out)
                 finish(slot, into: &out)
             case .beginArray(_, let slot):
                 begin(slot, depth: walk.depth - 1, into: &out)
@@ -80,7 +80,7 @@ public enum OpenStepWriter {
         out.append(contentsOf: repeatElement(0x09, count: depth))
     }
 
-    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, into out: inout [UInt8]) throws {
+    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, holdsUIDs: () -> Bool, into out: inout [UInt8]) throws {
         switch value {
         case .string(let s):
             appendString(s, into: &out)
@@ -89,12 +89,24 @@ public enum OpenStepWriter {
         case .integer, .real, .bool, .date, .uid, .null:
             let path = keyPath()
             let place = path.isEmpty ? "at the top level" : "at \"\(path)\""
+            let instead = holdsUIDs()
+                ? "the tree holds UIDs (a keyed archive), which only xml1 and binary1 keep: write one of those instead"
+                : "write xml1, binary1 or json instead"
             throw PlistError(.notRepresentable,
-                             "OpenStep has no \(value.typeName) type: the \(value.typeName) \(place) cannot be written (OpenStep holds only strings, data, arrays and dictionaries; write xml1, binary1 or json instead)")
+                             "OpenStep has no \(value.typeName) type: the \(value.typeName) \(place) cannot be written (OpenStep holds only strings, data, arrays and dictionaries; \(instead))")
         case .array, .dictionary:
             // The traversal hands containers over as begin/end steps.
             break
         }
+    }
+
+    /// True when the tree holds a UID anywhere.
+    private static func holdsUID(_ value: PlistValue) -> Bool {
+        var walk = PlistTraversal(value, sortKeys: false)
+        while let step = walk.next() {
+            if case .scalar(.uid, _) = step { return true }
+        }
+        return false
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

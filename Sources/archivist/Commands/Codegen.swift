@@ -75,7 +75,11 @@ struct Codegen: ParsableCommand {
     func run() throws {
         let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
         let (documents, unreadable) = try ArchiveInputs.read(inputs)
-        if let rules { try RulesFile.requireClasses(of: ruleSet, in: documents.flatMap { Migrator(rules: ruleSet).classNames(in: $0.value) }, rulesPath: rules) }
+        if let rules {
+            var census = RulesCensus()
+            for document in documents { census.add(document.value) }
+            try RulesFile.check(ruleSet, against: census, rulesPath: rules)
+        }
         var failed = unreadable
         var source = ""
         if codable {

@@ -13,6 +13,7 @@ struct Convert: ParsableCommand {
             another; every file is written to a temporary file in the same folder and
             renamed into place, so a failed conversion leaves nothing behind.
             Diagnostics such as duplicate keys are printed as warnings on standard error.
+            -r is --recursive (folders), not plutil's -r: pretty JSON is --pretty.
             When an input fails, the others are still converted and the exit status is 1.
 
             --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder
@@ -82,19 +83,18 @@ struct Convert: ParsableCommand {
         var failed = false
         if to == .codableJSON {
             // Every input reads, and every class the rules name occurs.
-            var names: [ClassName] = []
-            let census = Migrator(rules: ruleSet)
+            var census = RulesCensus()
             for input in inputs {
                 do {
                     let bytes = try FileIO.read(input)
                     if input == "-" { stdinBytes = bytes }
-                    names += census.classNames(in: try PropertyList.read(bytes).value)
+                    census.add(try PropertyList.read(bytes).value)
                 } catch let error as PlistError {
                     Console.error(error.formatted(path: input))
                     failed = true
                 }
             }
-            if let rules { try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules) }
+            if let rules { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
             if suggestRules {
                 try suggest(stdinBytes: stdinBytes)
                 if failed { throw ExitCode.failure }
@@ -128,7 +128,7 @@ struct Convert: ParsableCommand {
             outcome.status = result.status == .converted ? .converted : .unchanged
             outcome.destination = result.destination
             outcome.bytesIn = result.bytesIn
-            outcome.bytesOut = result.bytesOut
+            outcome.bytesOut = result.status == .converted ? result.bytesOut : 0
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
             if item.relative != nil, let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {

@@ -11,9 +11,12 @@ struct Diff: ParsableCommand {
             equal. Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: ...'
             (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
             Keyed archives are compared as object graphs ($top.root.field...), so an object
-            stored at another $objects index is not a change; property lists in data are
-            compared by content. Exit status: 0 when equal, 1 when different (or a file
-            cannot be read), 64 for usage errors.
+            stored at another $objects index is not a change, while what migrate changes is:
+            a class renamed ('~ root: class A -> B'), a key renamed or removed, an inline
+            primitive boxed ('~ root.Rating: inline real 3.5 -> NSNumber 3.5'). Property
+            lists in data are compared by content. Exit status, as diff(1), cmp and git use
+            it: 0 when equal, 1 when different, 2 when they could not be compared (a file
+            cannot be read or is not a property list), 64 for usage errors.
 
             Examples:
               archivist diff Info.plist Info-new.plist
@@ -41,13 +44,13 @@ struct Diff: ParsableCommand {
             diff = try PlistDiff(first, second)
         } catch let error as PlistError {
             Console.error(error.formatted(path: current))
-            throw ExitCode.failure
+            throw Self.couldNotCompare
         }
         if json {
             let entries: [PlistValue] = diff.changes.map { c in
                 var d = PlistDictionary([("change", .string(c.kind.rawValue)), ("path", .string(c.path))])
-                if let old = c.old { d["old"] = Self.jsonable(old); d["oldType"] = .string(old.typeName) }
-                if let new = c.new { d["new"] = Self.jsonable(new); d["newType"] = .string(new.typeName) }
+                if let old = c.old { d["old"] = Self.jsonable(old); d["oldType"] = .string(c.oldType ?? old.typeName) }
+                if let new = c.new { d["new"] = Self.jsonable(new); d["newType"] = .string(c.newType ?? new.typeName) }
                 return .dictionary(d)
             }
             let bytes = try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
@@ -57,6 +60,9 @@ struct Diff: ParsableCommand {
         }
         if !diff.changes.isEmpty { throw ExitCode.failure }
     }
+
+    /// The exit status for "could not compare", as diff(1), cmp and git use it.
+    static let couldNotCompare = ExitCode(2)
 
     /// A value JSON can hold: dates, data and UIDs as the JSON writer spells them; NaN as text.
     static func jsonable(_ v: PlistValue) -> PlistValue {

@@ -25,9 +25,10 @@ struct SetValue: ParsableCommand {
         commandName: "set",
         abstract: "Insert or replace the value at a key path; the file keeps its format.",
         discussion: """
-            VALUE is read as --type says: string, integer, real, bool (true/false, yes/no,
-            1/0), date (ISO 8601), data (base64, or the bytes of --from-file PATH), json or
-            xml (a whole container). An index one past the end of an array appends;
+            VALUE is read as --type says: string, integer, real (or float, as plutil says),
+            bool (true/false, yes/no, 1/0), date (ISO 8601), data (base64, or the bytes of
+            --from-file PATH), json or xml (a whole container); dictionary and array insert
+            an empty one and take no VALUE. An index one past the end of an array appends;
             --append adds to the end of the array KEYPATH names; --create makes missing
             intermediate dictionaries. The file is rewritten atomically in its own format
             (binary stays binary), or written to -o. In a keyed archive, fields of objects
@@ -53,7 +54,7 @@ struct SetValue: ParsableCommand {
     @Argument(help: ArgumentHelp("The new value (omit with --from-file).", valueName: "VALUE"))
     var value: String?
 
-    @Option(help: ArgumentHelp("The value's type: string, integer, real, bool, date, data, json, xml.", valueName: "TYPE"))
+    @Option(help: ArgumentHelp("The value's type: string, integer, real (float), bool, date, data, json, xml, dictionary, array.", valueName: "TYPE"))
     var type: ValueType
 
     @Flag(help: "Append to the array KEYPATH names.")
@@ -70,7 +71,11 @@ struct SetValue: ParsableCommand {
 
     func validate() throws {
         if fromFile != nil, type != .data { throw ValidationError("--from-file goes with --type data.") }
-        if value == nil, fromFile == nil { throw ValidationError("Give VALUE (or --from-file PATH with --type data).") }
+        if type.isEmptyContainer {
+            if value != nil { throw ValidationError("--type \(type.rawValue) inserts an empty one and takes no VALUE (use --type json for content).") }
+        } else if value == nil, fromFile == nil {
+            throw ValidationError("Give VALUE (or --from-file PATH with --type data).")
+        }
     }
 
     func run() throws {

@@ -15,7 +15,8 @@ struct Get: ParsableCommand {
             data as base64 (its bytes with --raw). Containers and objects print as dump
             shows them, or in a format with --to. --type prints the type only (string,
             integer, real, bool, date, data, array, dictionary, uid, or an object's class);
-            --expect TYPE fails (status 1) when the type differs.
+            --expect TYPE fails (status 1) when the type differs (float, as plutil says,
+            is accepted for real).
             A path that does not resolve fails with status 1 and says which component
             failed and what was there instead.
 
@@ -49,7 +50,7 @@ struct Get: ParsableCommand {
         do {
             let document = try PropertyList.read(try FileIO.read(file))
             let target = try PlistKeyPath(keyPath).resolve(in: document.value)
-            if let expect, target.typeName != expect {
+            if let expect, target.typeName != (expect == "float" ? "real" : expect) {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")
             }
             if type {

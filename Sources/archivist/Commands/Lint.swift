@@ -14,8 +14,12 @@ struct Lint: ParsableCommand {
             keys, lone UTF-16 surrogates and XML encoding declarations that contradict
             the bytes, which Apple's parsers accept silently, are errors here. A keyed
             archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
-            $top, $objects, UIDs in range and class dictionaries; its errors name the
-            $objects index and the key path that leads there.
+            $top, $objects, UIDs in range and class dictionaries, and what the unarchiver
+            reads: $top entries that are objects, non-empty $classes, and the fields of
+            Foundation classes (NS.objects an array of references, NS.keys and NS.objects
+            of one length, NS.string a string, NS.time a real, NS.uuidbytes 16 bytes, ...);
+            its errors name the $objects index and the key path (as get takes it) that
+            leads there.
             With --secure, keyed archives (and archives nested in data values) are also
             checked against a secure-coding policy, as NSKeyedUnarchiver's
             unarchivedObject(ofClasses:from:) would apply it: every object's class (or a
@@ -29,8 +33,13 @@ struct Lint: ParsableCommand {
             With --sqlite STORE --table T --column C every blob of the column is checked
             (rows named 'STORE: T.C row N'); with --sqlite alone, every column whose blobs
             are property lists or archives is listed with its counts.
-            Folders are searched recursively in sorted order, hidden entries skipped.
-            Files that cannot be read are reported on standard error.
+            Folders are searched recursively in sorted order, hidden entries skipped;
+            --include and --exclude filter the files found in them, and a file found in a
+            folder that cannot be a property list at all (an image) is skipped and counted
+            (--verbose lists them). A named file is always checked.
+            Files that cannot be read are reported on standard error. With --rules, a class
+            the rules name that occurs in none of the inputs' archives is an error (status 64) and a
+            key rule no object has is a warning, both with near misses suggested.
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
             Examples:
@@ -69,6 +78,8 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Output: text (default), json (one report), github (Actions annotations).", valueName: "FORMAT"))
     var format: OutputFormat = .text
 
+    @OptionGroup var folders: FolderOptions
+
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var limits: LimitOptions
@@ -82,16 +93,25 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
-        let policy = try securePolicy()
+        let (policy, ruleSet) = try securePolicy()
+        var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
         var reporter = LintReporter(format: format, quiet: quiet)
+        var skipped = 0
+        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude)
         for path in paths {
             do {
-                for file in try Linter.files(for: path) {
+                for item in try BatchPlan.items([path], selection: selection) {
                     do {
-                        reporter.add(file, findings(in: try FileIO.read(file, maxSize: limits.readOptions.limits.maxInputSize), path: file, policy: policy))
+                        let bytes = try FileIO.read(item.source, maxSize: limits.readOptions.limits.maxInputSize)
+                        if item.relative != nil, !BatchPlan.mayBePropertyList(bytes) {
+                            skipped += 1
+                            if folders.verbose { Console.error(FolderOptions.skippedLine(item.source)) }
+                            continue
+                        }
+                        reporter.add(item.source, findings(in: bytes, path: item.source, policy: policy, census: &census))
                     } catch let error as PlistError {
-                        Console.error(error.formatted(path: file))
-                        reporter.failedToRead(file, error)
+                        Console.error(error.formatted(path: item.source))
+                        reporter.failedToRead(item.source, error)
                     }
                 }
             } catch let error as PlistError {
@@ -101,18 +121,23 @@ struct Lint: ParsableCommand {
         }
         if let store = database.sqlite {
             do {
-                try lintStore(store, policy: policy, reporter: &reporter)
+                try lintStore(store, policy: policy, census: &census, reporter: &reporter)
             } catch let error as PlistError {
                 Console.error(error.formatted(path: store))
                 reporter.failedToRead(store, error)
             }
         }
         reporter.finish()
+        if skipped > 0 {
+            let what = skipped == 1 ? "1 file skipped (not a property list" : "\(skipped) files skipped (not property lists"
+            Console.error(what + (folders.verbose ? ")" : "; --verbose lists them)"))
+        }
+        if let rules, let ruleSet, let census { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
         if reporter.invalid { throw ExitCode.failure }
     }
 
     /// The blobs of a column, or (without one) the columns that hold property lists.
-    private func lintStore(_ store: String, policy: SecurePolicy?, reporter: inout LintReporter) throws {
+    private func lintStore(_ store: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws {
         let db = try SQLiteDatabase(path: store, readOnly: true)
         guard let column = database.blobColumn else {
             for s in try BlobColumnSummary.scan(db) {
@@ -122,28 +147,31 @@ struct Lint: ParsableCommand {
         }
         try column.forEachBlob(in: db) { row, bytes in
             let label = "\(store): \(column.label) row \(row)"
-            reporter.add(label, findings(in: bytes, path: label, policy: policy))
+            reporter.add(label, findings(in: bytes, path: label, policy: policy, census: &census))
         }
     }
 
-    /// The policy of --secure, or nil without it.
-    private func securePolicy() throws -> SecurePolicy? {
-        guard secure else { return nil }
+    /// The policy of --secure (nil without it) and the rules it came from.
+    private func securePolicy() throws -> (SecurePolicy?, MigrationRules?) {
+        guard secure else { return (nil, nil) }
         let allowed = allow.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }.filter { !$0.isEmpty }
-        guard let rules else { return SecurePolicy(allowing: allowed) }
-        var loaded = try RulesFile.load(rules)
-        loaded.allowedClasses += allowed
-        return SecurePolicy(rules: loaded)
+        guard let rules else { return (SecurePolicy(allowing: allowed), nil) }
+        let loaded = try RulesFile.load(rules)
+        var widened = loaded
+        widened.allowedClasses += allowed
+        return (SecurePolicy(rules: widened), loaded)
     }
 
-    /// Every problem of one input.
-    private func findings(in bytes: [UInt8], path: String, policy: SecurePolicy?) -> [Linter.Finding] {
+    /// Every problem of one input; its archives' classes and keys go into
+    /// `census` (when the rules are checked).
+    private func findings(in bytes: [UInt8], path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
         Linter.findings(in: bytes, path: path, options: limits.readOptions) { document -> [PlistError] in
             var extra: [PlistError] = []
             if let requireFormat, document.format != requireFormat {
                 extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))
             }
-            if KeyedArchive.looksLikeArchive(document.value) { _ = try KeyedArchive(document.value) }
+            census?.add(document.value)
+            if KeyedArchive.looksLikeArchive(document.value) { extra += UnarchiverCheck.errors(in: try KeyedArchive(document.value)) }
             if let policy { extra += try SecureCodingCheck.errors(in: document.value, policy: policy) }
             return extra
         }

@@ -3,6 +3,12 @@ import ArchivistCore
 import ArchivistDatabase
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `archivist migrate`: rewrites insecure NSCoding archives so that code using
 /// NSSecureCoding decodes them.
 struct Migrate: ParsableCommand {
@@ -61,7 +67,7 @@ struct Migrate: ParsableCommand {
     @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
     var rules: String
 
-    @Option(help: ArgumentHelp("Write results in this format (xml, binary, json, openstep); default: each input's own.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Write results in this format (xml or binary: the formats that keep an archive's UIDs); default: each input's own.", valueName: "FORMAT"))
     var to: PlistFormat?
 
     @Flag(name: .customLong("dry-run"), help: "Print what would change in each input; write nothing.")
@@ -83,6 +89,9 @@ struct Migrate: ParsableCommand {
             return
         }
         if inputs.isEmpty { throw ValidationError("Give input files, or --sqlite STORE --table T --column C.") }
+        if let to, !Self.holdsArchives(to) {
+            throw ValidationError("--to \(to.rawValue) cannot hold a keyed archive (its UIDs would not survive); write xml or binary.")
+        }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input ('-') can be named once.") }
         if !dryRun { try output.validate(inputs: inputs) }
     }
@@ -98,21 +107,21 @@ struct Migrate: ParsableCommand {
         // First pass: every input reads, and every class the rules name occurs.
         let session = try BatchSession(inputs: inputs, options: batch)
         var stdinBytes: [UInt8]?
-        var names: [ClassName] = []
+        var census = RulesCensus(maxNesting: migrator.maxNesting)
         for item in session.items {
             do {
                 let bytes = try FileIO.read(item.source)
                 if item.source == "-" { stdinBytes = bytes }
-                names += migrator.classNames(in: try PropertyList.read(bytes).value)
+                census.add(try PropertyList.read(bytes).value)
             } catch let error as PlistError {
                 // Reported again, as a failure of that file, when it is migrated.
                 _ = error
             }
         }
-        try RulesFile.requireClasses(of: ruleSet, in: names, rulesPath: rules)
+        try RulesFile.check(ruleSet, against: census, rulesPath: rules)
         if dryRun {
             var failed = false
-            for item in session.items where !dryRunOne(item.source, bytes: item.source == "-" ? stdinBytes : nil, migrator) { failed = true }
+            for item in session.items where !dryRunOne(item, bytes: item.source == "-" ? stdinBytes : nil, migrator) { failed = true }
             if failed { throw ExitCode.failure }
             return
         }
@@ -147,25 +156,36 @@ struct Migrate: ParsableCommand {
         migration.keepGoing = batch.keepGoing
         migration.dryRun = dryRun
         let outcome: StoreMigration.Outcome
+        // The backup this run wrote, removed again when the run leaves the
+        // store unchanged so that a retry is not refused by it.
+        var backupWritten: String?
+        func removeBackup() {
+            guard let path = backupWritten, unlink(path) == 0 else { return }
+            Console.error("\(store): removed the backup \(path) (the store is unchanged)")
+        }
         do {
             let db = try SQLiteDatabase(path: store, readOnly: dryRun)
-            try RulesFile.requireClasses(of: migrator.rules, in: try migration.classNames(in: db), rulesPath: rules)
+            try RulesFile.check(migrator.rules, against: try migration.census(in: db), rulesPath: rules)
             if !dryRun {
                 let backup = output.backup ?? store + ".bak"
                 guard !FileIO.exists(backup) else {
                     throw PlistError(.io, "the backup \(backup) exists already; remove it or choose another with --backup PATH")
                 }
                 try db.backup(to: backup)
+                backupWritten = backup
                 Console.output("\(store): backed up to \(backup)")
+                Console.flush()
             }
             outcome = try migration.run(on: db)
         } catch let failure as StoreMigration.Failure {
             let label = "\(store): \(column.label) row \(failure.row)"
             for e in failure.errors { Console.error(e.formatted(path: label)) }
             Console.error("\(store): error: row \(failure.row) failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)")
+            removeBackup()
             throw ExitCode.failure
         } catch let error as PlistError {
             Console.error(error.formatted(path: store))
+            removeBackup()
             throw ExitCode.failure
         }
         for (row, report) in outcome.migrated {
@@ -182,11 +202,25 @@ struct Migrate: ParsableCommand {
         if !outcome.failures.isEmpty { throw ExitCode.failure }
     }
 
-    /// Migrates one input without writing; true when it would succeed.
-    private func dryRunOne(_ input: String, bytes: [UInt8]?, _ migrator: Migrator) -> Bool {
+    /// Migrates one input without writing; true when it would succeed. A file
+    /// found in a folder that is not a property list, or holds no archive, is
+    /// skipped as in a real run.
+    private func dryRunOne(_ item: BatchItem, bytes: [UInt8]?, _ migrator: Migrator) -> Bool {
+        let input = item.source
         do {
-            let document = try PropertyList.read(try bytes ?? FileIO.read(input))
-            let result = try migrator.migrate(document.value)
+            let bytes = try bytes ?? FileIO.read(input)
+            if item.relative != nil, !BatchPlan.mayBePropertyList(bytes) {
+                if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input)) }
+                return true
+            }
+            let document = try PropertyList.read(bytes)
+            let result: Migrator.Outcome
+            do {
+                result = try migrator.migrate(document.value)
+            } catch let error as PlistError where item.relative != nil && error.message == Migrator.noArchiveMessage {
+                if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input, reason: error.message)) }
+                return true
+            }
             if let format = to { _ = try PropertyList.write(result.value, as: format, options: style.writeOptions) }
             summarise(input, report: result.report, heading: "\(input): would change:", toStandardError: false)
             return true
@@ -196,13 +230,23 @@ struct Migrate: ParsableCommand {
         }
     }
 
+    /// True for the formats that keep a keyed archive's UIDs: XML and binary.
+    /// JSON writes them as `{"CF$UID": n}` dictionaries that read back as
+    /// dictionaries, and OpenStep has no UIDs (nor numbers) at all.
+    static func holdsArchives(_ format: PlistFormat) -> Bool {
+        switch format {
+        case .xml, .binary: return true
+        case .json, .openstep: return false
+        }
+    }
+
     /// The report of one item's migration, filled in by its transform.
     final class ReportBox: @unchecked Sendable {
         var value = MigrationReport()
     }
 
     private func summarise(_ input: String, report: MigrationReport, heading: String, toStandardError: Bool) {
-        let lines = report.isEmpty ? [heading + " nothing to change"] : [heading] + report.lines.map { "  " + $0 }
+        let lines = report.isEmpty ? ["\(input): nothing to change"] : [heading] + report.lines.map { "  " + $0 }
         for line in lines {
             if toStandardError { Console.error(line) } else { Console.output(line) }
         }

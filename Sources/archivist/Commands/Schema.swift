@@ -40,7 +40,11 @@ struct Schema: ParsableCommand {
     func run() throws {
         let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
         let (documents, unreadable) = try ArchiveInputs.read(files)
-        if let rules { try RulesFile.requireClasses(of: ruleSet, in: documents.flatMap { Migrator(rules: ruleSet).classNames(in: $0.value) }, rulesPath: rules) }
+        if let rules {
+            var census = RulesCensus()
+            for document in documents { census.add(document.value) }
+            try RulesFile.check(ruleSet, against: census, rulesPath: rules)
+        }
         var schema = CodableSchema(rules: ruleSet)
         var failed = unreadable
         for document in documents {

@@ -9,14 +9,10 @@ import Darwin
 
 /// How a batch walks folders, splits and runs its work.
 struct BatchOptions: ParsableArguments {
-    @Flag(name: [.short, .long], help: "Walk folders given as inputs recursively (otherwise only the files directly inside).")
+    @Flag(name: [.short, .long], help: "Walk folders given as inputs recursively (otherwise only the files directly inside). Not plutil's -r (human-readable JSON): that is --pretty.")
     var recursive = false
 
-    @Option(help: ArgumentHelp("Take only files in folders whose name (or, with a '/', relative path) matches GLOB; repeatable.", valueName: "GLOB"))
-    var include: [String] = []
-
-    @Option(help: ArgumentHelp("Leave out files in folders matching GLOB; repeatable.", valueName: "GLOB"))
-    var exclude: [String] = []
+    @OptionGroup var folders: FolderOptions
 
     @Option(help: ArgumentHelp("Files converted at once (default: the number of cores); results do not depend on it.", valueName: "N"))
     var jobs: Int?
@@ -41,7 +37,7 @@ struct BatchOptions: ParsableArguments {
 
     /// The selection these options describe.
     var selection: BatchSelection {
-        BatchSelection(recursive: recursive, include: include, exclude: exclude, shard: shard.flatMap(BatchSelection.parseShard))
+        BatchSelection(recursive: recursive, include: folders.include, exclude: folders.exclude, shard: shard.flatMap(BatchSelection.parseShard))
     }
 
     /// The number of jobs: --jobs, else the online processors.

@@ -26,13 +26,20 @@ struct BatchSession {
             Console.error("error: \(error.message)")
             throw ExitCode.failure
         }
-        isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil
+        isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil || items.isEmpty
+        if items.isEmpty, options.shard == nil {
+            // Only folders give no items (a named file is always one).
+            let filtered = !options.folders.include.isEmpty || !options.folders.exclude.isEmpty
+            let what = filtered ? "no files that --include and --exclude take" : "no files"
+            let hint = options.recursive ? "" : " (without -r only the files directly inside are taken)"
+            for input in inputs { Console.error("\(input): warning: \(what) found in this folder\(hint)") }
+        }
     }
 
     /// The converter for the planned items: checks that the output target can
     /// take them (status 64 if not) and creates the output folder.
     func converter(format: PlistFormat?, output: OutputOptions, style: StyleOptions, readOptions: ReadOptions) throws -> BatchConverter {
-        if let problem = output.target.usageProblem(inputs: items.map(\.source)) {
+        if !items.isEmpty, let problem = output.target.usageProblem(inputs: items.map(\.source)) {
             Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
             throw ExitCode.validationFailure
         }
@@ -53,10 +60,14 @@ struct BatchSession {
         let started = Clock.now()
         let runner = BatchRunner(count: items.count, jobs: options.jobCount, failFast: options.failFast)
         let progress = Progress(total: items.count, enabled: isBatch && isatty(STDERR_FILENO) == 1, started: started)
+        let verbose = options.folders.verbose
         let outcomes = runner.run(work) { index, outcome in
             progress.clear()
             for line in outcome.stdoutLines { Console.output(line) }
             for line in outcome.stderrLines { Console.error(line) }
+            if verbose, outcome.status == .skipped {
+                Console.error(FolderOptions.skippedLine(outcome.item.source, reason: outcome.errors.first?.message ?? "not a property list"))
+            }
             progress.show(done: index + 1)
         }
         progress.clear()
@@ -78,6 +89,7 @@ struct BatchSession {
             Console.error(summary)
         }
         if let path = options.report { try writeReport(outcomes, notStarted: Array(items[outcomes.count...]), to: path) }
+        if let status = BatchInterrupt.exitStatus { throw ExitCode(status) }
         return (counts[.failed] ?? 0) == 0 && !runner.stoppedEarly
     }
 

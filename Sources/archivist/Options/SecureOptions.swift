@@ -15,14 +15,13 @@ enum RulesFile {
         }
     }
 
-    /// Fails (status 64) when a class the rules name occurs in none of `names`:
-    /// a typo is the likely cause. A class already renamed counts as present.
-    static func requireClasses(of rules: MigrationRules, in names: [ClassName], rulesPath: String) throws {
-        var missing = false
-        for rule in rules.classes where !names.contains(where: { rule.matches($0) }) {
-            Console.error("\(rulesPath): error: classes.\(rule.name): class \(rule.name) occurs in none of the inputs")
-            missing = true
-        }
-        if missing { throw ExitCode.validationFailure }
+    /// Checks the rules against the inputs' classes and keys: prints a warning
+    /// for each key rule no object has, and fails (status 64) when a class the
+    /// rules name occurs in none of the inputs (a typo is the likely cause);
+    /// both suggest near misses. A class already renamed counts as present.
+    static func check(_ rules: MigrationRules, against census: RulesCensus, rulesPath: String) throws {
+        let problems = census.problems(of: rules)
+        for problem in problems { Console.error(problem.formatted(rulesPath: rulesPath)) }
+        if problems.contains(where: { $0.severity == .error }) { throw ExitCode.validationFailure }
     }
 }

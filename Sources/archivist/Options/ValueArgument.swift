@@ -3,7 +3,11 @@ import ArgumentParser
 
 /// The value of `set`, typed by `--type`.
 enum ValueType: String, CaseIterable, ExpressibleByArgument {
-    case string, integer, real, bool, date, data, json, xml
+    case string, integer, real, float, bool, date, data, json, xml, dictionary, array
+
+    /// True for `dictionary` and `array`, which insert an empty container (as
+    /// plutil's `-dictionary` and `-array` do) and take no value.
+    var isEmptyContainer: Bool { self == .dictionary || self == .array }
 
     /// Parses the command-line text as this type; data comes from `file` when given.
     func value(_ text: String, file: String?) throws -> PlistValue {
@@ -15,7 +19,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
             if let i = Int64(text) { return .int(i) }
             if let u = UInt64(text) { return .integer(PlistInteger(u)) }
             throw bad("an integer")
-        case .real:
+        case .real, .float:
             guard let d = Double(text) else { throw bad("a real number") }
             return .double(d)
         case .bool:
@@ -33,6 +37,10 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
             return .data(bytes)
         case .json:
             return try Array(text.utf8).withUnsafeBytes { try PropertyList.read($0, as: .json).value }
+        case .dictionary:
+            return .dictionary(PlistDictionary())
+        case .array:
+            return .array([])
         case .xml:
             let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
             let document = trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") ? text : "<plist version=\"1.0\">\(text)</plist>"

@@ -1,6 +1,6 @@
 // libFuzzer target: keyed archives: any format read, then the object graph,
-// its dump, the archive writer, the Codable export, a secure check, a migration,
-// the schema and the generated Swift.
+// its dump, the archive writer, the Codable export, a secure check and a migration,
+// the Graphviz drawing, the unarchiver check, a diff, the schema and the generated Swift.
 import ArchivistArchive
 import ArchivistCore
 
@@ -15,6 +15,9 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
     _ = try? Migrator(rules: MigrationRules()).migrate(document.value)
     _ = try? CodableSchema(document.value)
+    _ = ArchiveGraphviz.render(graph)
+    if let archive = try? KeyedArchive(document.value) { _ = UnarchiverCheck.errors(in: archive) }
+    _ = try? PlistDiff(document.value, document.value)
     var codegen = SwiftCodegen()
     if (try? codegen.add(document.value)) != nil {
         _ = codegen.secureCodingSource

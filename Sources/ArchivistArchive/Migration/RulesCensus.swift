@@ -1,0 +1,113 @@
+import ArchivistCore
+
+/// The classes and keys of the keyed archives in a run's inputs (nested ones
+/// included), to check a rules file against: every command that takes
+/// `--rules` fills one and reports its `problems(of:)`.
+package struct RulesCensus: Sendable {
+    /// Every class seen (objects' classes and their `$classes` chains), in
+    /// order of first appearance.
+    package private(set) var classNames: [ClassName] = []
+    /// The keys of the objects of each archived class name.
+    private var keys: [String: Set<String>] = [:]
+    private var seen: Set<String> = []
+    /// How deep archives nested in `<data>` values are followed.
+    let maxNesting: Int
+
+    /// An empty census.
+    package init(maxNesting: Int = 8) {
+        self.maxNesting = maxNesting
+    }
+
+    /// Adds the archives of one input's tree.
+    package mutating func add(_ value: PlistValue) {
+        collect(value, depth: 0)
+    }
+
+    private mutating func collect(_ value: PlistValue, depth: Int) {
+        guard depth <= maxNesting else { return }
+        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
+            for node in graph.nodes {
+                switch node {
+                case .object(let o):
+                    for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
+                        classNames.append(ClassName(archived: name))
+                    }
+                    keys[o.className.archived, default: []].formUnion(o.fields.map(\.key))
+                    for field in o.fields {
+                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
+                            collect(nested.value, depth: depth + 1)
+                        }
+                    }
+                case .value(.data(let bytes)):
+                    if let nested = EmbeddedPlist.document(bytes) { collect(nested.value, depth: depth + 1) }
+                case .null, .value, .classDescription:
+                    continue
+                }
+            }
+            return
+        }
+        switch value {
+        case .dictionary(let d):
+            for (_, item) in d { collect(item, depth: depth) }
+        case .array(let items):
+            for item in items { collect(item, depth: depth) }
+        case .data(let bytes):
+            if let nested = EmbeddedPlist.document(bytes) { collect(nested.value, depth: depth + 1) }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            return
+        }
+    }
+
+    /// What is wrong with `rules` for these inputs: a class that occurs in
+    /// none of them is an error (a typo is the likely cause); a key rule that
+    /// no object of its class has is a warning. Both suggest near misses
+    /// (same letters in another case, or a small edit distance). Inputs that
+    /// hold no keyed archive at all (a hook's run on plain plists) give
+    /// nothing to check against, and no problems.
+    package func problems(of rules: MigrationRules) -> [RulesProblem] {
+        guard !classNames.isEmpty else { return [] }
+        var problems: [RulesProblem] = []
+        for rule in rules.classes {
+            let matching = classNames.filter { rule.matches($0) }
+            guard !matching.isEmpty else {
+                let guess = NearMiss.best(for: rule.name, among: classNames.map(\.readable))
+                problems.append(RulesProblem(severity: .error, path: rule.path,
+                                             message: "class \(rule.name) occurs in none of the inputs" + Self.didYouMean(guess)))
+                continue
+            }
+            var present: Set<String> = []
+            for name in matching { present.formUnion(keys[name.archived] ?? []) }
+            for key in rule.keys where !present.contains(key.key) && !(key.renameTo.map(present.contains) ?? false) {
+                let guess = NearMiss.best(for: key.key, among: present.sorted()).map { "\"\($0)\"" }
+                let objects = matching.map(\.readable).joined(separator: " or ")
+                problems.append(RulesProblem(severity: .warning, path: rule.path + ".keys." + MigrationRules.pathComponent(key.key),
+                                             message: "no \(objects) object has a key \"\(key.key)\"; this rule does nothing" + Self.didYouMean(guess)))
+            }
+        }
+        return problems
+    }
+
+    private static func didYouMean(_ guess: String?) -> String {
+        guess.map { " (did you mean \($0)?)" } ?? ""
+    }
+}
+
+/// A problem of a rules file for a run's inputs.
+package struct RulesProblem: Sendable, Equatable {
+    /// An error stops the run (status 64); a warning is printed.
+    package enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    /// How bad it is.
+    package var severity: Severity
+    /// Where in the rules file (`classes."A.B".keys.k`).
+    package var path: String
+    /// What is wrong.
+    package var message: String
+
+    /// The line printed for it: `RULES: error: PATH: MESSAGE`.
+    package func formatted(rulesPath: String) -> String {
+        "\(rulesPath): \(severity.rawValue): \(path): \(message)"
+    }
+}

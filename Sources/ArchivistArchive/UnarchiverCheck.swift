@@ -1,0 +1,200 @@
+import ArchivistCore
+
+/// Checks what `NSKeyedUnarchiver` will read in a structurally valid archive,
+/// beyond the envelope: `$top` entries that are objects, class dictionaries
+/// with a class chain, and the payload of every Foundation class whose
+/// decoder reads fixed keys (`NS.objects` an array of references, `NS.keys`
+/// and `NS.objects` of one length, `NS.string` a string, `NS.time` a real,
+/// `NS.uuidbytes` 16 bytes, ...). Only objects reachable from `$top` are
+/// checked: the unarchiver reads nothing else.
+public enum UnarchiverCheck {
+    /// Every problem, in `$objects` order, each located by its object and the
+    /// key path `get` takes to it.
+    public static func errors(in archive: KeyedArchive) -> [PlistError] {
+        let graph = ObjectGraph(archive)
+        let paths = graph.paths()
+        var out: [PlistError] = []
+        for (key, index) in archive.top {
+            if case .classDescription = graph.nodes[index] {
+                out.append(PlistError(.archive, "$top.\(key) refers to object \(index), a class description, not an object",
+                                      at: .archive(object: index, keyPath: "$top." + PlistKeyPath(components: [key]).description)))
+            }
+        }
+        var classesSeen: Set<Int> = []
+        for index in graph.nodes.indices where paths.isReached(index) {
+            guard case .object(let o) = graph.nodes[index] else { continue }
+            let path = paths.path(to: index) ?? ""
+            if case .dictionary(let d) = archive.objects[index], case .uid(let c)? = d["$class"], classesSeen.insert(Int(c)).inserted,
+               case .array(let chain)? = dictionary(archive.objects[Int(c)])?["$classes"], chain.isEmpty {
+                out.append(PlistError(.archive, "the class dictionary of \(o.className) (object \(c)) has an empty $classes",
+                                      at: .archive(object: Int(c), keyPath: ArchivePaths.joined(path, "$class") + ".$classes")))
+            }
+            for problem in FoundationPayload(o, in: graph).problems {
+                out.append(PlistError(.archive, "\(o.className.readable): \(problem)", at: .archive(object: index, keyPath: path)))
+            }
+        }
+        return out
+    }
+
+    private static func dictionary(_ value: PlistValue) -> PlistDictionary? {
+        if case .dictionary(let d) = value { return d }
+        return nil
+    }
+}
+
+/// The fields of one object of a Foundation class, against what that class's
+/// decoder reads.
+struct FoundationPayload {
+    let object: ArchivedObject
+    let graph: ObjectGraph
+
+    init(_ object: ArchivedObject, in graph: ObjectGraph) {
+        self.object = object
+        self.graph = graph
+    }
+
+    /// What is wrong, one sentence each naming the field; empty for other classes.
+    var problems: [String] {
+        let name = object.className.archived
+        if FoundationValue.listClasses.contains(name) {
+            if object["NS.objects"] != nil || !name.hasSuffix("OrderedSet") { return referenceList("NS.objects") }
+            return numberedReferences()
+        }
+        if FoundationValue.mapClasses.contains(name) {
+            var found = referenceList("NS.keys") + referenceList("NS.objects")
+            if found.isEmpty, let keys = count("NS.keys"), let values = count("NS.objects"), keys != values {
+                found.append("NS.keys holds \(keys) references and NS.objects \(values); the decoder pairs them one to one")
+            }
+            return found
+        }
+        switch name {
+        case "NSString", "NSMutableString":
+            if case .inline(.string)? = object["NS.string"] { return [] }
+            if case .inline(.data)? = object["NS.bytes"] { return [] }
+            return [object["NS.string"] == nil && object["NS.bytes"] == nil ? "has neither NS.string nor NS.bytes"
+                : "NS.string is \(describe(object["NS.string"])), not a string"]
+        case "NSData", "NSMutableData":
+            if case .inline(.data)? = object["NS.data"] ?? object["NS.bytes"] { return [] }
+            return ["NS.data is \(describe(object["NS.data"] ?? object["NS.bytes"])), not data"]
+        case "NSDate":
+            switch object["NS.time"] {
+            case .inline(.real)?, .inline(.integer)?: return []
+            default: return ["NS.time is \(describe(object["NS.time"])), not a real (seconds since 2001)"]
+            }
+        case "NSUUID":
+            if case .inline(.data(let bytes))? = object["NS.uuidbytes"] {
+                return bytes.count == 16 ? [] : ["NS.uuidbytes holds \(bytes.count) bytes, not 16"]
+            }
+            return ["NS.uuidbytes is \(describe(object["NS.uuidbytes"])), not 16 bytes of data"]
+        case "NSURL":
+            var found: [String] = []
+            if graph.string(object["NS.relative"]) == nil || !isReference(object["NS.relative"]) {
+                found.append("NS.relative is \(describe(object["NS.relative"])), not a reference to a string")
+            }
+            if let base = object["NS.base"], !isReference(base) {
+                found.append("NS.base is \(describe(base)), not a reference")
+            }
+            return found
+        case "NSCountedSet":
+            return countedSet()
+        case "NSValue":
+            return nsValue()
+        case "NSLocale":
+            return graph.string(object["NS.identifier"]) == nil ? ["NS.identifier is \(describe(object["NS.identifier"])), not a string"] : []
+        case "NSTimeZone":
+            return graph.string(object["NS.name"]) == nil ? ["NS.name is \(describe(object["NS.name"])), not a string"] : []
+        case "NSAttributedString", "NSMutableAttributedString":
+            var found: [String] = []
+            if graph.string(object["NSString"]) == nil { found.append("NSString is \(describe(object["NSString"])), not a string") }
+            if let attributes = object["NSAttributes"], !isReference(attributes) {
+                found.append("NSAttributes is \(describe(attributes)), not a reference")
+            }
+            return found
+        default:
+            return []
+        }
+    }
+
+    /// `key` is absent, an empty array, or a list of references.
+    private func referenceList(_ key: String) -> [String] {
+        switch object[key] {
+        case nil, .references?, .inline(.array([]))?: return []
+        case let other?: return ["\(key) is \(describe(other)), not an array of references"]
+        }
+    }
+
+    private func count(_ key: String) -> Int? {
+        switch object[key] {
+        case nil, .inline(.array([]))?: return 0
+        case .references(let refs)?: return refs.count
+        case .reference?, .inline?: return nil
+        }
+    }
+
+    /// NSOrderedSet as swift-corelibs-foundation writes it: `NS.object.N` references.
+    private func numberedReferences() -> [String] {
+        object.fields.filter { $0.key.hasPrefix("NS.object.") && !isReference($0.value) }
+            .map { "\($0.key) is \(describe($0.value)), not a reference" }
+    }
+
+    /// `NS.count` entries, each an `NS.objectN` reference with an integer `NS.countN`.
+    private func countedSet() -> [String] {
+        guard case .inline(.integer(let total))? = object["NS.count"], let n = total.int64Value, n >= 0 else {
+            return ["NS.count is \(describe(object["NS.count"])), not a count"]
+        }
+        guard n <= Int64(object.fields.count) else { return ["NS.count is \(n), but the object has \(object.fields.count) fields"] }
+        var found: [String] = []
+        for i in 0..<Int(n) {
+            if !isReference(object["NS.object\(i)"]) { found.append("NS.object\(i) is \(describe(object["NS.object\(i)"])), not a reference") }
+            switch object["NS.count\(i)"] {
+            case nil, .inline(.integer)?: continue
+            case let other?: found.append("NS.count\(i) is \(describe(other)), not an integer")
+            }
+        }
+        return found
+    }
+
+    /// `NS.special` and the fields of the geometric kinds dump shows (an
+    /// NSValue without `NS.special` holds a concrete value: `NS.objctype`).
+    private func nsValue() -> [String] {
+        guard let field = object["NS.special"] else { return [] }
+        guard case .inline(.integer(let special)) = field else {
+            return ["NS.special is \(describe(field)), not an integer"]
+        }
+        let fields: [String]
+        let wantsString: Bool
+        switch special.int64Value {
+        case 1?: (fields, wantsString) = (["NS.pointval"], true)
+        case 2?: (fields, wantsString) = (["NS.sizeval"], true)
+        case 3?: (fields, wantsString) = (["NS.rectval"], true)
+        case 4?: (fields, wantsString) = (["NS.rangeval.location", "NS.rangeval.length"], false)
+        case 12?: (fields, wantsString) = (["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"], false)
+        default: return []
+        }
+        return fields.compactMap { key in
+            if wantsString { return graph.string(object[key]) == nil ? "\(key) is \(describe(object[key])), not a string" : nil }
+            return graph.number(object[key]) == nil ? "\(key) is \(describe(object[key])), not a number" : nil
+        }
+    }
+
+    private func isReference(_ field: FieldValue?) -> Bool {
+        if case .reference? = field { return true }
+        return false
+    }
+
+    /// A field in words: `missing`, `an integer`, `a reference to a string`.
+    private func describe(_ field: FieldValue?) -> String {
+        switch field {
+        case nil: return "missing"
+        case .inline(let v)?: return v.aTypeName
+        case .references(let refs)?: return "a list of \(refs.count) references"
+        case .reference(let r)?:
+            switch graph.nodes[safe: r] {
+            case .null?: return "a reference to $null"
+            case .value(let v)?: return "a reference to \(v.aTypeName)"
+            case .object(let o)?: return "a reference to a \(o.className.readable)"
+            case .classDescription?, nil: return "a reference to a class description"
+            }
+        }
+    }
+}

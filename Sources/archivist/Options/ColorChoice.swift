@@ -1,0 +1,25 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--color auto|always|never`: whether results on standard output are coloured.
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
+    case auto, always, never
+
+    /// True when colour is used: always, never, or (auto) when standard
+    /// output is a terminal, `NO_COLOR` is unset or empty (no-color.org) and
+    /// `TERM` is not `dumb`.
+    var enabled: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+            return isatty(STDOUT_FILENO) == 1 && (environment("NO_COLOR") ?? "").isEmpty && environment("TERM") != "dumb"
+        }
+    }
+}

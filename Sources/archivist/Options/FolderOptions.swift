@@ -1,0 +1,20 @@
+import ArchivistCore
+import ArgumentParser
+
+/// Which files of the folders given as inputs a command takes, and whether
+/// it lists the files it skips: the same for every command that takes folders.
+struct FolderOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Take only files in folders whose name (or, with a '/', relative path) matches GLOB; repeatable.", valueName: "GLOB"))
+    var include: [String] = []
+
+    @Option(help: ArgumentHelp("Leave out files in folders matching GLOB; repeatable.", valueName: "GLOB"))
+    var exclude: [String] = []
+
+    @Flag(help: "List each file found in a folder that is skipped because it cannot be a property list (an image).")
+    var verbose = false
+
+    /// The line `--verbose` prints for a skipped file.
+    static func skippedLine(_ path: String, reason: String = "not a property list") -> String {
+        "\(path): skipped: \(reason)"
+    }
+}
