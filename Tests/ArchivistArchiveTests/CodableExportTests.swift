@@ -210,6 +210,7 @@ final class CodableExportTests: XCTestCase {
                 enum CodingKeys: String, CodingKey {
                     case firstName = "first name"
                     case `class` = "class"
+                    case tags
                 }
             }
 

@@ -67,7 +67,11 @@ final class ObjectGraphTests: XCTestCase {
         XCTAssertEqual(Set(names), ["MusicBox.Computer", "MusicBox.CPU.CPUCoder", "MusicBox.CPUCore", "NSArray"])
         XCTAssertEqual(census.entries.first { $0.name.readable == "MusicBox.CPUCore" }?.count, 2)
         XCTAssertEqual(census.entries.first { $0.name.archived == "NSArray" }?.isFoundation, true)
-        XCTAssertTrue(census.swiftAllowlist.contains("CPUCoder.self"), census.swiftAllowlist)
-        XCTAssertTrue(census.swiftAllowlist.contains("NSArray.self"), census.swiftAllowlist)
+        // A class nested in a struct is named as Swift code names it.
+        XCTAssertEqual(census.swiftClassList, "[Computer.self, CPU.CPUCoder.self, NSArray.self, CPUCore.self]")
+        XCTAssertEqual(census.swiftAllowlist, "try NSKeyedUnarchiver.unarchivedObject(ofClasses: \(census.swiftClassList), from: data)")
+        XCTAssertEqual(ClassName(archived: "_TtGC4Main3BoxSS_").swiftType, "Box<Swift.String>")
+        XCTAssertEqual(ClassName(archived: "App.Contact").swiftType, "Contact")
+        XCTAssertEqual(ClassName(archived: "LegacyContact").swiftType, "LegacyContact")
     }
 }

@@ -13,7 +13,7 @@ struct MigratedUser: Codable, Equatable {
 /// An NSCoding class with every kind of field JSONEncoder writes differently
 /// from a plain JSON writer: strings with `/` and control characters, an
 /// integral real, a date, data, a list and a nil.
-final class ProfileV1: NSObject, NSCoding {
+final class SocialProfileV1: NSObject, NSCoding {
     let name: String, score: Double, ratio: Double, joined: Date, avatar: Data, tags: [String]
     init(name: String, score: Double, ratio: Double, joined: Date, avatar: Data, tags: [String]) {
         self.name = name; self.score = score; self.ratio = ratio; self.joined = joined; self.avatar = avatar; self.tags = tags
@@ -30,7 +30,7 @@ final class ProfileV1: NSObject, NSCoding {
     init?(coder: NSCoder) { nil }
 }
 
-/// The struct ProfileV1 becomes.
+/// The struct SocialProfileV1 becomes.
 struct MigratedProfile: Codable, Equatable {
     var name: String
     var score: Double
@@ -135,11 +135,11 @@ extension CLITests {
     func testCodableDataMatchesFoundationsEncoders() throws {
         let profile = MigratedProfile(name: "Ada/Lovelace \t\u{1}\"é\"", score: 120, ratio: 0.25, joined: Date(timeIntervalSinceReferenceDate: 720_000_000),
                                       avatar: Data([0, 1, 2, 250]), tags: ["a/b", "c"], email: nil)
-        let archive = try NSKeyedArchiver.archivedData(withRootObject: ProfileV1(name: profile.name, score: profile.score, ratio: profile.ratio, joined: profile.joined,
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: SocialProfileV1(name: profile.name, score: profile.score, ratio: profile.ratio, joined: profile.joined,
                                                                                  avatar: profile.avatar, tags: profile.tags), requiringSecureCoding: false)
         let outer = try PropertyListSerialization.data(fromPropertyList: ["profile": archive, "other": [1, 2]], format: .xml, options: 0)
         try outer.write(to: work.appendingPathComponent("prefs.plist"))
-        let rules = make("rules.json", #"{"classes": {"\#(NSStringFromClass(ProfileV1.self))": {"renameTo": "Social.MigratedProfile"}}}"#)
+        let rules = make("rules.json", #"{"classes": {"\#(NSStringFromClass(SocialProfileV1.self))": {"renameTo": "Social.MigratedProfile"}}}"#)
 
         let json = try run(["migrate", "prefs.plist", "--rules", rules, "--codable", "json", "--sorted-keys", "-o", "json.plist"])
         XCTAssertEqual(json.status, 0, json.stderr)

@@ -107,18 +107,9 @@ extension CLITests {
     /// Runs the built `archivist` with standard output and standard error
     /// going to one pipe, as on a terminal or with `2>&1`.
     func runMerged(_ args: [String]) throws -> (status: Int32, text: String) {
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = args
-        process.currentDirectoryURL = work
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let archivist = Self.productsDirectory.appendingPathComponent("archivist").path
+        let r = try shell([archivist] + args, in: work, environment: ProcessInfo.processInfo.environment)
+        return (r.status, r.stdout)
     }
 
     func testFailedStoreMigrationLeavesTheStoreAsItWas() throws {

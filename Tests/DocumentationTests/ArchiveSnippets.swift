@@ -49,6 +49,15 @@ final class ArchiveSnippets: XCTestCase {
         let plist = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(migrated), format: nil) as? [String: Any])
         let objects = try XCTUnwrap(plist["$objects"] as? [Any])
         XCTAssertTrue(objects.contains { ($0 as? NSNumber)?.doubleValue == 3.5 }, "\(objects)")
+
+        var codegen = SwiftCodegen(rules: rules)
+        try codegen.add(tree)
+        print(codegen.secureCodingSource)
+        print(codegen.allowedClassesSource)
+
+        XCTAssertTrue(codegen.secureCodingSource.contains("final class ScaryCreatureData: NSObject, NSSecureCoding {"), codegen.secureCodingSource)
+        XCTAssertTrue(codegen.secureCodingSource.contains(#"coder.decodeObject(of: NSNumber.self, forKey: "Rating")?.floatValue"#))
+        XCTAssertTrue(codegen.allowedClassesSource.contains("{ [ScaryCreatureData.self] }"), codegen.allowedClassesSource)
     }
 
     struct CPUCore: Codable { var constant: Int; var coreID: String }

@@ -14,6 +14,8 @@ public struct ClassCensus: Sendable {
 
     /// The classes, in the order first met.
     public private(set) var entries: [Entry] = []
+    /// Each class's index in `entries`, by archived name.
+    private var index: [String: Int] = [:]
 
     /// An empty census.
     public init() {}
@@ -21,22 +23,44 @@ public struct ClassCensus: Sendable {
     /// Adds an archive's classes.
     public mutating func add(_ graph: ObjectGraph) {
         for (name, chain, count) in graph.classCensus() {
-            if let i = entries.firstIndex(where: { $0.name == name }) {
+            if let i = index[name.archived] {
                 entries[i].count += count
             } else {
+                index[name.archived] = entries.count
                 entries.append(Entry(name: name, chain: chain, count: count, isFoundation: FoundationClasses.isFoundation(name.archived)))
             }
         }
     }
 
     /// The `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)` call a developer
-    /// needs for these classes: Foundation classes by type, custom ones by their
-    /// readable Swift names.
+    /// needs for these classes.
     public var swiftAllowlist: String {
-        let names = entries.map { e -> String in
-            e.isFoundation ? "\(e.name.archived).self" : "\(e.name.readable.split(separator: ".").last.map(String.init) ?? e.name.readable).self"
+        "try NSKeyedUnarchiver.unarchivedObject(ofClasses: \(swiftClassList), from: data)"
+    }
+
+    /// The classes as a Swift array literal (`[Computer.self, CPU.CPUCoder.self,
+    /// NSArray.self]`): Foundation classes by their names, custom ones as code
+    /// of their own module names them (`ClassName.swiftType`), every class an
+    /// archive holds once. Names that are no Swift type (`unnamedInSwift`) are
+    /// left out.
+    public var swiftClassList: String {
+        var seen: Set<String> = []
+        let names = entries.compactMap { e -> String? in
+            let type = Self.swiftType(of: e)
+            guard SwiftNames.isTypeExpression(type) else { return nil }
+            return seen.insert(type).inserted ? "\(type).self" : nil
         }
-        return "try NSKeyedUnarchiver.unarchivedObject(ofClasses: [\(names.joined(separator: ", "))], from: data)"
+        return "[" + names.joined(separator: ", ") + "]"
+    }
+
+    /// The classes whose names are no Swift type name (an archive can name a
+    /// class anything), which `swiftClassList` leaves out.
+    public var unnamedInSwift: [ClassName] {
+        entries.filter { !SwiftNames.isTypeExpression(Self.swiftType(of: $0)) }.map(\.name)
+    }
+
+    private static func swiftType(of e: Entry) -> String {
+        e.isFoundation ? e.name.archived : e.name.swiftType
     }
 }
 

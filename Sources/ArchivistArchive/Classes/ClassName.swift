@@ -18,6 +18,16 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
         name == archived || name == readable || SwiftDemangler.demangle(name) == readable
     }
 
+    /// How Swift code of the class's own module names the type: the readable
+    /// name without its module (`MusicBox.CPU.CPUCoder` is `CPU.CPUCoder`,
+    /// `Main.Box<Swift.String>` is `Box<Swift.String>`); a name without a
+    /// module (an Objective-C class) as it is.
+    public var swiftType: String {
+        let generic = readable.firstIndex(of: "<") ?? readable.endIndex
+        guard let dot = readable[..<generic].firstIndex(of: ".") else { return readable }
+        return String(readable[readable.index(after: dot)...])
+    }
+
     /// The readable name, with the archived one in brackets when they differ.
     public var description: String {
         readable == archived ? readable : "\(readable) (\(archived))"

@@ -54,6 +54,15 @@ public struct CodableSchema: Sendable {
             }
         }
 
+        /// True when values of several types were seen (here or in elements).
+        var isMixed: Bool {
+            switch self {
+            case .mixed: return true
+            case .array(let t), .dictionary(_, let t): return t.isMixed
+            default: return false
+            }
+        }
+
         func unified(with other: FieldType) -> FieldType {
             if self == other { return self }
             switch (self, other) {
@@ -79,6 +88,23 @@ public struct CodableSchema: Sendable {
         public var optional: Bool
         /// How many objects hold it.
         var seen: Int
+        /// The key in the archive when a rule renamed it.
+        var archivedKey: String?
+        /// Where each of its types was first seen (`FILE: root.key`).
+        var places: [TypeSighting] = []
+
+        /// Where two or more types were seen, as `TYPE at PLACE` phrases;
+        /// empty when the property has one type.
+        var conflictingPlaces: [String] {
+            guard places.count > 1, type.isMixed else { return [] }
+            return places.map { "\($0.type) at \($0.place)" }
+        }
+    }
+
+    /// A type seen for a property, and where.
+    struct TypeSighting: Sendable, Equatable {
+        var type: String
+        var place: String
     }
 
     /// A struct.
@@ -89,46 +115,121 @@ public struct CodableSchema: Sendable {
         public var properties: [Property]
         /// How many objects it was inferred from.
         var objects: Int
+        /// Each property's index in `properties`, by key.
+        var propertyIndex: [String: Int] = [:]
     }
 
-    /// The structs, the root's first.
-    public private(set) var types: [TypeDeclaration] = []
-    /// The type of the root value.
+    /// The inference over every input added so far.
+    private var inference: SchemaInference
+
+    /// The structs, the first input's root first.
+    public var types: [TypeDeclaration] { inference.order.compactMap { inference.declarations[$0] } }
+    /// The type of the root values.
     public private(set) var rootType: FieldType?
+
+    /// A schema of no input yet; `add(_:label:)` merges inputs into it.
+    public init(rules: MigrationRules = MigrationRules()) {
+        inference = SchemaInference(rules: rules)
+    }
 
     /// Infers the structs of a keyed archive (or of archives nested in a plain
     /// property list's data values), or of a plain property list's dictionaries.
     public init(_ value: PlistValue, rules: MigrationRules = MigrationRules()) throws {
-        var inference = SchemaInference(rules: rules)
-        rootType = try inference.value(value, nameHint: "Root", depth: 0)
-        types = inference.order.compactMap { inference.declarations[$0] }
+        self.init(rules: rules)
+        try add(value, label: "")
+    }
+
+    /// Merges one more input (a file, a row) into the schema: a struct's field
+    /// that some inputs lack becomes optional, and a field seen with several
+    /// types keeps where each was seen (`conflicts`). `label` names the input
+    /// in those places. When the input cannot be read, the schema is left as
+    /// it was.
+    public mutating func add(_ value: PlistValue, label: String) throws {
+        var next = inference
+        next.label = label
+        let type = try next.value(value, nameHint: "Root", path: "", depth: 0)
+        inference = next
+        if let type { rootType = rootType.map { $0.unified(with: type) } ?? type }
+    }
+
+    /// Fields seen with several types, each with where every type was seen
+    /// (`Foo.title is String at a.plist: root.title, Int at b.plist: root.title`).
+    public var conflicts: [String] {
+        types.flatMap { decl in
+            decl.properties.compactMap { p in
+                let places = p.conflictingPlaces
+                return places.isEmpty ? nil : "\(decl.name).\(p.key) is " + places.joined(separator: ", ")
+            }
+        }
     }
 
     /// The declarations as Swift source.
-    public var swift: String {
+    public var swift: String { swift(codingKeysForRenames: false) }
+
+    /// The declarations as Swift source, with a `CodingKeys` enum (listing
+    /// every key) in each struct with a key that is not its property's name;
+    /// with `codingKeysForRenames`, also in each struct that has a key a rule
+    /// renamed, the renamed ones marked with their archived key. A struct
+    /// that contains itself (directly or through other structs, not through
+    /// an array or a dictionary) is declared a `final class`, which can.
+    public func swift(codingKeysForRenames: Bool) -> String {
+        let decls = types
+        let recursive = Self.recursiveTypes(decls)
         var out = "import Foundation\n"
-        if let rootType, types.first?.name != rootType.swift { out += "\n// The root value is \(rootType.swift)\(rootType.note.map { " (\($0))" } ?? "").\n" }
-        for decl in types {
-            out += "\nstruct \(decl.name): Codable {\n"
-            var codingKeys: [(String, String)] = []
-            for p in decl.properties {
-                let name = Self.identifier(p.key)
-                if name != p.key { codingKeys.append((name, p.key)) }
+        if let rootType, decls.first?.name != rootType.swift { out += "\n// The root value is \(rootType.swift)\(rootType.note.map { " (\($0))" } ?? "").\n" }
+        for decl in decls {
+            out += "\n\(recursive.contains(decl.name) ? "final class" : "struct") \(decl.name): Codable {\n"
+            let names = SwiftNames.propertyNames(for: decl.properties.map(\.key), avoiding: [])
+            let renamed = codingKeysForRenames && decl.properties.contains { $0.archivedKey != nil }
+            // A CodingKeys enum must list every property, or Codable cannot be synthesized.
+            var codingKeys: [(name: String, key: String, archived: String?)] = []
+            if renamed || zip(decl.properties, names).contains(where: { $0.0.key != $0.1 }) {
+                codingKeys = zip(decl.properties, names).map { ($1, $0.key, renamed ? $0.archivedKey : nil) }
+            }
+            for (p, name) in zip(decl.properties, names) {
                 var line = "    var \(name): \(p.type.swift)\(p.optional ? "?" : "")"
-                var notes: [String] = []
-                if let note = p.type.note { notes.append(note) }
-                if case .named(let n) = p.type, n == decl.name {
-                    notes.append("refers to its own type: make \(decl.name) a final class, or leave the field out (--cycles omit)")
+                let places = p.conflictingPlaces
+                if !places.isEmpty {
+                    line += " // " + SwiftNames.comment(places.joined(separator: ", ")) + ": use an enum with a hand-written init(from:)"
+                } else if let note = p.type.note {
+                    line += " // " + note
                 }
-                if !notes.isEmpty { line += " // " + notes.joined(separator: "; ") }
                 out += line + "\n"
             }
             if !codingKeys.isEmpty {
                 out += "\n    enum CodingKeys: String, CodingKey {\n"
-                for (name, key) in codingKeys { out += "        case \(name) = \(PlistValue.quoted(key))\n" }
+                for c in codingKeys {
+                    out += "        case \(c.name)" + (c.name == c.key ? "" : " = \(PlistValue.quoted(c.key))")
+                    out += c.archived.map { " // archived as \(PlistValue.quoted($0))" } ?? ""
+                    out += "\n"
+                }
                 out += "    }\n"
             }
             out += "}\n"
+        }
+        return out
+    }
+
+    /// The structs that contain themselves through stored fields (a struct
+    /// cannot; a class can).
+    static func recursiveTypes(_ decls: [TypeDeclaration]) -> Set<String> {
+        func named(_ t: FieldType) -> String? {
+            switch t {
+            case .named(let n): return n
+            case .mixed(let first, _): return named(first)
+            default: return nil
+            }
+        }
+        var edges: [String: [String]] = [:]
+        for decl in decls { edges[decl.name] = decl.properties.compactMap { named($0.type) } }
+        var out: Set<String> = []
+        for decl in decls {
+            var stack = edges[decl.name] ?? []
+            var seen: Set<String> = []
+            while let next = stack.popLast() {
+                if next == decl.name { out.insert(decl.name); break }
+                if seen.insert(next).inserted { stack += edges[next] ?? [] }
+            }
         }
         return out
     }
@@ -154,10 +255,12 @@ public struct CodableSchema: Sendable {
 }
 
 /// The walk behind `CodableSchema`: types of values, structs of classes.
-struct SchemaInference {
+struct SchemaInference: Sendable {
     let rules: MigrationRules
     var declarations: [String: CodableSchema.TypeDeclaration] = [:]
     var order: [String] = []
+    /// The input being walked, for the places of types.
+    var label = ""
     /// Objects already folded into their struct, per archive.
     private var visited: Set<String> = []
     /// Types of Foundation containers already inferred, per archive, so that a
@@ -169,15 +272,35 @@ struct SchemaInference {
         self.rules = rules
     }
 
-    /// The type of a plain value or archive; nil for null.
-    mutating func value(_ v: PlistValue, nameHint: String, depth: Int) throws -> CodableSchema.FieldType? {
+    /// A property's field as the walk met it.
+    private struct Met {
+        var key: String
+        var archivedKey: String?
+        var type: CodableSchema.FieldType?
+        var path: String
+    }
+
+    /// The type of a plain value or archive; nil for null. An archive is its
+    /// `$top` `root` object, or (as `convert --to codable-json` writes it) a
+    /// struct of every `$top` entry when there is no `root`.
+    mutating func value(_ v: PlistValue, nameHint: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         guard depth < 64 else { return .unknown }
         if KeyedArchive.looksLikeArchive(v) {
             let graph = try ObjectGraph(v)
             archiveCount += 1
             let tag = "\(archiveCount)"
-            guard let root = graph.top.first(where: { $0.key == "root" }) ?? graph.top.first else { return nil }
-            return try node(root.object, in: graph, tag: tag, depth: depth)
+            if let root = graph.top.first(where: { $0.key == "root" }) {
+                return try node(root.object, in: graph, tag: tag, path: join(path, "root"), depth: depth)
+            }
+            let name = typeName(nameHint)
+            reserve(name)
+            var props: [Met] = []
+            for (key, index) in graph.top {
+                let at = join(path, key)
+                props.append(Met(key: key, type: try node(index, in: graph, tag: tag, path: at, depth: depth + 1), path: at))
+            }
+            record(name, props)
+            return .named(name)
         }
         switch v {
         case .string: return .string
@@ -188,21 +311,30 @@ struct SchemaInference {
         case .null, .uid: return nil
         case .data(let bytes):
             if let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
-                return try value(doc.value, nameHint: nameHint, depth: depth + 1)
+                return try value(doc.value, nameHint: nameHint, path: path, depth: depth + 1)
             }
             return .data
         case .array(let items):
             var t: CodableSchema.FieldType = .unknown
-            for item in items { if let it = try value(item, nameHint: singular(nameHint), depth: depth + 1) { t = t.unified(with: it) } }
+            for (i, item) in items.enumerated() {
+                if let it = try value(item, nameHint: singular(nameHint), path: path + "[\(i)]", depth: depth + 1) { t = t.unified(with: it) }
+            }
             return .array(t)
         case .dictionary(let d):
             let name = typeName(nameHint)
             reserve(name)
-            var props: [(String, CodableSchema.FieldType?)] = []
-            for (key, item) in d { props.append((key, try value(item, nameHint: key, depth: depth + 1))) }
+            var props: [Met] = []
+            for (key, item) in d {
+                let at = join(path, key)
+                props.append(Met(key: key, type: try value(item, nameHint: key, path: at, depth: depth + 1), path: at))
+            }
             record(name, props)
             return .named(name)
         }
+    }
+
+    private func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
     }
 
     private func singular(_ name: String) -> String {
@@ -211,7 +343,7 @@ struct SchemaInference {
 
     private func typeName(_ hint: String) -> String {
         let camel = RulesSuggestion.camelCase(hint)
-        return camel.prefix(1).uppercased() + camel.dropFirst()
+        return SwiftNames.typeIdentifier(camel.prefix(1).uppercased() + camel.dropFirst())
     }
 
     /// Puts a struct in the output order when first met, before its fields'
@@ -223,62 +355,74 @@ struct SchemaInference {
     }
 
     /// Folds one object's properties into its struct.
-    private mutating func record(_ name: String, _ props: [(String, CodableSchema.FieldType?)]) {
+    private mutating func record(_ name: String, _ props: [Met]) {
         reserve(name)
         guard var decl = declarations[name] else { return }
         decl.objects += 1
-        for (key, type) in props {
-            if let i = decl.properties.firstIndex(where: { $0.key == key }) {
+        for met in props {
+            let place = CodableSchema.TypeSighting(type: met.type?.swift ?? "", place: label.isEmpty ? met.path : label + ": " + met.path)
+            if let i = decl.propertyIndex[met.key] {
                 decl.properties[i].seen += 1
-                if let type { decl.properties[i].type = decl.properties[i].type.unified(with: type) } else { decl.properties[i].optional = true }
+                if decl.properties[i].archivedKey == nil { decl.properties[i].archivedKey = met.archivedKey }
+                if let type = met.type {
+                    decl.properties[i].type = decl.properties[i].type.unified(with: type)
+                    if !decl.properties[i].places.contains(where: { $0.type == place.type }) { decl.properties[i].places.append(place) }
+                } else {
+                    decl.properties[i].optional = true
+                }
             } else {
-                decl.properties.append(CodableSchema.Property(key: key, type: type ?? .unknown, optional: type == nil || decl.objects > 1, seen: 1))
+                decl.propertyIndex[met.key] = decl.properties.count
+                decl.properties.append(CodableSchema.Property(key: met.key, type: met.type ?? .unknown, optional: met.type == nil || decl.objects > 1, seen: 1,
+                                                              archivedKey: met.archivedKey, places: met.type == nil ? [] : [place]))
             }
         }
         for i in decl.properties.indices where decl.properties[i].seen < decl.objects { decl.properties[i].optional = true }
         declarations[name] = decl
     }
 
-    private mutating func field(_ f: FieldValue, in graph: ObjectGraph, tag: String, hint: String, depth: Int) throws -> CodableSchema.FieldType? {
+    private mutating func field(_ f: FieldValue, in graph: ObjectGraph, tag: String, hint: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         switch f {
-        case .inline(let v): return try value(v, nameHint: hint, depth: depth + 1)
-        case .reference(let r): return try node(r, in: graph, tag: tag, depth: depth + 1)
+        case .inline(let v): return try value(v, nameHint: hint, path: path, depth: depth + 1)
+        case .reference(let r): return try node(r, in: graph, tag: tag, path: path, depth: depth + 1)
         case .references(let rs):
             var t: CodableSchema.FieldType = .unknown
-            for r in rs { if let it = try node(r, in: graph, tag: tag, depth: depth + 1) { t = t.unified(with: it) } }
+            for (i, r) in rs.enumerated() { if let it = try node(r, in: graph, tag: tag, path: path + "[\(i)]", depth: depth + 1) { t = t.unified(with: it) } }
             return .array(t)
         }
     }
 
-    private mutating func node(_ index: Int, in graph: ObjectGraph, tag: String, depth: Int) throws -> CodableSchema.FieldType? {
+    private mutating func node(_ index: Int, in graph: ObjectGraph, tag: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         guard depth < 64 else { return .unknown }
         switch graph.nodes[safe: index] {
         case nil, .null?, .classDescription?: return nil
-        case .value(let v)?: return try value(v, nameHint: "Value", depth: depth)
+        case .value(let v)?: return try value(v, nameHint: "Value", path: path, depth: depth)
         case .object(let o)?:
             let rule = rules.rule(for: o.className)
-            let name = CodableExporter.structName(of: o.className, rules: rules)
+            let name = SwiftNames.typeIdentifier(CodableExporter.structName(of: o.className, rules: rules))
             if let unwrap = rule?.unwrap, let inner = o[unwrap] {
-                if case .reference(let r) = inner, case .value(.data(let bytes))? = graph.nodes[safe: r] { return try payload(bytes, name: name, depth: depth) }
-                if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, depth: depth) }
-                return try field(inner, in: graph, tag: tag, hint: name, depth: depth)
+                if case .reference(let r) = inner, case .value(.data(let bytes))? = graph.nodes[safe: r] { return try payload(bytes, name: name, path: path, depth: depth) }
+                if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, path: path, depth: depth) }
+                return try field(inner, in: graph, tag: tag, hint: name, path: path, depth: depth)
             }
             if let f = FoundationValue.interpret(o, in: graph) {
                 let key = tag + ":" + String(index)
                 if let known = foundationTypes[key] { return known }
                 foundationTypes[key] = .some(.unknown)
-                let type = try foundation(f, in: graph, tag: tag, depth: depth)
+                let type = try foundation(f, in: graph, tag: tag, path: path, depth: depth)
                 foundationTypes[key] = .some(type)
                 return type
             }
             let key = tag + ":" + String(index)
             if visited.insert(key).inserted {
                 reserve(name)
-                var props: [(String, CodableSchema.FieldType?)] = []
+                var props: [Met] = []
                 for f in o.fields {
                     let keyRule = rule?.keys.first { $0.key == f.key }
                     if keyRule?.remove == true { continue }
-                    props.append((keyRule?.renameTo ?? f.key, try field(f.value, in: graph, tag: tag, hint: f.key, depth: depth)))
+                    let newKey = keyRule?.renameTo ?? f.key
+                    let at = join(path, newKey)
+                    props.append(Met(key: newKey, archivedKey: newKey == f.key ? nil : f.key,
+                                     type: try field(f.value, in: graph, tag: tag, hint: f.key, path: at, depth: depth), path: at))
                 }
                 record(name, props)
             }
@@ -286,26 +430,26 @@ struct SchemaInference {
         }
     }
 
-    private mutating func payload(_ bytes: [UInt8], name: String, depth: Int) throws -> CodableSchema.FieldType? {
-        if let doc = EmbeddedPlist.document(bytes) { return try value(doc.value, nameHint: name, depth: depth + 1) }
-        if let json = try? bytes.withUnsafeBytes({ try PropertyList.read($0, as: .json).value }) { return try value(json, nameHint: name, depth: depth + 1) }
+    private mutating func payload(_ bytes: [UInt8], name: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
+        if let doc = EmbeddedPlist.document(bytes) { return try value(doc.value, nameHint: name, path: path, depth: depth + 1) }
+        if let json = try? bytes.withUnsafeBytes({ try PropertyList.read($0, as: .json).value }) { return try value(json, nameHint: name, path: path, depth: depth + 1) }
         return .data
     }
 
-    private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, depth: Int) throws -> CodableSchema.FieldType? {
+    private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         switch f {
         case .list(let refs):
             var t: CodableSchema.FieldType = .unknown
-            for r in refs { if let it = try node(r, in: graph, tag: tag, depth: depth + 1) { t = t.unified(with: it) } }
+            for (i, r) in refs.enumerated() { if let it = try node(r, in: graph, tag: tag, path: path + "[\(i)]", depth: depth + 1) { t = t.unified(with: it) } }
             return .array(t)
         case .counted(let entries):
             var t: CodableSchema.FieldType = .unknown
-            for e in entries { if let it = try node(e.object, in: graph, tag: tag, depth: depth + 1) { t = t.unified(with: it) } }
+            for (i, e) in entries.enumerated() { if let it = try node(e.object, in: graph, tag: tag, path: path + "[\(i)]", depth: depth + 1) { t = t.unified(with: it) } }
             return .array(t)
         case .map(let keys, let values):
             var k: CodableSchema.FieldType = .unknown, v: CodableSchema.FieldType = .unknown
-            for key in keys { if let kt = try node(key, in: graph, tag: tag, depth: depth + 1) { k = k.unified(with: kt) } }
-            for value in values { if let vt = try node(value, in: graph, tag: tag, depth: depth + 1) { v = v.unified(with: vt) } }
+            for (i, key) in keys.enumerated() { if let kt = try node(key, in: graph, tag: tag, path: path + ".<key \(i)>", depth: depth + 1) { k = k.unified(with: kt) } }
+            for (i, value) in values.enumerated() { if let vt = try node(value, in: graph, tag: tag, path: path + "[\(i)]", depth: depth + 1) { v = v.unified(with: vt) } }
             return .dictionary(key: k == .unknown ? .string : k, value: v)
         case .string, .attributedString: return .string
         case .data: return .data

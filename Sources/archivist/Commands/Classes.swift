@@ -61,6 +61,9 @@ struct Classes: ParsableCommand {
             failed = true
         }
         if swift {
+            for name in census.unnamedInSwift {
+                Console.error("warning: class \(PlistValue.quoted(name.readable)) is not a Swift type name; it is left out of the list")
+            }
             Console.output(census.swiftAllowlist)
         } else {
             for e in census.entries {

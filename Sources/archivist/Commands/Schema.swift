@@ -5,7 +5,7 @@ import ArgumentParser
 /// `archivist schema`: the Codable structs an archive's classes stand for.
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Infer the Codable structs that replace an archive's classes.",
+        abstract: "Infer the Codable structs that replace archives' classes.",
         discussion: """
             Each custom class (after the renames, removals and unwrapping of a rules file)
             becomes a struct with a property per key, typed from the values its objects
@@ -17,13 +17,19 @@ struct Schema: ParsableCommand {
             read the output of convert --to codable-json with the same rules, and that
             KeyedArchiveDecoder decodes the archive into.
 
+            Several files, or folders (searched recursively for files holding keyed
+            archives), are merged into one schema: a field some archives lack is
+            optional, and a field seen with several types is reported on standard error
+            with where each type was seen.
+
             Examples:
               archivist schema computer.plist --rules rules.json --swift
+              archivist schema Documents/ --swift
             """
     )
 
-    @Argument(help: ArgumentHelp("A keyed archive, or a property list holding one.", valueName: "FILE"))
-    var file: String
+    @Argument(help: ArgumentHelp("Keyed archives, property lists holding them, or folders of them.", valueName: "FILE"))
+    var files: [String]
 
     @Option(help: ArgumentHelp("A rules file (the one convert --to codable-json reads).", valueName: "RULES"))
     var rules: String?
@@ -33,19 +39,24 @@ struct Schema: ParsableCommand {
 
     func run() throws {
         let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
-        let schema: CodableSchema
-        do {
-            let value = try PropertyList.read(try FileIO.read(file)).value
-            if let rules {
-                var census = RulesCensus()
-                census.add(value)
-                try RulesFile.check(ruleSet, against: census, rulesPath: rules)
-            }
-            schema = try CodableSchema(value, rules: ruleSet)
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: file))
-            throw ExitCode.failure
+        let (documents, unreadable) = try ArchiveInputs.read(files)
+        if let rules {
+            var census = RulesCensus()
+            for document in documents { census.add(document.value) }
+            try RulesFile.check(ruleSet, against: census, rulesPath: rules)
         }
+        var schema = CodableSchema(rules: ruleSet)
+        var failed = unreadable
+        for document in documents {
+            do {
+                try schema.add(document.value, label: document.label)
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: document.label))
+                failed = true
+            }
+        }
+        for conflict in schema.conflicts { Console.error("warning: \(conflict)") }
+        if failed { throw ExitCode.failure }
         if swift {
             Console.output(schema.swift, terminator: "")
             return

@@ -1,6 +1,6 @@
 // libFuzzer target: keyed archives: any format read, then the object graph,
 // its dump, the archive writer, the Codable export, a secure check and a migration,
-// the Graphviz drawing, the unarchiver check and a diff.
+// the Graphviz drawing, the unarchiver check, a diff, the schema and the generated Swift.
 import ArchivistArchive
 import ArchivistCore
 
@@ -18,5 +18,10 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     _ = ArchiveGraphviz.render(graph)
     if let archive = try? KeyedArchive(document.value) { _ = UnarchiverCheck.errors(in: archive) }
     _ = try? PlistDiff(document.value, document.value)
+    var codegen = SwiftCodegen()
+    if (try? codegen.add(document.value)) != nil {
+        _ = codegen.secureCodingSource
+        _ = codegen.allowedClassesSource
+    }
     return 0
 }

@@ -1,0 +1,231 @@
+import ArchivistCore
+
+/// Swift source for the code a migration moves to, from the archives and the
+/// rules file (`archivist codegen`): the custom classes as `NSSecureCoding`
+/// reads them after the migration, the classes to allow when decoding them,
+/// and a Core Data transformer. Each input is migrated in memory with the
+/// rules first (class and key renames, boxed primitives), so the code matches
+/// the migrated archives; archives nested in `<data>` values are included.
+public struct SwiftCodegen: Sendable {
+    /// The rules the archives are migrated with.
+    public let rules: MigrationRules
+    /// The custom classes, in the order first met.
+    private var classes: [SecureCodingClass] = []
+    /// Each class's index in `classes`, by Swift type.
+    private var classIndex: [String: Int] = [:]
+    /// Every class of the migrated archives.
+    private var census = ClassCensus()
+
+    /// How deep archives may nest inside `<data>` values.
+    static let maxNesting = 8
+    /// How deep a field's collections are followed for their element classes.
+    static let maxShapeDepth = 64
+
+    /// Code generation for archives migrated with `rules`.
+    public init(rules: MigrationRules = MigrationRules()) {
+        self.rules = rules
+    }
+
+    /// Adds one input (a file, a row): a keyed archive or a property list
+    /// holding archives in `<data>` values. Throws a `PlistError` when it
+    /// holds no archive, an archive is broken or the rules clash with it; the
+    /// code is then left as it was.
+    public mutating func add(_ value: PlistValue) throws {
+        // The generated code allows every class it declares, so the migration
+        // here must not refuse a class the rules file does not allow yet:
+        // allowing NSObject allows every class derived from it.
+        var ruleSet = rules
+        ruleSet.allowedClasses.append("NSObject")
+        let migrated: PlistValue
+        do {
+            migrated = try Migrator(rules: ruleSet).migrate(value).value
+        } catch let refused as MigrationRefused {
+            // Only a class outside NSObject's hierarchy can still be refused.
+            throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")
+        }
+        var graphs: [ObjectGraph] = []
+        try Self.collectGraphs(migrated, depth: 0, into: &graphs)
+        var next = self
+        for graph in graphs {
+            next.census.add(graph)
+            try next.fold(graph)
+        }
+        self = next
+    }
+
+    /// The archives of a tree: itself when it is one, and those nested in data.
+    private static func collectGraphs(_ value: PlistValue, depth: Int, into graphs: inout [ObjectGraph]) throws {
+        guard depth <= maxNesting else { return }
+        if KeyedArchive.looksLikeArchive(value) {
+            let graph = try ObjectGraph(value)
+            graphs.append(graph)
+            for node in graph.nodes {
+                switch node {
+                case .value(.data(let bytes)):
+                    if let nested = EmbeddedPlist.document(bytes) { try collectGraphs(nested.value, depth: depth + 1, into: &graphs) }
+                case .object(let o):
+                    for field in o.fields {
+                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
+                            try collectGraphs(nested.value, depth: depth + 1, into: &graphs)
+                        }
+                    }
+                case .null, .value, .classDescription:
+                    continue
+                }
+            }
+            return
+        }
+        switch value {
+        case .dictionary(let d):
+            for (_, item) in d { try collectGraphs(item, depth: depth, into: &graphs) }
+        case .array(let items):
+            for item in items { try collectGraphs(item, depth: depth, into: &graphs) }
+        case .data(let bytes):
+            if let nested = EmbeddedPlist.document(bytes) { try collectGraphs(nested.value, depth: depth + 1, into: &graphs) }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            return
+        }
+    }
+
+    /// Folds every custom object of a graph into its class.
+    private mutating func fold(_ graph: ObjectGraph) throws {
+        var shapes = ShapeReader(graph: graph)
+        for (index, node) in graph.nodes.enumerated() {
+            guard case .object(let o) = node else { continue }
+            let custom = Self.isCustom(o, in: graph)
+            let ancestors = custom ? Self.customAncestors(of: o) : []
+            for name in [o.className] + ancestors where !SwiftNames.isTypeExpression(custom ? name.swiftType : name.archived) {
+                throw PlistError(.invalidValue, "class \(PlistValue.quoted(name.readable)) is not a Swift type name; give it one with renameTo in the rules file",
+                                 at: .archive(object: index, keyPath: ""))
+            }
+            guard custom else { continue }
+            var found: [(key: String, storage: SecureCodingClass.Storage)] = []
+            for field in o.fields {
+                switch field.value {
+                case .inline(let v):
+                    if let kind = SecureNumberKind(v) { found.append((field.key, .inline(kind))) } else { found.append((field.key, .object(ShapeReader.valueShape(v)))) }
+                case .reference(let r):
+                    found.append((field.key, .object(shapes.shape(of: r, depth: 0))))
+                case .references(let rs):
+                    found.append((field.key, .object(shapes.collection("NSArray", rs, depth: 0))))
+                }
+            }
+            let line = [o.className] + ancestors
+            for (i, name) in line.enumerated() {
+                let c = entry(name, superclass: line.indices.contains(i + 1) ? line[i + 1].swiftType : nil)
+                if i == 0 { classes[c].add(found) }
+            }
+        }
+    }
+
+    /// The index of a class in `classes`, added when first met (a superclass
+    /// is met through its subclasses' chains, with or without objects).
+    private mutating func entry(_ name: ClassName, superclass: String?) -> Int {
+        let type = name.swiftType
+        if let i = classIndex[type] {
+            if !classes[i].archivedNames.contains(name.archived) { classes[i].archivedNames.append(name.archived) }
+            if classes[i].superclass == nil, let superclass, !descends(superclass, from: type) { classes[i].superclass = superclass }
+            return i
+        }
+        var c = SecureCodingClass(swiftType: type, archivedNames: [name.archived])
+        if let superclass, !descends(superclass, from: type) { c.superclass = superclass }
+        classIndex[type] = classes.count
+        classes.append(c)
+        return classes.count - 1
+    }
+
+    /// True when `type` is `ancestor` or one of its known superclasses: making
+    /// it `ancestor`'s superclass would close a loop (a hostile chain).
+    private func descends(_ type: String, from ancestor: String) -> Bool {
+        var seen: Set<String> = []
+        var next: String? = type
+        while let name = next, seen.insert(name).inserted {
+            if name == ancestor { return true }
+            next = classIndex[name].map { classes[$0].superclass } ?? nil
+        }
+        return false
+    }
+
+    /// The custom superclasses in an object's `$classes` chain, nearest first
+    /// (up to the first of Apple's classes).
+    static func customAncestors(of o: ArchivedObject) -> [ClassName] {
+        Array(o.classChain.dropFirst().map(ClassName.init(archived:)).prefix { !SecurePolicy.isFrameworkClass($0) })
+    }
+
+    /// True for a plain Swift type name (an ASCII identifier, not a keyword).
+    package static func isTypeName(_ name: String) -> Bool {
+        SwiftNames.isIdentifier(name)
+    }
+
+    /// True for an object of the app's own classes (not Apple's).
+    static func isCustom(_ o: ArchivedObject, in graph: ObjectGraph) -> Bool {
+        !SecurePolicy.isFrameworkClass(o.className) && FoundationValue.interpret(o, in: graph) == nil
+    }
+
+    /// Fields whose generated code needs a hand's touch (values of two types,
+    /// inline in some objects and referenced in others), as
+    /// `TYPE.KEY: NOTE` lines.
+    public var warnings: [String] {
+        classes.flatMap { c in c.fields.flatMap { f in f.notes.map { "\(c.swiftType).\(f.key): \($0)" } } }
+    }
+
+    /// `--secure-coding`: each custom class as it must look after the
+    /// migration, and a function mapping the archived names to them.
+    public var secureCodingSource: String {
+        var out = "import Foundation\n"
+        let all = Dictionary(classes.map { ($0.swiftType, $0) }, uniquingKeysWith: { first, _ in first })
+        let bases = Set(classes.compactMap(\.superclass))
+        for c in classes { out += "\n" + SecureCodingRenderer.declaration(of: c, in: all, bases: bases) }
+        out += SecureCodingRenderer.registration(of: classes)
+        return out
+    }
+
+    /// `--allowed-classes`: the classes to pass to
+    /// `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`, every class the
+    /// migrated archives hold.
+    public var allowedClassesSource: String {
+        """
+        import Foundation
+
+        /// The classes the archives hold, for NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) under secure coding.
+        var archivedClasses: [AnyClass] { \(census.swiftClassList) }
+
+        """
+    }
+
+    /// `--transformer NAME`: an `NSSecureUnarchiveFromDataTransformer`
+    /// subclass for a Core Data Transformable attribute holding these archives,
+    /// with its registration. Core Data exists on Apple platforms only, so the
+    /// source sits behind `#if canImport(CoreData)`.
+    /// Throws when `name` is not a Swift type name.
+    public func transformerSource(named name: String) throws -> String {
+        guard Self.isTypeName(name) else {
+            throw PlistError(.invalidValue, "\(PlistValue.quoted(name)) is not a Swift type name")
+        }
+        return """
+        #if canImport(CoreData)
+        import CoreData
+        import Foundation
+
+        /// The value transformer of a Core Data Transformable attribute holding these
+        /// archives: enter \(name) as the attribute's Transformer in the data model and
+        /// call \(name).register() before the persistent container loads its stores.
+        @objc(\(name))
+        final class \(name): NSSecureUnarchiveFromDataTransformer {
+            /// The name the data model refers to.
+            static let name = NSValueTransformerName(rawValue: \(PlistValue.quoted(name)))
+
+            override class var allowedTopLevelClasses: [AnyClass] {
+                \(census.swiftClassList)
+            }
+
+            /// Registers the transformer under its name.
+            static func register() {
+                ValueTransformer.setValueTransformer(\(name)(), forName: name)
+            }
+        }
+        #endif
+
+        """
+    }
+}

@@ -1,0 +1,84 @@
+/// Names from archives (hostile input) as they may appear in generated Swift:
+/// only identifiers reach declarations, and text in comments cannot end the
+/// comment.
+enum SwiftNames {
+    /// True for a plain ASCII Swift identifier that is not a keyword.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+            && !CodableSchema.keywords.contains(name)
+    }
+
+    /// True for a type as Swift code names it: identifiers joined by dots
+    /// (`CPU.CPUCoder`).
+    static func isTypePath(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { isIdentifier(String($0)) }
+    }
+
+    /// True for a type expression from a class name: dotted identifiers,
+    /// possibly generic (`Box<Swift.String>`, as the demangler spells it).
+    static func isTypeExpression(_ name: String) -> Bool {
+        let punctuation: Set<Character> = [".", "<", ">", ",", " "]
+        let parts = name.split { punctuation.contains($0) }
+        return !parts.isEmpty && parts.allSatisfy { isIdentifier(String($0)) } && isTypePath(String(name.prefix { $0 != "<" }))
+    }
+
+    /// A type name made from any text: itself when it is an identifier, else
+    /// its words in UpperCamelCase (letters and digits only), `Type` when none.
+    static func typeIdentifier(_ name: String) -> String {
+        if isIdentifier(name) { return name }
+        let words = name.split { !(($0.isLetter || $0.isNumber) && $0.isASCII) }
+        let camel = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard let first = camel.first else { return "Type" }
+        let out = first.isNumber ? "T" + camel : camel
+        return isIdentifier(out) ? out : out + "_"
+    }
+
+    /// Text for a `//` comment: control characters (a line break would end
+    /// the comment) and line or paragraph separators written as `\u{...}`.
+    static func comment(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x85 {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Swift property names for keys, all different: a key that is a Swift
+    /// name keeps it; another gets its camelCase form (`CodableSchema.identifier`),
+    /// with the suffix `Field` when `avoiding` has it, and a number when an
+    /// earlier key took it, whatever the order of the keys.
+    static func propertyNames(for keys: [String], avoiding reserved: Set<String>) -> [String] {
+        let wanted = keys.map { key -> String in
+            let name = CodableSchema.identifier(key)
+            return reserved.contains(name) ? name + "Field" : name
+        }
+        var used = Set(zip(keys, wanted).filter { $0.0 == $0.1 }.map(\.1))
+        return zip(keys, wanted).map { key, wanted in
+            if key == wanted { return wanted }
+            var name = wanted
+            let base = name.filter { $0 != "`" }
+            var n = 2
+            while !used.insert(name).inserted {
+                name = base + String(n)
+                n += 1
+            }
+            return name
+        }
+    }
+
+    /// Members of `NSObject` a stored property of a subclass cannot be named.
+    static let objectMembers: Set<String> = [
+        "description", "debugDescription", "hash", "hashValue", "superclass", "classForCoder", "classForKeyedArchiver",
+        "isProxy", "copy", "mutableCopy", "zone", "supportsSecureCoding",
+    ]
+
+    private static func isLetter(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+    }
+}

@@ -1,0 +1,126 @@
+import ArchivistArchive
+import ArchivistCore
+import ArgumentParser
+
+/// `archivist codegen`: the Swift code a migration moves to.
+struct Codegen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the Swift code for the migrated archives: NSSecureCoding classes, allowlists, a Core Data transformer, Codable structs.",
+        discussion: """
+            Reads keyed archives (files, property lists holding them, folders searched
+            recursively) and the rules file, migrates them in memory as migrate would,
+            and prints Swift source for the app's new code.
+
+            --secure-coding: each custom class after the migration (renamed as the
+            rules say), with supportsSecureCoding, init?(coder:) reading every field
+            with decodeObject(of:forKey:) and the classes it needs (boxed numbers as
+            NSNumber; primitives the rules keep inline with decodeInteger,
+            decodeDouble, decodeFloat or decodeBool), encode(with:) to match, and
+            registerArchivedClassNames().
+
+            --allowed-classes: the classes for unarchivedObject(ofClasses:from:).
+
+            --transformer NAME: an NSSecureUnarchiveFromDataTransformer subclass for
+            a Core Data Transformable attribute, with its registration (behind
+            #if canImport(CoreData): Apple platforms only).
+
+            --codable: the Codable structs of schema --swift, with CodingKeys
+            wherever a rule renamed a key. It declares types named as the classes,
+            so it is generated on its own; the other three combine.
+
+            Examples:
+              archivist codegen Data.plist --rules rules.json --secure-coding
+              archivist codegen Contacts/ --rules r.json --transformer ContactTransformer
+              archivist codegen computer.plist --rules rules.json --codable -o Models.swift
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Keyed archives, property lists holding them, or folders of them.", valueName: "INPUT"))
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("The rules file of the migration (the one migrate and convert --to codable-json read).", valueName: "RULES"))
+    var rules: String?
+
+    @Flag(name: .customLong("secure-coding"), help: "The custom classes adopting NSSecureCoding.")
+    var secureCoding = false
+
+    @Flag(name: .customLong("allowed-classes"), help: "The classes for unarchivedObject(ofClasses:from:).")
+    var allowedClasses = false
+
+    @Option(help: ArgumentHelp("An NSSecureUnarchiveFromDataTransformer subclass of this name.", valueName: "NAME"))
+    var transformer: String?
+
+    @Flag(help: "The Codable structs, with CodingKeys for renamed keys.")
+    var codable = false
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the source to FILE instead of standard output.", valueName: "FILE"))
+    var output: String?
+
+    func validate() throws {
+        let archiveKinds = secureCoding || allowedClasses || transformer != nil
+        guard archiveKinds || codable else {
+            throw ValidationError("Say what to generate: --secure-coding, --allowed-classes, --transformer NAME or --codable.")
+        }
+        if codable, archiveKinds {
+            throw ValidationError("--codable declares types named as the classes: generate it on its own, without --secure-coding, --allowed-classes or --transformer.")
+        }
+        if let transformer, !SwiftCodegen.isTypeName(transformer) {
+            throw ValidationError("--transformer needs a Swift type name, such as ContactTransformer; got \"\(transformer)\".")
+        }
+        if let output, let input = inputs.first(where: { FileIO.isSameFile($0, output) }) {
+            throw ValidationError("-o \(output) names the input \(input): inputs are never overwritten.")
+        }
+    }
+
+    func run() throws {
+        let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
+        let (documents, unreadable) = try ArchiveInputs.read(inputs)
+        if let rules {
+            var census = RulesCensus()
+            for document in documents { census.add(document.value) }
+            try RulesFile.check(ruleSet, against: census, rulesPath: rules)
+        }
+        var failed = unreadable
+        var source = ""
+        if codable {
+            var schema = CodableSchema(rules: ruleSet)
+            for document in documents {
+                do {
+                    try schema.add(document.value, label: document.label)
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: document.label))
+                    failed = true
+                }
+            }
+            for conflict in schema.conflicts { Console.error("warning: \(conflict)") }
+            source = schema.swift(codingKeysForRenames: true)
+        } else {
+            var codegen = SwiftCodegen(rules: ruleSet)
+            for document in documents {
+                do {
+                    try codegen.add(document.value)
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: document.label))
+                    failed = true
+                }
+            }
+            if secureCoding { for warning in codegen.warnings { Console.error("warning: \(warning)") } }
+            var parts: [String] = []
+            if secureCoding { parts.append(codegen.secureCodingSource) }
+            if allowedClasses { parts.append(codegen.allowedClassesSource) }
+            if let transformer { parts.append(try codegen.transformerSource(named: transformer)) }
+            source = parts.joined(separator: "\n")
+        }
+        if failed { throw ExitCode.failure }
+        if let output, output != "-" {
+            do {
+                try FileIO.writeAtomically(Array(source.utf8), to: output)
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: output))
+                throw ExitCode.failure
+            }
+        } else {
+            Console.output(source, terminator: "")
+        }
+    }
+}
