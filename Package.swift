@@ -36,6 +36,10 @@ let package = Package(
             dependencies: ["CLibXML2", "CArchivistSupport"]
         ),
         .target(
+            name: "ArchivistBatch",
+            dependencies: ["ArchivistCore"]
+        ),
+        .target(
             name: "ArchivistArchive",
             dependencies: ["ArchivistCore"]
         ),
@@ -47,6 +51,7 @@ let package = Package(
             name: "archivist",
             dependencies: [
                 "ArchivistCore",
+                "ArchivistBatch",
                 "ArchivistArchive",
                 "ArchivistDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -59,12 +64,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-foundation",
-            dependencies: ["ArchivistCore"],
+            dependencies: ["ArchivistCore", "ArchivistBatch"],
             path: "tools/bench-foundation"
         ),
         .testTarget(
             name: "ArchivistCoreTests",
             dependencies: ["ArchivistCore"]
+        ),
+        .testTarget(
+            name: "ArchivistBatchTests",
+            dependencies: ["ArchivistBatch", "ArchivistCore"]
         ),
         .testTarget(
             name: "ArchivistArchiveTests",

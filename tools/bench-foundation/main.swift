@@ -9,6 +9,7 @@
 //                                             prints `inprocess SECONDS`
 //
 // Inputs are deterministic (a fixed-seed generator), so two runs measure the same bytes.
+import ArchivistBatch
 import ArchivistCore
 import Foundation
 

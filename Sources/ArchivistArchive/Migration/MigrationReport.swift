@@ -31,6 +31,14 @@ public struct MigrationReport: Sendable, Equatable {
     public private(set) var entries: [Entry] = []
     /// Archives rewritten (the input's own is "", nested ones by key path).
     public private(set) var archives: [String] = []
+    /// Where each (archive, change) stands in `entries`, so recording stays
+    /// linear in the number of changes however many kinds there are.
+    private var entryIndex: [EntryKey: Int] = [:]
+
+    private struct EntryKey: Hashable, Sendable {
+        var archive: String
+        var change: Change
+    }
 
     /// An empty report.
     public init() {}
@@ -39,9 +47,11 @@ public struct MigrationReport: Sendable, Equatable {
     public var isEmpty: Bool { entries.isEmpty }
 
     mutating func record(_ change: Change, in archive: String) {
-        if let i = entries.firstIndex(where: { $0.change == change && $0.archive == archive }) {
+        let key = EntryKey(archive: archive, change: change)
+        if let i = entryIndex[key] {
             entries[i].count += 1
         } else {
+            entryIndex[key] = entries.count
             entries.append(Entry(archive: archive, change: change, count: 1))
         }
     }

@@ -61,7 +61,7 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `text` on one line: each run of line breaks (and the spaces around them)
     /// becomes one space, trailing ones are dropped.
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
         return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             .map { $0.trimmingSpaces }

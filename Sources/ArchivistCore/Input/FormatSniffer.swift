@@ -45,7 +45,7 @@ public enum FormatSniffer {
     /// data that is neither `bplist` nor text (it holds NUL bytes but no
     /// byte-order mark and not the NULs of unmarked UTF-16 or UTF-32), such
     /// as an image or an SQLite blob of another kind.
-    static func isBinaryData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isBinaryData(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard isUnmarkedText(bytes) else { return false }
         if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 { return false }
         return bytes.contains(0)
@@ -53,7 +53,7 @@ public enum FormatSniffer {
 
     /// True when nothing but the content can tell the format: no `bplist`
     /// header and no byte-order mark.
-    static func isUnmarkedText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isUnmarkedText(_ bytes: UnsafeRawBufferPointer) -> Bool {
         switch guess(bytes) {
         case .format(.binary), .unsupportedBinary: return false
         case .format, .jsonOrOpenStep: return TextDecoding.detectBOM(bytes) == nil

@@ -1,4 +1,5 @@
 import ArchivistArchive
+import ArchivistBatch
 import ArchivistCore
 import ArchivistDatabase
 import ArgumentParser

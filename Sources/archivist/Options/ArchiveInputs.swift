@@ -1,4 +1,5 @@
 import ArchivistArchive
+import ArchivistBatch
 import ArchivistCore
 
 /// The inputs of `schema` and `codegen`: files named on the command line, and

@@ -1,3 +1,4 @@
+import ArchivistBatch
 import ArchivistCore
 
 /// Prints lint results as text lines, GitHub annotations or one JSON report.

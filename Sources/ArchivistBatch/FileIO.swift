@@ -1,3 +1,4 @@
+import ArchivistCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

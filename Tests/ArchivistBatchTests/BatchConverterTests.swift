@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ArchivistCore
+@testable import ArchivistBatch
+import ArchivistCore
 
 /// Output planning and the batch loop: where results go, which files are
 /// protected, and that a failure writes nothing.
@@ -101,20 +102,20 @@ final class BatchConverterTests: XCTestCase {
     }
 
     func testLinterLines() {
-        XCTAssertEqual(Linter.problems(in: Array("<plist><true/></plist>".utf8), path: "ok.plist"), [])
-        XCTAssertEqual(Linter.problems(in: Array("{\n \"a\": 1,\n \"a\": 2\n}".utf8), path: "d.json"),
+        XCTAssertEqual(Linter.findings(in: Array("<plist><true/></plist>".utf8), path: "ok.plist").map(\.line), [])
+        XCTAssertEqual(Linter.findings(in: Array("{\n \"a\": 1,\n \"a\": 2\n}".utf8), path: "d.json").map(\.line),
                        ["d.json:3:2: error: duplicate key \"a\"; the last value is kept (see 2:2)"])
-        XCTAssertEqual(Linter.problems(in: Array("bplist00".utf8), path: "b").count, 1)
-        XCTAssertTrue(Linter.problems(in: Array("bplist00".utf8), path: "b")[0].hasPrefix("b: offset "))
+        XCTAssertEqual(Linter.findings(in: Array("bplist00".utf8), path: "b").map(\.line).count, 1)
+        XCTAssertTrue(Linter.findings(in: Array("bplist00".utf8), path: "b").map(\.line)[0].hasPrefix("b: offset "))
         // A check beyond the format (keyed archives) adds its error after the diagnostics.
-        let checked = Linter.problems(in: Array("{\"a\": 1, \"a\": 2}".utf8), path: "c.json") { _ in
+        let checked = Linter.findings(in: Array("{\"a\": 1, \"a\": 2}".utf8), path: "c.json") { _ in
             throw PlistError(.archive, "not an archive\nsecond line", at: .archive(object: 3, keyPath: "root"))
-        }
+        }.map(\.line)
         XCTAssertEqual(checked.count, 2)
         XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive second line")
-        let reported = Linter.problems(in: Array("<plist><true/></plist>".utf8), path: "p") { _ in
+        let reported = Linter.findings(in: Array("<plist><true/></plist>".utf8), path: "p") { _ in
             [PlistError(.archive, "one", at: .archive(object: 1, keyPath: "root")), PlistError(.archive, "two")]
-        }
+        }.map(\.line)
         XCTAssertEqual(reported, ["p: $objects[1] (root): error: one", "p: error: two"])
     }
 }

@@ -1,3 +1,4 @@
+import ArchivistCore
 /// Where a conversion puts each result.
 package enum OutputTarget: Sendable, Equatable {
     /// Standard output; takes one input.

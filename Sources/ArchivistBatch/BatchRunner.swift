@@ -1,3 +1,4 @@
+import ArchivistCore
 import Dispatch
 
 #if canImport(Glibc)
@@ -67,7 +68,7 @@ package enum BatchInterrupt {
 /// outcomes are handed to `report` in item order as soon as every earlier one
 /// is done, so what is printed does not depend on the number of jobs.
 package final class BatchRunner: @unchecked Sendable {
-    private let lock = BatchLock()
+    private let lock = PthreadLock()
     private var next = 0
     private var results: [BatchOutcome?]
     private var reported = 0
@@ -125,28 +126,5 @@ package final class BatchRunner: @unchecked Sendable {
                 reported += 1
             }
         }
-    }
-}
-
-/// A mutex on pthreads (the core does not import Foundation).
-final class BatchLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
     }
 }

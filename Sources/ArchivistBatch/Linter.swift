@@ -1,3 +1,4 @@
+import ArchivistCore
 /// What `lint` checks: that an input reads as a property list, and none of the
 /// mistakes Apple's parsers accept silently (duplicate keys, lone surrogates,
 /// an encoding declaration that contradicts the bytes).
@@ -70,12 +71,6 @@ package enum Linter {
             found.append(finding(for: error, path: path))
         }
         return found
-    }
-
-    /// The problems as `lint` prints them, one line each.
-    package static func problems(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
-                                check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [String] {
-        findings(in: bytes, path: path, options: options, check: check).map(\.line)
     }
 
     private static func finding(for error: any Error, path: String) -> Finding {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ArchivistCore
+@testable import ArchivistBatch
+import ArchivistCore
 
 /// Which files a batch takes, where their results go, and how shards split them.
 final class BatchPlanTests: XCTestCase {

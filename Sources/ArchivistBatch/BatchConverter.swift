@@ -1,3 +1,4 @@
+import ArchivistCore
 /// Converts the items of a batch to one format (or each in its own) and one
 /// output target, never overwriting an input (unless converting in place) or
 /// another item's result. Destinations are settled up front, in item order,

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ArchivistCore
+@testable import ArchivistBatch
+import ArchivistCore
 
 /// FileIO against a scratch folder: whole-file reads, atomic replacement,
 /// permissions, links, and the folder walk.
