@@ -1,3 +1,4 @@
+import ArchivistBatch
 import ArchivistCore
 import ArchivistDatabase
 import ArgumentParser
