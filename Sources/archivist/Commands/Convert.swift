@@ -296,9 +296,10 @@ struct Convert: ParsableCommand {
             store.database.reportRolledBack(failure)
             store.database.removeBackup(backupWritten)
             throw ExitCode.failure
-        } catch {
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: path))
             store.database.removeBackup(backupWritten)
-            throw error
+            throw ExitCode.failure
         }
         let into = "\(column.table).\(target)"
         if outcome.addedColumn { Console.output("\(path): added the column \(into)") }
