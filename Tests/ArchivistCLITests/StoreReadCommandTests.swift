@@ -151,6 +151,14 @@ extension CLITests {
         XCTAssertEqual(try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--into-column", "ZCONTACTJSON"]).status, 1,
                        "an existing backup is never overwritten")
 
+        let other = try makeStore("One.sqlite")
+        let oneRow = try run(["convert", "--sqlite", other] + contactColumn + ["--to", "codable-json", "--into-column", "ZCONTACTJSON", "--row", "2"])
+        XCTAssertEqual(oneRow.status, 0, oneRow.stderr)
+        XCTAssertTrue(oneRow.stdout.hasSuffix(": wrote 1 rows, 0 unchanged, 0 failed\n"), oneRow.stdout)
+        let oneDB = try SQLiteDatabase(path: work.appendingPathComponent(other).path, readOnly: true)
+        XCTAssertNil(try json.blob(row: 1, in: oneDB), "--row fills that row only")
+        XCTAssertEqual(try JSONDecoder().decode(CodableContact.self, from: Data(try XCTUnwrap(try json.blob(row: 2, in: oneDB)))), expectedContacts[1])
+
         let names = try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--into-column", "ZNAME", "--backup", "names.bak"])
         XCTAssertEqual(names.status, 1)
         XCTAssertEqual(names.stderr, "Employees.sqlite: error: ZEMPLOYEEENTITY.ZNAME holds values other than blobs; fill a new column (or one a previous run filled)\n")
