@@ -34,10 +34,14 @@ public struct WriteOptions: Sendable, Equatable {
     public var keepKeyOrder: Bool
     /// JSON: indent for people instead of compact output.
     public var pretty: Bool
+    /// JSON: write as Foundation's `JSONEncoder` does: `/` escaped as `\/`
+    /// and integral reals without a fraction (`120`, not `120.0`).
+    public var jsonEncoderStyle: Bool
 
     /// Options as given (Foundation's conventions by default).
-    public init(keepKeyOrder: Bool = false, pretty: Bool = false) {
+    public init(keepKeyOrder: Bool = false, pretty: Bool = false, jsonEncoderStyle: Bool = false) {
         self.keepKeyOrder = keepKeyOrder
         self.pretty = pretty
+        self.jsonEncoderStyle = jsonEncoderStyle
     }
 }

@@ -18,22 +18,67 @@ public struct BlobColumn: Sendable, Equatable {
     /// `TABLE.COLUMN`.
     public var label: String { "\(table).\(column)" }
 
-    /// Fails when the table or the column does not exist.
+    /// Fails when the table or the column does not exist, or when the column
+    /// holds no blob; the error names it and lists the columns that do hold blobs.
     public func check(in db: SQLiteDatabase) throws {
         let tables = try db.tables()
         guard tables.contains(table) else {
-            throw PlistError(.io, "no table \(table) in \(db.path) (tables: \(tables.joined(separator: ", ")))")
+            throw PlistError(.io, "no table \(table) in \(db.path) (\(try Self.blobColumnList(in: db)))")
         }
         let columns = try db.columns(of: table).map(\.name)
         guard columns.contains(column) else {
-            throw PlistError(.io, "no column \(column) in \(table) (columns: \(columns.joined(separator: ", ")))")
+            throw PlistError(.io, "no column \(column) in \(table) (columns: \(columns.joined(separator: ", ")); \(try Self.blobColumnList(in: db)))")
         }
+        guard try !holdsBlobs(in: db) else { return }
+        let counts = try db.prepare("SELECT typeof(\(SQLiteDatabase.quote(column))), count(*) FROM \(SQLiteDatabase.quote(table)) GROUP BY 1 ORDER BY 1")
+        var found: [String] = []
+        while try counts.step() { found.append("\(counts.int(1)) \(counts.text(0) ?? "unknown")") }
+        let values = found.isEmpty ? "the table has no rows" : "its values: " + found.joined(separator: ", ")
+        throw PlistError(.io, "\(label) holds no blobs (\(values)); \(try Self.blobColumnList(in: db))")
+    }
+
+    /// True when at least one value of the column is a blob.
+    private func holdsBlobs(in db: SQLiteDatabase) throws -> Bool {
+        let s = try db.prepare("SELECT 1 FROM \(SQLiteDatabase.quote(table)) WHERE typeof(\(SQLiteDatabase.quote(column))) = 'blob' LIMIT 1")
+        return try s.step()
+    }
+
+    /// Every column of every table that holds at least one blob, in table and column order.
+    public static func blobColumns(in db: SQLiteDatabase) throws -> [BlobColumn] {
+        var found: [BlobColumn] = []
+        for table in try db.tables() {
+            for (name, _) in try db.columns(of: table) {
+                let column = BlobColumn(table: table, column: name)
+                if try column.holdsBlobs(in: db) { found.append(column) }
+            }
+        }
+        return found
+    }
+
+    /// `blob columns: T.C, ...` (or that there are none), for errors.
+    private static func blobColumnList(in db: SQLiteDatabase) throws -> String {
+        let columns = try blobColumns(in: db)
+        return columns.isEmpty ? "no column holds blobs" : "blob columns: " + columns.map(\.label).joined(separator: ", ")
     }
 
     /// Calls `body` with the rowid and bytes of every blob in the column, in
-    /// rowid order (NULLs and non-blob values are skipped).
-    public func forEachBlob(in db: SQLiteDatabase, _ body: (Int64, [UInt8]) throws -> Void) throws {
+    /// rowid order (NULLs and non-blob values are skipped), or with `row`,
+    /// only that row's blob (an error when it has none). Fails first as
+    /// `check` does.
+    public func forEachBlob(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, [UInt8]) throws -> Void) throws {
         try check(in: db)
+        if let row {
+            guard let bytes = try rowBlob(row, in: db) else {
+                throw PlistError(.io, "row \(row) of \(label) holds NULL or a value that is not a blob")
+            }
+            try body(row, bytes)
+            return
+        }
+        try eachBlob(in: db, body)
+    }
+
+    /// `forEachBlob` without the checks, for scanning every column.
+    fileprivate func eachBlob(in db: SQLiteDatabase, _ body: (Int64, [UInt8]) throws -> Void) throws {
         let s = try db.prepare("SELECT rowid, \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) ORDER BY rowid")
         while try s.step() {
             guard s.isBlob(1), let bytes = s.blob(1) else { continue }
@@ -42,9 +87,14 @@ public struct BlobColumn: Sendable, Equatable {
     }
 
     /// The bytes of one row's blob, or nil when the row holds NULL or a value
-    /// that is not a blob; throws when the table has no such row.
+    /// that is not a blob; throws when the table has no such row, and first
+    /// as `check` does.
     public func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         try check(in: db)
+        return try rowBlob(row, in: db)
+    }
+
+    private func rowBlob(_ row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE rowid = ?")
         try s.bind(1, int: row)
         guard try s.step() else { throw PlistError(.io, "\(table) has no row \(row)") }
@@ -73,7 +123,7 @@ public struct BlobColumnSummary: Sendable, Equatable {
             for (name, _) in try db.columns(of: table) {
                 let column = BlobColumn(table: table, column: name)
                 var summary = BlobColumnSummary(column: column, blobs: 0, propertyLists: 0, archives: 0)
-                try column.forEachBlob(in: db) { _, bytes in
+                try column.eachBlob(in: db) { _, bytes in
                     summary.blobs += 1
                     guard let value = try? PropertyList.read(bytes).value else { return }
                     summary.propertyLists += 1

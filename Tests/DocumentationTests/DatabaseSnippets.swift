@@ -82,4 +82,31 @@ final class DatabaseSnippets: XCTestCase {
         XCTAssertEqual(classes.filter { $0 == "ContactsCore.Contact" }.count, 3, "\(classes)")
         XCTAssertEqual(try migration.run(on: store).unchanged, 3, "a second run changes nothing")
     }
+
+    /// "Fill a column with Codable JSON": every contact as the JSON
+    /// Foundation's JSONDecoder reads.
+    func testFillAColumnWithCodableJSON() throws {
+        struct ContactRecord: Codable, Equatable { var tel: String; var fax: String; var email: String }
+        let store = try SQLiteDatabase(path: storePath)
+        let contacts = BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT")
+
+        let fill = ColumnFill(source: contacts, target: "ZCONTACTJSON")
+        let filled = try fill.run(on: store) { blob in
+            let tree = try CodableExport.tree(try PropertyList.read(blob).value)
+            return try PropertyList.write(tree, as: .json)
+        }
+        print("\(filled.written.count) rows filled, \(filled.unchanged) unchanged")
+
+        XCTAssertTrue(filled.addedColumn)
+        XCTAssertEqual(filled.written, [1, 2, 3])
+        var records: [ContactRecord] = []
+        try BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACTJSON").forEachBlob(in: store) { _, json in
+            records.append(try JSONDecoder().decode(ContactRecord.self, from: Data(json)))
+        }
+        XCTAssertEqual(records, ["Ada", "Grace", "Edsger"].enumerated().map {
+            ContactRecord(tel: "555-010\($0.offset)", fax: "555-020\($0.offset)", email: "\($0.element.lowercased())@example.com")
+        })
+        let again = try fill.run(on: store) { try PropertyList.write(try CodableExport.tree(try PropertyList.read($0).value), as: .json) }
+        XCTAssertEqual(again.unchanged, 3, "a second run rewrites nothing")
+    }
 }

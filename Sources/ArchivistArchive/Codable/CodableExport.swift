@@ -138,6 +138,10 @@ struct CodableExporter {
 
     private mutating func archived(_ o: ArchivedObject, index: Int, path: String, depth: Int) throws -> PlistValue? {
         let rule = rules.rule(for: o.className)
+        if options.requireClassRules, rule == nil, !SecurePolicy.isFrameworkClass(o.className) {
+            throw PlistError(.notRepresentable, "the rules do not map class \(o.className), so its Codable type is unknown; name it under \"classes\" (\"renameTo\" gives the struct)",
+                             at: .archive(object: index, keyPath: path))
+        }
         if let field = rule?.unwrap {
             guard let value = o[field] else {
                 throw PlistError(.invalidValue, "\(o.className) has no field \"\(field)\" to unwrap (fields: \(o.fields.map(\.key).joined(separator: ", ")))",
@@ -371,10 +375,7 @@ struct CodableExporter {
     /// A property list or JSON document held in data (a struct stored with
     /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
     private func embedded(_ bytes: [UInt8]) -> PlistValue? {
-        if let doc = EmbeddedPlist.document(bytes) { return doc.value }
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        return try? bytes.withUnsafeBytes { try PropertyList.read($0, as: .json).value }
+        EmbeddedPlist.document(bytes)?.value ?? EmbeddedPlist.json(bytes)
     }
 }
 

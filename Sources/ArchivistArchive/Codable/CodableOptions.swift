@@ -32,14 +32,18 @@ public struct CodableOptions: Sendable, Equatable {
     public var maxValues: Int
     /// The deepest nesting of objects followed.
     public var maxDepth: Int
+    /// Make a custom class that the rules do not name an error instead of
+    /// an object of its fields (where the rules must describe every struct).
+    public var requireClassRules: Bool
 
     /// Options; the defaults write what `JSONEncoder()` writes.
     public init(dates: DateStrategy = .deferred, cycles: CyclePolicy = .error, nativeLeaves: Bool = false,
-                maxValues: Int = 10_000_000, maxDepth: Int = 512) {
+                maxValues: Int = 10_000_000, maxDepth: Int = 512, requireClassRules: Bool = false) {
         self.dates = dates
         self.cycles = cycles
         self.nativeLeaves = nativeLeaves
         self.maxValues = maxValues
         self.maxDepth = maxDepth
+        self.requireClassRules = requireClassRules
     }
 }

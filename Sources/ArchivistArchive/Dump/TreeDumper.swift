@@ -2,8 +2,8 @@ import ArchivistCore
 
 /// A readable, typed rendering of a plain property-list tree, in the manner of
 /// macOS `plutil -p`: `"key" => value`, arrays with indices, dictionaries in the
-/// order read. `<data>` holding a property list or keyed archive is decoded and
-/// shown nested.
+/// order read. `<data>` holding a property list, keyed archive or JSON is
+/// decoded and shown nested.
 public struct TreeDumper {
     let options: DumpOptions
     var out = ""
@@ -18,6 +18,12 @@ public struct TreeDumper {
 
     init(options: DumpOptions) {
         self.options = options
+    }
+
+    /// True when data holds a property list, keyed archive or JSON that
+    /// `render` shows decoded (for `get`, which prints other data as base64).
+    package static func showsDecoded(_ bytes: [UInt8]) -> Bool {
+        NestedPlist.decode(bytes) != nil
     }
 
     private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
@@ -120,9 +126,12 @@ struct NestedPlist {
     var graph: ObjectGraph?
     var label: String
 
-    /// Decodes data that starts like a binary or XML property list.
+    /// Decodes data that starts like a binary or XML property list, or that
+    /// holds a JSON object or array (a value stored with `JSONEncoder`).
     static func decode(_ bytes: [UInt8]) -> NestedPlist? {
-        guard let doc = EmbeddedPlist.document(bytes) else { return nil }
+        guard let doc = EmbeddedPlist.document(bytes) else {
+            return EmbeddedPlist.json(bytes).map { NestedPlist(tree: $0, graph: nil, label: "JSON") }
+        }
         if KeyedArchive.looksLikeArchive(doc.value), let graph = try? ObjectGraph(doc.value) {
             return NestedPlist(tree: doc.value, graph: graph, label: "a keyed archive")
         }

@@ -11,6 +11,8 @@ public struct MigrationReport: Sendable, Equatable {
         case removeKey(className: String, key: String)
         /// An inline primitive boxed into a referenced NSNumber.
         case box(className: String, key: String)
+        /// A nested archive (of its root's class) replaced by its Codable encoding.
+        case encodeCodable(className: String, encoding: String)
     }
 
     /// One line of the report: where (empty for the input's own archive, else
@@ -68,6 +70,7 @@ public struct MigrationReport: Sendable, Equatable {
             case .renameKey(let cls, let from, let to): what = "rename key \(from) -> \(to) in \(cls)"
             case .removeKey(let cls, let key): what = "remove key \(key) from \(cls)"
             case .box(let cls, let key): what = "box inline \(key) of \(cls) into an NSNumber"
+            case .encodeCodable(let cls, let encoding): what = "replace the archive of \(cls) with its \(encoding)"
             }
             return place + what + " (\(entry.count) object\(entry.count == 1 ? "" : "s"))"
         }

@@ -25,7 +25,9 @@ public struct MigrationRefused: Error, Sendable {
 /// custom objects into referenced NSNumbers, then proves with
 /// `SecureCodingCheck` that a secure decoder would accept the result.
 /// Archives nested in `<data>` values (of a plain plist or of an archive) are
-/// migrated where they are; everything else stays as it was.
+/// migrated where they are; everything else stays as it was. With `codable`
+/// set, each archive nested in data is replaced by the Codable encoding of its
+/// root instead (scenario 3: `defaults.data(forKey:)` read with `JSONDecoder`).
 public struct Migrator: Sendable {
     /// The message of the error for an input that holds no keyed archive.
     public static let noArchiveMessage = "not a keyed archive, and holds none in its data values"
@@ -36,6 +38,12 @@ public struct Migrator: Sendable {
     public let policy: SecurePolicy
     /// How deep archives may nest inside `<data>` values.
     public var maxNesting = 8
+    /// When set, archives nested in `<data>` values become the bytes this
+    /// encoder would write for their root (the input must not be an archive
+    /// itself); every custom class must then have a rule.
+    public var codable: CodableEncoding?
+    /// With `codable`: the date strategy (JSON) and what a cycle becomes.
+    public var codableOptions = CodableOptions()
 
     /// A migrator for rules.
     public init(rules: MigrationRules) {
@@ -56,6 +64,9 @@ public struct Migrator: Sendable {
     /// `PlistError` when an archive is broken or a rename clashes, and
     /// `PlistError(.invalidValue)` when the tree holds no keyed archive.
     public func migrate(_ value: PlistValue) throws -> Outcome {
+        if codable != nil, KeyedArchive.looksLikeArchive(value) {
+            throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values (convert --to codable-json writes this archive's JSON)")
+        }
         var report = MigrationReport()
         var refused: [(archive: String, violation: SecureCodingViolation)] = []
         let migrated = try tree(value, at: "", depth: 0, report: &report, refused: &refused)
@@ -119,9 +130,22 @@ public struct Migrator: Sendable {
     /// nil when the data holds none or nothing in it changed.
     private func data(_ bytes: [UInt8], at path: String, depth: Int, report: inout MigrationReport,
                       refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> [UInt8]? {
-        guard let nested = EmbeddedPlist.document(bytes),
-              let new = try tree(nested.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
+        guard let nested = EmbeddedPlist.document(bytes) else { return nil }
+        if let codable, depth + 1 <= maxNesting, KeyedArchive.looksLikeArchive(nested.value) {
+            return try encode(nested.value, as: codable, at: path, report: &report)
+        }
+        guard let new = try tree(nested.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
         return try PropertyList.write(new, as: nested.format)
+    }
+
+    /// The Codable encoding of a nested archive's root.
+    private func encode(_ archive: PlistValue, as encoding: CodableEncoding, at path: String, report: inout MigrationReport) throws -> [UInt8] {
+        let graph = try prefixed(path) { try ObjectGraph(archive) }
+        let rootClass = graph.top.first { $0.key == "root" }.flatMap { graph.object($0.object) }?.className.archived ?? "its root"
+        let bytes = try prefixed(path) { try encoding.encode(archive: archive, rules: rules, options: codableOptions) }
+        report.noteArchive(path)
+        report.record(.encodeCodable(className: rootClass, encoding: encoding.name), in: path)
+        return bytes
     }
 
     /// Applies the rules to every object of a graph; true when anything changed.

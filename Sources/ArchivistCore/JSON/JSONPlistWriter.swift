@@ -17,16 +17,17 @@ public enum JSONPlistWriter {
         var out: [UInt8] = []
         var walk = PlistTraversal(value, sortKeys: false)
         let pretty = options.pretty
+        let encoderStyle = options.jsonEncoderStyle
         while let step = walk.next() {
             switch step {
             case .scalar(let scalar, let slot):
-                begin(slot, depth: walk.depth, pretty: pretty, into: &out)
-                try writeScalar(scalar, pretty: pretty, keyPath: { walk.keyPath(to: slot) }, into: &out)
+                begin(slot, depth: walk.depth, pretty: pretty, encoderStyle: encoderStyle, into: &out)
+                try writeScalar(scalar, pretty: pretty, encoderStyle: encoderStyle, keyPath: { walk.keyPath(to: slot) }, into: &out)
             case .beginArray(_, let slot):
-                begin(slot, depth: walk.depth - 1, pretty: pretty, into: &out)
+                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: &out)
                 out.append(UInt8(ascii: "["))
             case .beginDictionary(_, let slot):
-                begin(slot, depth: walk.depth - 1, pretty: pretty, into: &out)
+                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: &out)
                 out.append(UInt8(ascii: "{"))
             case .endArray(let count, _):
                 end(count: count, depth: walk.depth, pretty: pretty, into: &out)
@@ -41,7 +42,7 @@ public enum JSONPlistWriter {
     }
 
     /// The separator, line break, indent and key that come before a node.
-    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, into out: inout [UInt8]) {
+    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, encoderStyle: Bool, into out: inout [UInt8]) {
         switch slot {
         case .root:
             return
@@ -50,7 +51,7 @@ public enum JSONPlistWriter {
             if pretty { newline(depth: depth, into: &out) }
         }
         if case .entry(let key, _) = slot {
-            appendString(key, into: &out)
+            appendString(key, escapingSlashes: encoderStyle, into: &out)
             out.append(UInt8(ascii: ":"))
             if pretty { out.append(UInt8(ascii: " ")) }
         }
@@ -66,17 +67,17 @@ public enum JSONPlistWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    private static func writeScalar(_ value: PlistValue, pretty: Bool, keyPath: () -> String, into out: inout [UInt8]) throws {
+    private static func writeScalar(_ value: PlistValue, pretty: Bool, encoderStyle: Bool, keyPath: () -> String, into out: inout [UInt8]) throws {
         switch value {
         case .string(let s):
-            appendString(s, into: &out)
+            appendString(s, escapingSlashes: encoderStyle, into: &out)
         case .integer(let i):
             appendInteger(i, into: &out)
         case .real(let r):
             guard r.value.isFinite else {
                 throw PlistError(.notRepresentable, "JSON has no \(r.value.isNaN ? "NaN" : "infinity") (real \(describe(keyPath())))")
             }
-            appendReal(r.value, into: &out)
+            appendReal(r.value, withoutIntegralFraction: encoderStyle, into: &out)
         case .bool(let b):
             out.append(contentsOf: b ? "true".utf8 : "false".utf8)
         case .date(let d):
@@ -106,9 +107,11 @@ public enum JSONPlistWriter {
     }
 
     /// Swift's shortest round-tripping form, which is valid JSON for finite
-    /// values (`1.0`, `0.1`, `1e+20`, `5e-324`, `-0.0`).
-    private static func appendReal(_ value: Double, into out: inout [UInt8]) {
+    /// values (`1.0`, `0.1`, `1e+20`, `5e-324`, `-0.0`); `JSONEncoder` leaves
+    /// the `.0` of integral values out (`1`, `-0`).
+    private static func appendReal(_ value: Double, withoutIntegralFraction: Bool, into out: inout [UInt8]) {
         var text = value.description
+        if withoutIntegralFraction, text.hasSuffix(".0") { text.removeLast(2) }
         text.withUTF8 { out.append(contentsOf: $0) }
     }
 
@@ -134,20 +137,22 @@ public enum JSONPlistWriter {
 
     private static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// A quoted JSON string: `"` and `\` escaped, control characters as `\n`,
-    /// `\t`... or `\u00XX`; everything else copied as UTF-8.
-    static func appendString(_ string: String, into out: inout [UInt8]) {
+    /// A quoted JSON string: `"` and `\` (and `/` when `escapingSlashes`, as
+    /// `JSONEncoder` writes it) escaped, control characters as `\n`, `\t`...
+    /// or `\u00XX`; everything else copied as UTF-8.
+    static func appendString(_ string: String, escapingSlashes: Bool = false, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = string
         s.withUTF8 { bytes in
             var runStart = 0
-            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C {
+            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || (b == 0x2F && escapingSlashes) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
                 runStart = k + 1
                 out.append(UInt8(ascii: "\\"))
                 switch b {
                 case 0x22: out.append(0x22)
                 case 0x5C: out.append(0x5C)
+                case 0x2F: out.append(0x2F)
                 case 0x0A: out.append(UInt8(ascii: "n"))
                 case 0x0D: out.append(UInt8(ascii: "r"))
                 case 0x09: out.append(UInt8(ascii: "t"))

@@ -13,17 +13,29 @@ struct Classes: ParsableCommand {
             NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) call that decodes the
             archives under secure coding.
 
+            With --sqlite STORE --table T --column C the archives are the column's blobs
+            (every row, or --row ID), counted together as files are; a row that fails is
+            reported as 'STORE: T.C row N'.
+
             Example:
               archivist classes Data.plist
               archivist classes --swift *.plist
+              archivist classes --swift --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
             """
     )
 
     @Argument(help: ArgumentHelp("Keyed archives to read.", valueName: "FILE"))
-    var files: [String]
+    var files: [String] = []
+
+    @OptionGroup var store: StoreRowOptions
 
     @Flag(help: "Print the Swift allowlist for NSKeyedUnarchiver.unarchivedObject(ofClasses:from:).")
     var swift = false
+
+    func validate() throws {
+        try store.validate(requireColumn: true)
+        if files.isEmpty, !store.isSet { throw ValidationError("Give keyed archives, or --sqlite STORE --table T --column C.") }
+    }
 
     func run() throws {
         var census = ClassCensus()
@@ -35,6 +47,19 @@ struct Classes: ParsableCommand {
                 Console.error(error.formatted(path: file))
                 failed = true
             }
+        }
+        do {
+            try store.forEachRow { row in
+                do {
+                    census.add(try ObjectGraph(try PropertyList.read(row.bytes).value))
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: row.label))
+                    failed = true
+                }
+            }
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
+            failed = true
         }
         if swift {
             for name in census.unnamedInSwift {

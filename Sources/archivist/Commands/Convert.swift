@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist convert`: reads any format and writes another.
@@ -26,6 +27,14 @@ struct Convert: ParsableCommand {
             names types in arrays that mix classes ("typeKey"). --suggest-rules prints a
             starter rules file for the inputs instead of converting them.
 
+            With --sqlite STORE --table T --column C (codable-json only) the inputs are the
+            column's archived blobs: --output-dir DIR writes DIR/ROWID.json for each row;
+            --into-column NEW adds the column NEW (BLOB) if needed and fills it in one
+            transaction, after a backup copy of the store (STORE.bak or --backup PATH, never
+            overwritten); --row ID takes one row (then -o FILE or standard output also
+            work). A row that fails writes nothing at all (the transaction is rolled back);
+            with --keep-going the other rows are written and the exit status is 1.
+
             Examples:
               archivist convert Info.plist --to json --pretty
               archivist convert Settings.plist --to binary1 -o Settings.bplist
@@ -35,11 +44,18 @@ struct Convert: ParsableCommand {
               cat Info.plist | archivist convert - --to json
               archivist convert computer.plist --to codable-json --rules rules.json --pretty
               archivist convert computer.plist --to codable-json --suggest-rules -o rules.json
+              archivist convert --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --to codable-json --output-dir contacts/
+              archivist convert --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --to codable-json --into-column ZCONTACTJSON
             """
     )
 
     @Argument(help: ArgumentHelp("Files to convert ('-' reads standard input).", valueName: "INPUT"))
-    var inputs: [String]
+    var inputs: [String] = []
+
+    @OptionGroup var store: StoreRowOptions
+
+    @Option(name: .customLong("into-column"), help: ArgumentHelp("With --sqlite: write each row's result into this column of the table (added if missing), in one transaction.", valueName: "COLUMN"))
+    var intoColumn: String?
 
     @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep, codable-json.", valueName: "FORMAT"))
     var to: ConvertTarget
@@ -68,6 +84,13 @@ struct Convert: ParsableCommand {
         if to != .codableJSON, rules != nil || suggestRules || dates != .deferred || cycles != .error {
             throw ValidationError("--rules, --dates, --cycles and --suggest-rules go with --to codable-json.")
         }
+        try store.validate(requireColumn: true)
+        if store.isSet {
+            try validateStore()
+            return
+        }
+        if intoColumn != nil { throw ValidationError("--into-column goes with --sqlite.") }
+        if inputs.isEmpty { throw ValidationError("Give files to convert, or --sqlite STORE --table T --column C.") }
         if suggestRules {
             if output.outputDir != nil || output.inPlace { throw ValidationError("--suggest-rules writes one file: use -o or standard output.") }
         } else {
@@ -75,10 +98,32 @@ struct Convert: ParsableCommand {
         }
     }
 
+    /// The destinations a store's rows can go to.
+    private func validateStore() throws {
+        guard inputs.isEmpty else { throw ValidationError("Give input files or --sqlite, not both.") }
+        guard to == .codableJSON else { throw ValidationError("--sqlite converts archived blobs with --to codable-json.") }
+        if output.inPlace { throw ValidationError("--in-place does not apply to --sqlite; --into-column writes into the store.") }
+        if output.backup != nil, intoColumn == nil { throw ValidationError("With --sqlite, --backup PATH goes with --into-column.") }
+        if let intoColumn, intoColumn == store.database.column { throw ValidationError("--into-column must name another column than --column: the archives are kept.") }
+        if suggestRules {
+            if output.outputDir != nil || intoColumn != nil { throw ValidationError("--suggest-rules writes one file: use -o or standard output.") }
+            return
+        }
+        let destinations = [output.output != nil, output.outputDir != nil, intoColumn != nil].filter { $0 }.count
+        if destinations > 1 { throw ValidationError("Use only one of -o, --output-dir and --into-column.") }
+        if destinations == 0 || output.output != nil, store.row == nil {
+            throw ValidationError("With --sqlite, give --output-dir DIR (a file per row) or --into-column COLUMN; -o and standard output take one --row.")
+        }
+    }
+
     func run() throws {
         var ruleSet = MigrationRules()
         if let rules {
             ruleSet = try RulesFile.load(rules)
+        }
+        if store.isSet {
+            try convertStore(rules: ruleSet)
+            return
         }
         var stdinBytes: [UInt8]?
         var failed = false
@@ -154,6 +199,10 @@ struct Convert: ParsableCommand {
                   let document = try? PropertyList.read(bytes) else { continue }
             suggestion.add(document.value)
         }
+        try write(suggestion)
+    }
+
+    private func write(_ suggestion: RulesSuggestion) throws {
         let text = Array((try suggestion.rulesJSON()).utf8)
         do {
             try FileIO.writeAtomically(text, to: output.output ?? "-")
@@ -161,5 +210,101 @@ struct Convert: ParsableCommand {
             Console.error("error: \(error.message)")
             throw ExitCode.failure
         }
+    }
+
+    /// The Codable JSON of one archived blob, as written for files.
+    private func codableJSON(_ bytes: [UInt8], rules ruleSet: MigrationRules) throws -> [UInt8] {
+        let tree = try CodableExport.tree(try PropertyList.read(bytes, options: limits.readOptions).value, rules: ruleSet,
+                                          options: CodableOptions(dates: dates, cycles: cycles))
+        return try PropertyList.write(tree, as: .json, options: style.writeOptions)
+    }
+
+    /// --sqlite: the column's archives as Codable JSON, into files or a column.
+    private func convertStore(rules ruleSet: MigrationRules) throws {
+        guard let path = store.database.sqlite, let column = store.database.blobColumn else { return }
+        var failed = false
+        do {
+            // Every class the rules name occurs in the column (status 64 if not).
+            var census = RulesCensus()
+            var suggestion = RulesSuggestion()
+            try store.forEachRow { row in
+                guard let value = try? PropertyList.read(row.bytes, options: limits.readOptions).value else { return }
+                census.add(value)
+                if suggestRules { suggestion.add(value) }
+            }
+            if let rules { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
+            if suggestRules {
+                try write(suggestion)
+                return
+            }
+            if let intoColumn {
+                try fillColumn(intoColumn, from: column, rules: ruleSet)
+                return
+            }
+            // Files: every row converts before any is written, unless --keep-going.
+            var results: [(rowid: Int64, bytes: [UInt8])] = []
+            var failures: [Int64] = []
+            try store.forEachRow { row in
+                do {
+                    results.append((row.rowid, try codableJSON(row.bytes, rules: ruleSet)))
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: row.label))
+                    failures.append(row.rowid)
+                }
+            }
+            if let first = failures.first, !batch.keepGoing {
+                Console.error("\(path): error: row \(first) failed; nothing was written (--keep-going writes the other rows)")
+                throw ExitCode.failure
+            }
+            failed = !failures.isEmpty
+            if let dir = output.outputDir {
+                try FileIO.createDirectories(dir)
+                for (rowid, bytes) in results { try write(bytes, to: dir + (dir.hasSuffix("/") ? "" : "/") + "\(rowid).json", notOver: path) }
+                Console.error("\(path): \(column.label): \(results.count) rows written to \(dir), \(failures.count) failed")
+            } else {
+                for (_, bytes) in results { try write(bytes, to: output.output ?? "-", notOver: path) }
+            }
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: path))
+            throw ExitCode.failure
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// Writes a result file, refusing to replace the store it comes from.
+    private func write(_ bytes: [UInt8], to destination: String, notOver store: String) throws {
+        if destination != "-", FileIO.isSameFile(destination, store) {
+            throw PlistError(.io, "\(destination) is the store being read; choose another destination")
+        }
+        try FileIO.writeAtomically(bytes, to: destination)
+    }
+
+    /// --into-column: one transaction after a backup copy; a failing row rolls it back.
+    private func fillColumn(_ target: String, from column: BlobColumn, rules ruleSet: MigrationRules) throws {
+        guard let path = store.database.sqlite else { return }
+        var fill = ColumnFill(source: column, target: target)
+        fill.row = store.row
+        fill.keepGoing = batch.keepGoing
+        let outcome: ColumnFill.Outcome
+        var backupWritten: String?
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try fill.check(in: db)
+            backupWritten = try store.database.backUp(db, to: output.backup)
+            outcome = try fill.run(on: db) { try codableJSON($0, rules: ruleSet) }
+        } catch let failure as StoreMigration.Failure {
+            store.database.reportRolledBack(failure)
+            store.database.removeBackup(backupWritten)
+            throw ExitCode.failure
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: path))
+            store.database.removeBackup(backupWritten)
+            throw ExitCode.failure
+        }
+        let into = "\(column.table).\(target)"
+        if outcome.addedColumn { Console.output("\(path): added the column \(into)") }
+        store.database.reportLeftUntouched(outcome.failures)
+        Console.output("\(path): \(column.label) -> \(into): wrote \(outcome.written.count) rows, \(outcome.unchanged) unchanged, \(outcome.failures.count) failed")
+        if !outcome.failures.isEmpty { throw ExitCode.failure }
     }
 }

@@ -1,7 +1,6 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
-import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist dump`: shows a property list or keyed archive for people.
@@ -13,13 +12,16 @@ struct Dump: ParsableCommand {
             each object with its class and fields in order, inline primitives marked
             "(inline real)" ("(inline float)" for 32 bits), Foundation values as values, an object referenced from
             several places labelled @N once and referred to as -> @N after (cycles stay
-            finite). A <data> value holding a property list or keyed archive is decoded
-            and shown nested. Other property lists are shown as a typed tree, as
+            finite). A <data> value holding a property list, keyed archive or JSON is
+            decoded and shown nested. Other property lists are shown as a typed tree, as
             plutil -p does. --color auto (the default) colours a terminal unless NO_COLOR
             is set to a non-empty value or TERM is dumb; always and never decide outright.
             --format dot writes a keyed archive's object graph for Graphviz: one node
             per object with its class and scalar fields, edges named by key, shared
             objects once, references that close a cycle as dashed back-edges.
+            With --sqlite STORE --table T --column C every blob of the column (or --row
+            ID's) is shown under its label 'STORE: T.C row N' (--json: one array of
+            {"row", "value"}; dot: the label as a // comment before each graph).
 
             Example:
               archivist dump Data.plist
@@ -29,6 +31,7 @@ struct Dump: ParsableCommand {
               archivist dump --key-path root.cpu_coder.cores.1 Computer.plist
               archivist dump --depth 2 Preferences.plist
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
+              archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
             """
     )
@@ -36,10 +39,7 @@ struct Dump: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to show ('-' reads standard input).", valueName: "FILE"))
     var file: String?
 
-    @OptionGroup var database: DatabaseOptions
-
-    @Option(help: ArgumentHelp("With --sqlite, the rowid (Core Data's Z_PK) of the blob to show.", valueName: "ID"))
-    var row: Int64?
+    @OptionGroup var store: StoreRowOptions
 
     @Flag(help: "Show the plain tree, with UIDs, without resolving an archive.")
     var raw = false
@@ -73,70 +73,106 @@ struct Dump: ParsableCommand {
         if format == .dot, raw || stable || depth != nil {
             throw ValidationError("--format dot draws an archive's whole graph; it takes no --raw, --stable or --depth.")
         }
-        try database.validate(requireColumn: true)
-        if (file == nil) == (database.sqlite == nil) { throw ValidationError("Give one FILE, or --sqlite STORE with --table, --column and --row.") }
-        if database.sqlite != nil, row == nil { throw ValidationError("--sqlite needs --row here.") }
-        if database.sqlite == nil, row != nil { throw ValidationError("--row goes with --sqlite.") }
-    }
-
-    /// The bytes to show, and the name errors carry.
-    private func input() throws -> ([UInt8], String) {
-        if let store = database.sqlite, let column = database.blobColumn, let row {
-            let label = "\(store): \(column.label) row \(row)"
-            let db = try SQLiteDatabase(path: store, readOnly: true)
-            guard let bytes = try column.blob(row: row, in: db) else {
-                throw PlistError(.io, "row \(row) of \(column.label) holds NULL or a value that is not a blob")
-            }
-            return (bytes, label)
-        }
-        let file = self.file ?? "-"
-        return (try FileIO.read(file), file)
+        try store.validate(requireColumn: true)
+        if (file == nil) == !store.isSet { throw ValidationError("Give one FILE, or --sqlite STORE with --table and --column (and --row for one blob).") }
     }
 
     func run() throws {
-        var name = file ?? database.sqlite ?? "-"
+        guard store.isSet else {
+            let file = self.file ?? "-"
+            do {
+                let document = try PropertyList.read(try FileIO.read(file))
+                if asJSON, keyPath == nil {
+                    Console.output(try jsonText(try jsonView(document)), terminator: "")
+                } else {
+                    Console.output(try text(document), terminator: "")
+                }
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: file))
+                throw ExitCode.failure
+            }
+            return
+        }
+        // A store: every row (or --row's), each labelled with its rowid; as
+        // JSON, one array of {"row", "value"}.
+        var failed = false
+        var views: [PlistValue] = []
         do {
-            let (bytes, label) = try input()
-            name = label
-            let document = try PropertyList.read(bytes)
-            var options = DumpOptions(maxDepth: depth)
-            options.color = color.enabled && !stable
-            options.stable = stable
-            if let keyPath, format == .dot {
-                // A key path names where to start: an object of an archive, nested ones included.
-                guard case .node(let graph, let i) = try PlistKeyPath(keyPath).resolve(in: document.value) else {
-                    throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
+            try store.forEachRow { row in
+                do {
+                    let document = try PropertyList.read(row.bytes)
+                    if asJSON, keyPath == nil {
+                        views.append(.dictionary(PlistDictionary([("row", .int(row.rowid)), ("value", try jsonView(document))])))
+                    } else {
+                        Console.output(format == .dot ? "// " + row.label : row.label + ":")
+                        Console.output(try text(document), terminator: "")
+                    }
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: row.label))
+                    failed = true
                 }
-                Console.output(ArchiveGraphviz.render(graph, from: i, named: keyPath), terminator: "")
-                return
-            }
-            if let keyPath {
-                switch try PlistKeyPath(keyPath).resolve(in: document.value) {
-                case .value(let v):
-                    Console.output(TreeDumper.render(v, options: options), terminator: "")
-                case .node(let graph, let i):
-                    Console.output(ArchiveDumper.render(graph, node: i, options: options), terminator: "")
-                case .references(let graph, let refs):
-                    for r in refs { Console.output(ArchiveDumper.render(graph, node: r, options: options), terminator: "") }
-                }
-                return
-            }
-            let isArchive = !raw && KeyedArchive.looksLikeArchive(document.value)
-            if format == .dot {
-                guard isArchive else { throw PlistError(.invalidValue, "--format dot draws keyed archives, and this is a plain property list (--key-path leads into an archive it holds)") }
-                Console.output(ArchiveGraphviz.render(try ObjectGraph(document.value)), terminator: "")
-            } else if json || format == .json {
-                let view = isArchive ? ArchiveJSONView.tree(try ObjectGraph(document.value), options: options) : document.value
-                Console.output(String(decoding: try PropertyList.write(view, as: .json, options: WriteOptions(pretty: true)), as: UTF8.self),
-                               terminator: "")
-            } else if isArchive {
-                Console.output(ArchiveDumper.render(try ObjectGraph(document.value), options: options), terminator: "")
-            } else {
-                Console.output(TreeDumper.render(document.value, options: options), terminator: "")
             }
         } catch let error as PlistError {
-            Console.error(error.formatted(path: name))
-            throw ExitCode.failure
+            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
+            failed = true
         }
+        if asJSON, keyPath == nil { Console.output(try jsonText(.array(views)), terminator: "") }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// True for --json and --format json.
+    private var asJSON: Bool { json || format == .json }
+
+    private var options: DumpOptions {
+        var options = DumpOptions(maxDepth: depth)
+        options.color = color.enabled && !stable
+        options.stable = stable
+        return options
+    }
+
+    /// The text view: the tree, the archive's objects, or what --key-path leads
+    /// to; with --format dot, the Graphviz drawing.
+    private func text(_ document: PlistDocument) throws -> String {
+        if format == .dot { return try dot(document) }
+        let options = self.options
+        if let keyPath {
+            switch try PlistKeyPath(keyPath).resolve(in: document.value) {
+            case .value(let v):
+                return TreeDumper.render(v, options: options)
+            case .node(let graph, let i):
+                return ArchiveDumper.render(graph, node: i, options: options)
+            case .references(let graph, let refs):
+                return refs.map { ArchiveDumper.render(graph, node: $0, options: options) }.joined()
+            }
+        }
+        if !raw, KeyedArchive.looksLikeArchive(document.value) {
+            return ArchiveDumper.render(try ObjectGraph(document.value), options: options)
+        }
+        return TreeDumper.render(document.value, options: options)
+    }
+
+    /// The object graph for Graphviz, from the root or from where --key-path leads.
+    private func dot(_ document: PlistDocument) throws -> String {
+        if let keyPath {
+            // A key path names where to start: an object of an archive, nested ones included.
+            guard case .node(let graph, let i) = try PlistKeyPath(keyPath).resolve(in: document.value) else {
+                throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
+            }
+            return ArchiveGraphviz.render(graph, from: i, named: keyPath)
+        }
+        guard KeyedArchive.looksLikeArchive(document.value) else {
+            throw PlistError(.invalidValue, "--format dot draws keyed archives, and this is a plain property list (--key-path leads into an archive it holds)")
+        }
+        return ArchiveGraphviz.render(try ObjectGraph(document.value))
+    }
+
+    /// The JSON view: an archive's objects, or the plain tree.
+    private func jsonView(_ document: PlistDocument) throws -> PlistValue {
+        guard !raw, KeyedArchive.looksLikeArchive(document.value) else { return document.value }
+        return ArchiveJSONView.tree(try ObjectGraph(document.value), options: options)
+    }
+
+    private func jsonText(_ view: PlistValue) throws -> String {
+        String(decoding: try PropertyList.write(view, as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
     }
 }

@@ -14,7 +14,8 @@ struct Get: ParsableCommand {
             on into archives and property lists nested in data (currentUser.root.name).
             Scalars print raw: a string as its text, a number as digits, a date in ISO 8601,
             data as base64 (its bytes with --raw). Containers and objects print as dump
-            shows them, or in a format with --to. --type prints the type only (string,
+            shows them, or in a format with --to; so does data holding a property list, a
+            keyed archive or JSON (a value stored with JSONEncoder). --type prints the type only (string,
             integer, real, bool, date, data, array, dictionary, uid, or an object's class);
             --expect TYPE fails (status 1) when the type differs (float, as plutil says,
             is accepted for real).
@@ -92,7 +93,13 @@ struct Get: ParsableCommand {
         case .date(let d)?: Console.output(ISO8601.format(d))
         case .uid(let u)?: Console.output(String(u))
         case .data(let bytes)?:
-            if raw { try FileIO.writeAtomically(bytes, to: "-") } else { Console.output(String(decoding: Base64.encode(bytes), as: UTF8.self)) }
+            if raw {
+                try FileIO.writeAtomically(bytes, to: "-")
+            } else if TreeDumper.showsDecoded(bytes) {
+                Console.output(TreeDumper.render(.data(bytes)), terminator: "")
+            } else {
+                Console.output(String(decoding: Base64.encode(bytes), as: UTF8.self))
+            }
         case .null?, .array?, .dictionary?, nil:
             switch target {
             case .value(let v): Console.output(TreeDumper.render(v), terminator: "")

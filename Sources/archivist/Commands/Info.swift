@@ -15,37 +15,65 @@ struct Info: ParsableCommand {
             keys, the class census and whether it would pass lint --secure with no
             allowlist (and what to allow or box if not); archives nested in data, by key
             path. --json prints one JSON array with an object per file.
+            With --sqlite STORE --table T --column C each blob of the column (or --row ID)
+            is inspected as a file, headed 'STORE: T.C row N' (in JSON: path, table,
+            column and row).
 
             Examples:
               archivist info Info.plist Data.plist
               archivist info --json Preferences.plist
+              archivist info --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
             """
     )
 
     @Argument(help: ArgumentHelp("Files to inspect ('-' reads standard input).", valueName: "FILE"))
-    var files: [String]
+    var files: [String] = []
+
+    @OptionGroup var store: StoreRowOptions
 
     @Flag(help: "Print JSON.")
     var json = false
 
+    func validate() throws {
+        try store.validate(requireColumn: true)
+        if files.isEmpty, !store.isSet { throw ValidationError("Give files, or --sqlite STORE --table T --column C.") }
+    }
+
     func run() throws {
         var reports: [PlistValue] = []
         var failed = false
-        for file in files {
+        /// Prints (or collects) one input's report; false when it cannot be read.
+        func inspect(_ bytes: () throws -> [UInt8], name: String, identity: [(String, PlistValue)]) throws -> Bool {
             do {
-                let info = try FileInfo(try FileIO.read(file))
+                let info = try FileInfo(try bytes())
                 if json {
-                    var entry = PlistDictionary([("path", .string(file))])
+                    var entry = PlistDictionary(identity)
                     for (k, v) in info.report { entry.appendUnchecked(key: k, value: v) }
                     reports.append(.dictionary(entry))
                 } else {
-                    Console.output(file)
+                    Console.output(name)
                     for line in info.lines { Console.output("  " + line) }
                 }
+                return true
             } catch let error as PlistError {
-                Console.error(error.formatted(path: file))
-                failed = true
+                Console.error(error.formatted(path: name))
+                return false
             }
+        }
+        for file in files {
+            if try !inspect({ try FileIO.read(file) }, name: file, identity: [("path", .string(file))]) { failed = true }
+        }
+        do {
+            try store.forEachRow { row in
+                let identity: [(String, PlistValue)] = [
+                    ("path", .string(store.database.sqlite ?? "")), ("table", .string(store.database.table ?? "")),
+                    ("column", .string(store.database.column ?? "")), ("row", .int(row.rowid)),
+                ]
+                if try !inspect({ row.bytes }, name: row.label, identity: identity) { failed = true }
+            }
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
+            failed = true
         }
         if json {
             let bytes = try PropertyList.write(.array(reports), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))

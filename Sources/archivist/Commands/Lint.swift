@@ -32,8 +32,10 @@ struct Lint: ParsableCommand {
             --format json prints one JSON report; --format github prints GitHub Actions
             annotations (::error file=...,line=...,col=...::MESSAGE).
             With --sqlite STORE --table T --column C every blob of the column is checked
-            (rows named 'STORE: T.C row N'); with --sqlite alone, every column whose blobs
-            are property lists or archives is listed with its counts.
+            (rows named 'STORE: T.C row N'; --row ID checks one); a table or column that
+            does not exist or holds no blobs is an error listing the blob columns. With
+            --sqlite alone, every column whose blobs are property lists or archives is
+            listed with its counts.
             Folders are searched recursively in sorted order, hidden entries skipped;
             --include and --exclude filter the files found in them, and a file found in a
             folder that cannot be a property list at all (an image) is skipped and counted
@@ -81,7 +83,7 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var folders: FolderOptions
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreRowOptions
 
     @OptionGroup var limits: LimitOptions
 
@@ -89,8 +91,8 @@ struct Lint: ParsableCommand {
         if !secure, rules != nil || !allow.isEmpty {
             throw ValidationError("--rules and --allow go with --secure.")
         }
-        try database.validate(requireColumn: false)
-        if paths.isEmpty, database.sqlite == nil { throw ValidationError("Give files or folders to check, or --sqlite STORE.") }
+        try store.validate(requireColumn: false)
+        if paths.isEmpty, !store.isSet { throw ValidationError("Give files or folders to check, or --sqlite STORE.") }
     }
 
     func run() throws {
@@ -120,12 +122,12 @@ struct Lint: ParsableCommand {
                 reporter.failedToRead(path, error)
             }
         }
-        if let store = database.sqlite {
+        if let path = store.database.sqlite {
             do {
-                try lintStore(store, policy: policy, census: &census, reporter: &reporter)
+                try lintStore(path, policy: policy, census: &census, reporter: &reporter)
             } catch let error as PlistError {
-                Console.error(error.formatted(path: store))
-                reporter.failedToRead(store, error)
+                Console.error(error.formatted(path: path))
+                reporter.failedToRead(path, error)
             }
         }
         reporter.finish()
@@ -138,17 +140,15 @@ struct Lint: ParsableCommand {
     }
 
     /// The blobs of a column, or (without one) the columns that hold property lists.
-    private func lintStore(_ store: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws {
-        let db = try SQLiteDatabase(path: store, readOnly: true)
-        guard let column = database.blobColumn else {
-            for s in try BlobColumnSummary.scan(db) {
-                Console.output("\(store): \(s.column.label): \(s.blobs) blobs, \(s.propertyLists) property lists (\(s.archives) keyed archives)")
+    private func lintStore(_ path: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws {
+        guard store.database.blobColumn != nil else {
+            for s in try BlobColumnSummary.scan(try SQLiteDatabase(path: path, readOnly: true)) {
+                Console.output("\(path): \(s.column.label): \(s.blobs) blobs, \(s.propertyLists) property lists (\(s.archives) keyed archives)")
             }
             return
         }
-        try column.forEachBlob(in: db) { row, bytes in
-            let label = "\(store): \(column.label) row \(row)"
-            reporter.add(label, findings(in: bytes, path: label, policy: policy, census: &census))
+        try store.forEachRow { row in
+            reporter.add(row.label, findings(in: row.bytes, path: row.label, policy: policy, census: &census))
         }
     }
 

@@ -30,6 +30,14 @@ struct Migrate: ParsableCommand {
             Each input is summarised on standard output (standard error when the result
             goes to standard output). Results keep the input's format unless --to is given.
 
+            With --codable json|binary|xml, each archive nested in a data value (a User
+            stored in preferences) is replaced by the bytes JSONEncoder (--sorted-keys:
+            with .sortedKeys) or PropertyListEncoder would write for the struct its class
+            stands for, with the renames, removals and unwrapping of the rules, as
+            convert --to codable-json applies them; every custom class must be named in
+            the rules. A cycle (unless --cycles omit) or an unmapped class is an error and
+            nothing is written. --dates sets JSONEncoder's date strategy.
+
             Rules file:
               {
                 "classes": {
@@ -47,6 +55,7 @@ struct Migrate: ParsableCommand {
               archivist migrate Data.plist --rules rules.json -o Data-v2.plist
               archivist migrate Documents/*.scarycreature/Data.plist --rules rules.json --in-place --backup .v1
               archivist migrate Preferences.plist --rules rules.json --dry-run
+              archivist migrate Preferences.plist --rules rules.json --codable json --in-place --backup .v1
               archivist migrate --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules rules.json
 
             Archives in an SQLite database (a Core Data store's Transformable attribute):
@@ -65,6 +74,11 @@ struct Migrate: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
 
+    /// What `--codable` writes in place of nested archives.
+    enum CodableFormat: String, CaseIterable, ExpressibleByArgument {
+        case json, binary, xml
+    }
+
     @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
     var rules: String
 
@@ -74,6 +88,18 @@ struct Migrate: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what would change in each input; write nothing.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("Replace each archive nested in a data value with its root's Codable encoding: json (JSONEncoder), binary or xml (PropertyListEncoder).", valueName: "FORMAT"))
+    var codable: CodableFormat?
+
+    @Flag(name: .customLong("sorted-keys"), help: "With --codable json, write keys sorted as JSONEncoder's .sortedKeys does.")
+    var sortedKeys = false
+
+    @Option(help: ArgumentHelp("With --codable json: how dates are written: deferred (JSONEncoder's default), iso8601, seconds1970, milliseconds1970.", valueName: "STRATEGY"))
+    var dates: CodableOptions.DateStrategy = .deferred
+
+    @Option(help: ArgumentHelp("With --codable: what a reference back into its own container becomes: error, or omit (left out).", valueName: "POLICY"))
+    var cycles: CodableOptions.CyclePolicy = .error
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var batch: BatchOptions
@@ -82,6 +108,11 @@ struct Migrate: ParsableCommand {
 
     func validate() throws {
         try database.validate(requireColumn: true)
+        if sortedKeys || dates != .deferred, codable != .json { throw ValidationError("--sorted-keys and --dates go with --codable json.") }
+        if cycles != .error, codable == nil { throw ValidationError("--cycles goes with --codable.") }
+        if database.sqlite != nil, codable != nil {
+            throw ValidationError("--codable replaces archives nested in files; for a store use convert --to codable-json --sqlite ... --into-column NEW.")
+        }
         if database.sqlite != nil {
             guard inputs.isEmpty else { throw ValidationError("Give input files or --sqlite, not both.") }
             if output.output != nil || output.outputDir != nil || output.inPlace || to != nil {
@@ -99,7 +130,10 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let ruleSet = try RulesFile.load(rules)
-        let migrator = Migrator(rules: ruleSet)
+        var configured = Migrator(rules: ruleSet)
+        configured.codable = codableEncoding
+        configured.codableOptions = CodableOptions(dates: dates, cycles: cycles)
+        let migrator = configured
         if let store = database.sqlite, let column = database.blobColumn {
             try migrateStore(store, column: column, migrator: migrator)
             return
@@ -151,6 +185,16 @@ struct Migrate: ParsableCommand {
         if !ok { throw ExitCode.failure }
     }
 
+    /// The encoding --codable names.
+    private var codableEncoding: CodableEncoding? {
+        switch codable {
+        case .json?: return .json(sortedKeys: sortedKeys)
+        case .binary?: return .propertyList(.binary)
+        case .xml?: return .propertyList(.xml)
+        case nil: return nil
+        }
+    }
+
     /// Migrates a blob column in one transaction, after a backup copy.
     private func migrateStore(_ store: String, column: BlobColumn, migrator: Migrator) throws {
         var migration = StoreMigration(column: column, migrator: migrator)
@@ -160,44 +204,25 @@ struct Migrate: ParsableCommand {
         // The backup this run wrote, removed again when the run leaves the
         // store unchanged so that a retry is not refused by it.
         var backupWritten: String?
-        func removeBackup() {
-            guard let path = backupWritten, unlink(path) == 0 else { return }
-            Console.error("\(store): removed the backup \(path) (the store is unchanged)")
-        }
         do {
             let db = try SQLiteDatabase(path: store, readOnly: dryRun)
             try RulesFile.check(migrator.rules, against: try migration.census(in: db), rulesPath: rules)
-            if !dryRun {
-                let backup = output.backup ?? store + ".bak"
-                guard !FileIO.exists(backup) else {
-                    throw PlistError(.io, "the backup \(backup) exists already; remove it or choose another with --backup PATH")
-                }
-                try db.backup(to: backup)
-                backupWritten = backup
-                Console.output("\(store): backed up to \(backup)")
-                Console.flush()
-            }
+            if !dryRun { backupWritten = try database.backUp(db, to: output.backup) }
             outcome = try migration.run(on: db)
         } catch let failure as StoreMigration.Failure {
-            let label = "\(store): \(column.label) row \(failure.row)"
-            for e in failure.errors { Console.error(e.formatted(path: label)) }
-            Console.error("\(store): error: row \(failure.row) failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)")
-            removeBackup()
+            database.reportRolledBack(failure)
+            database.removeBackup(backupWritten)
             throw ExitCode.failure
         } catch let error as PlistError {
             Console.error(error.formatted(path: store))
-            removeBackup()
+            database.removeBackup(backupWritten)
             throw ExitCode.failure
         }
         for (row, report) in outcome.migrated {
             Console.output("\(store): \(column.label) row \(row)\(dryRun ? ": would change" : ""):")
             for line in report.lines { Console.output("  " + line) }
         }
-        for failure in outcome.failures {
-            let label = "\(store): \(column.label) row \(failure.row)"
-            for e in failure.errors { Console.error(e.formatted(path: label)) }
-            Console.error("\(label): error: left untouched")
-        }
+        database.reportLeftUntouched(outcome.failures)
         let verb = dryRun ? "would migrate" : "migrated"
         Console.output("\(store): \(column.label): \(verb) \(outcome.migrated.count) rows, \(outcome.unchanged) unchanged, \(outcome.failures.count) failed")
         if !outcome.failures.isEmpty { throw ExitCode.failure }

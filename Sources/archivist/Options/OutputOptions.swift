@@ -13,7 +13,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("in-place"), help: "Replace each input with its result.")
     var inPlace = false
 
-    @Option(name: .customLong("backup"), help: ArgumentHelp("With --in-place, keep each original beside it as PATH+SUFFIX (migrate --sqlite: the backup's path).", valueName: "SUFFIX"))
+    @Option(name: .customLong("backup"), help: ArgumentHelp("With --in-place, keep each original beside it as PATH+SUFFIX (with --sqlite: the store's backup path).", valueName: "SUFFIX"))
     var backup: String?
 
     /// The target the options name; standard output when none is given.

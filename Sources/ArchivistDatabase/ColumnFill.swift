@@ -1,0 +1,95 @@
+import ArchivistCore
+
+/// Fills a column with a value made from each blob of another column of the
+/// same table (Codable JSON from archives), in one transaction: the column is
+/// added (type BLOB) when missing, rows that already hold the result are not
+/// rewritten, and a failing row rolls the whole transaction back (or, with
+/// `keepGoing`, is left untouched and reported). An existing column that holds
+/// anything but blobs and NULLs is refused, so no other data is overwritten.
+public struct ColumnFill {
+    /// What a run did.
+    public struct Outcome: Sendable {
+        /// True when the column was added.
+        public var addedColumn = false
+        /// Rows written, in rowid order.
+        public var written: [Int64] = []
+        /// Rows that already held their result.
+        public var unchanged = 0
+        /// Rows that failed (only with `keepGoing`; otherwise the run throws).
+        public var failures: [StoreMigration.Failure] = []
+    }
+
+    /// The blobs the values are made from.
+    public var source: BlobColumn
+    /// The column to fill, in the source's table.
+    public var target: String
+    /// Only this rowid, when set.
+    public var row: Int64?
+    /// Leave failing rows untouched and go on, instead of rolling back.
+    public var keepGoing = false
+
+    /// A fill of `target` from the blobs of `source`.
+    public init(source: BlobColumn, target: String) {
+        self.source = source
+        self.target = target
+    }
+
+    /// Fails as `BlobColumn.check` does, when the target is the source column,
+    /// and when the target exists and holds anything but blobs and NULLs.
+    public func check(in db: SQLiteDatabase) throws {
+        try source.check(in: db)
+        guard target != source.column else {
+            throw PlistError(.invalidValue, "the values cannot replace the blobs they are made from (\(source.label)); name a new column")
+        }
+        guard try db.columns(of: source.table).contains(where: { $0.name == target }) else { return }
+        let table = SQLiteDatabase.quote(source.table), column = SQLiteDatabase.quote(target)
+        if try db.prepare("SELECT 1 FROM \(table) WHERE typeof(\(column)) NOT IN ('blob', 'null') LIMIT 1").step() {
+            throw PlistError(.invalidValue, "\(source.table).\(target) holds values other than blobs; fill a new column (or one a previous run filled)")
+        }
+    }
+
+    /// Runs the fill: `transform` makes each row's value from its blob.
+    /// Throws `StoreMigration.Failure` for the first failing row when not
+    /// `keepGoing`; the database is then as it was.
+    public func run(on db: SQLiteDatabase, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
+        try check(in: db)
+        var outcome = Outcome()
+        try db.execute("BEGIN IMMEDIATE")
+        var committed = false
+        defer { if !committed { try? db.execute("ROLLBACK") } }
+        let table = SQLiteDatabase.quote(source.table), column = SQLiteDatabase.quote(target)
+        if try !db.columns(of: source.table).contains(where: { $0.name == target }) {
+            try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) BLOB")
+            outcome.addedColumn = true
+        }
+        let current = try db.prepare("SELECT \(column) FROM \(table) WHERE rowid = ?")
+        var updates: [(Int64, [UInt8])] = []
+        try source.forEachBlob(in: db, row: row) { rowid, bytes in
+            do {
+                let value = try transform(bytes)
+                current.reset()
+                try current.bind(1, int: rowid)
+                if try current.step(), current.blob(0) == value {
+                    outcome.unchanged += 1
+                } else {
+                    updates.append((rowid, value))
+                }
+            } catch {
+                let failure = StoreMigration.Failure(row: rowid, error)
+                guard keepGoing else { throw failure }
+                outcome.failures.append(failure)
+            }
+        }
+        let update = try db.prepare("UPDATE \(table) SET \(column) = ? WHERE rowid = ?")
+        for (rowid, value) in updates {
+            update.reset()
+            try update.bind(1, blob: value)
+            try update.bind(2, int: rowid)
+            _ = try update.step()
+            outcome.written.append(rowid)
+        }
+        try db.execute("COMMIT")
+        committed = true
+        return outcome
+    }
+}
