@@ -233,6 +233,10 @@ extension CLITests {
         XCTAssertEqual(generated.status, 0, generated.stderr)
         let source = String(decoding: try XCTUnwrap(contents("Contact.swift")), as: UTF8.self)
         XCTAssertTrue(source.contains("/// Archived as ContactsCore.Contact.\nfinal class Contact: NSObject, NSSecureCoding {"), source)
+        // Straight from the store's column: the same source.
+        let fromStore = try run(["codegen", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules, "--secure-coding", "--allowed-classes"])
+        XCTAssertEqual(fromStore.status, 0, fromStore.stderr)
+        XCTAssertEqual(fromStore.stdout, source)
 
         let migrated = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
         XCTAssertEqual(migrated.status, 0, migrated.stderr)

@@ -68,6 +68,34 @@ extension CLITests {
     /// A column that is not a blob column, or a table or column that does not
     /// exist, is an error naming it and the blob columns there are; a row
     /// without a blob too.
+    func testSchemaOfAStoreColumn() throws {
+        let store = try makeStore("Employees.sqlite")
+        let schema = try run(["schema", "--sqlite", store] + contactColumn + ["--rules", contactRules(), "--swift"])
+        XCTAssertEqual(schema.status, 0, schema.stderr)
+        // Fields come in the order the archives hold them (Foundation's hash order).
+        XCTAssertTrue(schema.stdout.contains("struct Contact: Codable {\n"), schema.stdout)
+        for field in ["tel", "fax", "email"] {
+            XCTAssertTrue(schema.stdout.contains("\n    var \(field): String\n"), schema.stdout)
+        }
+        // The rows' schema is the one of the same blobs as files, and one row gives the same.
+        let db = try SQLiteDatabase(path: work.appendingPathComponent(store).path, readOnly: true)
+        var files: [String] = []
+        try BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT").forEachBlob(in: db) { row, bytes in
+            files.append(make("blobs/row\(row).plist", ""))
+            try Data(bytes).write(to: work.appendingPathComponent("blobs/row\(row).plist"))
+        }
+        XCTAssertEqual(files.count, 3)
+        XCTAssertEqual(try run(["schema"] + files + ["--rules", contactRules(), "--swift"]).stdout, schema.stdout)
+        let one = try run(["schema", "--sqlite", store] + contactColumn + ["--row", "2", "--rules", contactRules(), "--swift"]).stdout
+        XCTAssertEqual(one.split(separator: "\n").sorted(), schema.stdout.split(separator: "\n").sorted(), "one row's fields may come in another order")
+        // A column of text is an error naming it; no input at all is a usage error.
+        let text = try run(["schema", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZNAME"])
+        XCTAssertEqual(text.status, 1)
+        XCTAssertTrue(text.stderr.contains("ZEMPLOYEEENTITY.ZNAME holds no blobs"), text.stderr)
+        XCTAssertEqual(try run(["schema"]).status, 64)
+        XCTAssertEqual(try run(["schema", "--sqlite", store]).status, 64, "--sqlite needs --table and --column")
+    }
+
     func testStoreColumnsThatHoldNoBlobsAreErrors() throws {
         let store = try makeStore("Employees.sqlite")
         let blobColumns = "blob columns: ZEMPLOYEEENTITY.ZCONTACT, Z_METADATA.Z_PLIST"

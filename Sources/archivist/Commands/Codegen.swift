@@ -32,12 +32,15 @@ struct Codegen: ParsableCommand {
             Examples:
               archivist codegen Data.plist --rules rules.json --secure-coding
               archivist codegen Contacts/ --rules r.json --transformer ContactTransformer
+              archivist codegen --sqlite Model.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules r.json --secure-coding
               archivist codegen computer.plist --rules rules.json --codable -o Models.swift
             """
     )
 
     @Argument(help: ArgumentHelp("Keyed archives, property lists holding them, or folders of them.", valueName: "INPUT"))
-    var inputs: [String]
+    var inputs: [String] = []
+
+    @OptionGroup var store: StoreRowOptions
 
     @Option(help: ArgumentHelp("The rules file of the migration (the one migrate and convert --to codable-json read).", valueName: "RULES"))
     var rules: String?
@@ -58,6 +61,8 @@ struct Codegen: ParsableCommand {
     var output: String?
 
     func validate() throws {
+        try store.validate(requireColumn: true)
+        if inputs.isEmpty, !store.isSet { throw ValidationError("Name the archives to read: files, folders or --sqlite STORE --table T --column C.") }
         let archiveKinds = secureCoding || allowedClasses || transformer != nil
         guard archiveKinds || codable else {
             throw ValidationError("Say what to generate: --secure-coding, --allowed-classes, --transformer NAME or --codable.")
@@ -75,7 +80,7 @@ struct Codegen: ParsableCommand {
 
     func run() throws {
         let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
-        let (documents, unreadable) = try ArchiveInputs.read(inputs)
+        let (documents, unreadable) = try ArchiveInputs.read(inputs, store: store)
         if let rules {
             var census = RulesCensus()
             for document in documents { census.add(document.value) }

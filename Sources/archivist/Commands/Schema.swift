@@ -22,14 +22,20 @@ struct Schema: ParsableCommand {
             optional, and a field seen with several types is reported on standard error
             with where each type was seen.
 
+            With --sqlite STORE --table T --column C the blobs of a store's column are read
+            too (--row ID for one).
+
             Examples:
               archivist schema computer.plist --rules rules.json --swift
               archivist schema Documents/ --swift
+              archivist schema --sqlite Model.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --swift
             """
     )
 
     @Argument(help: ArgumentHelp("Keyed archives, property lists holding them, or folders of them.", valueName: "FILE"))
-    var files: [String]
+    var files: [String] = []
+
+    @OptionGroup var store: StoreRowOptions
 
     @Option(help: ArgumentHelp("A rules file (the one convert --to codable-json reads).", valueName: "RULES"))
     var rules: String?
@@ -37,9 +43,14 @@ struct Schema: ParsableCommand {
     @Flag(help: "Print Swift declarations.")
     var swift = false
 
+    func validate() throws {
+        try store.validate(requireColumn: true)
+        if files.isEmpty, !store.isSet { throw ValidationError("Name the archives to read: files, folders or --sqlite STORE --table T --column C.") }
+    }
+
     func run() throws {
         let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
-        let (documents, unreadable) = try ArchiveInputs.read(files)
+        let (documents, unreadable) = try ArchiveInputs.read(files, store: store)
         if let rules {
             var census = RulesCensus()
             for document in documents { census.add(document.value) }

@@ -2,14 +2,29 @@ import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
 
-/// The inputs of `schema` and `codegen`: files named on the command line, and
-/// the files below named folders (recursively, in sorted order) that hold a
-/// keyed archive; others found in folders (images, plain property lists) are
-/// skipped. Each document is labelled with its path.
+/// The inputs of `schema` and `codegen`: files named on the command line, the
+/// files below named folders (recursively, in sorted order) that hold a keyed
+/// archive, and the blobs of a store's column (`--sqlite`); others found in
+/// folders (images, plain property lists) are skipped. Each document is
+/// labelled with its path, or its store, column and row.
 enum ArchiveInputs {
     /// The documents read; problems are printed (`PATH: error: ...`) and make
-    /// `failed` true, the other inputs are still read.
-    static func read(_ paths: [String]) throws -> (documents: [(label: String, value: PlistValue)], failed: Bool) {
+    /// `failed` true, the other inputs are still read. A store that cannot be
+    /// read (no such table or column, no blobs) throws.
+    static func read(_ paths: [String], store: StoreRowOptions) throws -> (documents: [(label: String, value: PlistValue)], failed: Bool) {
+        var (documents, failed) = try read(paths)
+        try store.forEachRow { row in
+            do {
+                documents.append((row.label, try PropertyList.read(row.bytes).value))
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: row.label))
+                failed = true
+            }
+        }
+        return (documents, failed)
+    }
+
+    private static func read(_ paths: [String]) throws -> (documents: [(label: String, value: PlistValue)], failed: Bool) {
         var documents: [(label: String, value: PlistValue)] = []
         var failed = false
         for path in paths {
