@@ -7,8 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A connection to an SQLite database through the system library: the few
-/// calls Archivist needs (statements, transactions, a consistent backup copy).
+/// A connection to an SQLite database (a Core Data store) through the system
+/// library. Library users open one and hand it to ``BlobColumn``,
+/// ``StoreMigration`` or ``ColumnFill``, list its tables and back it up; the
+/// statements and transactions those run are the package's own business.
 public final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The file the connection opened.
@@ -31,7 +33,7 @@ public final class SQLiteDatabase {
     }
 
     /// Creates a new, empty database file (for tests and tools).
-    public static func create(path: String) throws -> SQLiteDatabase {
+    package static func create(path: String) throws -> SQLiteDatabase {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
             throw PlistError(.io, "cannot create the database \(path)")
@@ -49,12 +51,12 @@ public final class SQLiteDatabase {
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("SQL failed") }
     }
 
     /// Prepares one statement.
-    public func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw error("cannot prepare \"\(sql)\"")
@@ -63,7 +65,7 @@ public final class SQLiteDatabase {
     }
 
     /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The tables (not SQLite's own), in name order.
     public func tables() throws -> [String] {
@@ -74,7 +76,7 @@ public final class SQLiteDatabase {
     }
 
     /// The columns of a table with their declared types, in table order.
-    public func columns(of table: String) throws -> [(name: String, type: String)] {
+    package func columns(of table: String) throws -> [(name: String, type: String)] {
         let s = try prepare("PRAGMA table_info(\(Self.quote(table)))")
         var columns: [(String, String)] = []
         while try s.step() { columns.append((s.text(1) ?? "", s.text(2) ?? "")) }
@@ -106,7 +108,7 @@ public final class SQLiteDatabase {
     }
 
     /// An identifier in double quotes, for table and column names.
-    public static func quote(_ identifier: String) -> String {
+    package static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
     }
 }

@@ -2,7 +2,7 @@ import ArchivistCore
 import CSQLite
 
 /// A prepared statement: bind, step, read columns.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     let database: SQLiteDatabase
     /// Copies of bound blobs and texts, kept until the statement is reset or
@@ -34,7 +34,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds a blob (1-based index).
-    public func bind(_ index: Int32, blob: [UInt8]) throws {
+    package func bind(_ index: Int32, blob: [UInt8]) throws {
         let copy = blob.withUnsafeBytes { keep($0) }
         guard sqlite3_bind_blob64(handle, index, copy, sqlite3_uint64(blob.count), nil) == SQLITE_OK else {
             throw database.error("cannot bind a value")
@@ -42,12 +42,12 @@ public final class SQLiteStatement {
     }
 
     /// Binds an integer (1-based index).
-    public func bind(_ index: Int32, int: Int64) throws {
+    package func bind(_ index: Int32, int: Int64) throws {
         guard sqlite3_bind_int64(handle, index, int) == SQLITE_OK else { throw database.error("cannot bind a value") }
     }
 
     /// Binds text (1-based index).
-    public func bind(_ index: Int32, text: String) throws {
+    package func bind(_ index: Int32, text: String) throws {
         let utf8 = Array(text.utf8)
         let copy = utf8.withUnsafeBytes { keep($0, extra: 1) }
         guard sqlite3_bind_text(handle, index, copy.assumingMemoryBound(to: CChar.self), Int32(clamping: utf8.count), nil) == SQLITE_OK else {
@@ -56,7 +56,7 @@ public final class SQLiteStatement {
     }
 
     /// Advances; true when a row is ready, false when done.
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -65,26 +65,26 @@ public final class SQLiteStatement {
     }
 
     /// Resets the statement to run again with new bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         release()
     }
 
     /// True when a column of the current row is a blob.
-    public func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_BLOB }
+    package func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_BLOB }
 
     /// An integer column.
-    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     /// A text column, nil when NULL.
-    public func text(_ column: Int32) -> String? {
+    package func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: p)
     }
 
     /// A blob column's bytes, nil when NULL (an empty blob is empty).
-    public func blob(_ column: Int32) -> [UInt8]? {
+    package func blob(_ column: Int32) -> [UInt8]? {
         guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let p = sqlite3_column_blob(handle, column) else { return [] }
