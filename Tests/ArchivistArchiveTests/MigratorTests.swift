@@ -108,6 +108,7 @@ final class MigratorTests: XCTestCase {
         let plain = PlistValue.dictionary(PlistDictionary([("a", .int(1)), ("d", .data(Array("not a plist".utf8)))]))
         XCTAssertThrowsError(try migrator("{}").migrate(plain)) { error in
             XCTAssertEqual((error as? PlistError)?.message, "not a keyed archive, and holds none in its data values")
+            XCTAssertEqual((error as? PlistError)?.kind, .noArchive)
         }
     }
 

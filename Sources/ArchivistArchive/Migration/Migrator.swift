@@ -29,9 +29,6 @@ public struct MigrationRefused: Error, Sendable {
 /// set, each archive nested in data is replaced by the Codable encoding of its
 /// root instead (scenario 3: `defaults.data(forKey:)` read with `JSONDecoder`).
 public struct Migrator: Sendable {
-    /// The message of the error for an input that holds no keyed archive.
-    public static let noArchiveMessage = "not a keyed archive, and holds none in its data values"
-
     /// The rules.
     public let rules: MigrationRules
     /// The secure-coding policy results must meet.
@@ -62,7 +59,7 @@ public struct Migrator: Sendable {
     /// Migrates a tree: a keyed archive, or a plist holding archives in `<data>`.
     /// Throws `MigrationRefused` when a result would not decode securely, a
     /// `PlistError` when an archive is broken or a rename clashes, and
-    /// `PlistError(.invalidValue)` when the tree holds no keyed archive.
+    /// `PlistError(.noArchive)` when the tree holds no keyed archive.
     public func migrate(_ value: PlistValue) throws -> Outcome {
         if codable != nil, KeyedArchive.looksLikeArchive(value) {
             throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values (convert --to codable-json writes this archive's JSON)")
@@ -72,7 +69,7 @@ public struct Migrator: Sendable {
         let migrated = try tree(value, at: "", depth: 0, report: &report, refused: &refused)
         if !refused.isEmpty { throw MigrationRefused(violations: refused) }
         guard !report.archives.isEmpty else {
-            throw PlistError(.invalidValue, Self.noArchiveMessage)
+            throw PlistError(.noArchive, "not a keyed archive, and holds none in its data values")
         }
         return Outcome(value: migrated ?? value, report: report)
     }

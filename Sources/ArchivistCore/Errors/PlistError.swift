@@ -23,6 +23,9 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
         case notRepresentable
         /// A keyed archive's structure is broken.
         case archive
+        /// The input is no keyed archive and holds none in its `<data>` values,
+        /// where an operation needs one (a migration): batches skip such files.
+        case noArchive
         /// Reading or writing a file failed.
         case io
     }

@@ -155,40 +155,13 @@ struct Convert: ParsableCommand {
         let workRules = ruleSet
         let ok = try session.run { index in
             let item = converter.items[index]
-            return Self.outcome(item) { warn in
+            return BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
                     codable ? try CodableExport.tree(document.value, rules: workRules, options: options) : document.value
                 }
             }
         }
         if !ok || failed { throw ExitCode.failure }
-    }
-
-    /// Runs one item's conversion and turns what happened into an outcome:
-    /// warnings and errors as lines, a file in a folder that is not a
-    /// property list skipped.
-    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
-        var outcome = BatchOutcome(item: item, status: .failed)
-        do {
-            let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
-            outcome.status = result.status == .converted ? .converted : .unchanged
-            outcome.destination = result.destination
-            outcome.bytesIn = result.bytesIn
-            outcome.bytesOut = result.status == .converted ? result.bytesOut : 0
-        } catch {
-            let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
-            if item.relative != nil, let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {
-                outcome.status = .skipped
-                outcome.errors = [PlistError(.unsupported, "not a property list")]
-                return outcome
-            }
-            outcome.errors = errors
-            outcome.stderrLines += errors.map { $0.formatted(path: item.source) }
-            if error is MigrationRefused {
-                outcome.stderrLines.append("\(item.source): error: not written: a secure decoder would still refuse the result")
-            }
-        }
-        return outcome
     }
 
     /// Writes a starter rules file for every archive among the inputs.

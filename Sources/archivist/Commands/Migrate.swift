@@ -138,20 +138,16 @@ struct Migrate: ParsableCommand {
             try migrateStore(store, column: column, migrator: migrator)
             return
         }
-        var failed = false
-        // First pass: every input reads, and every class the rules name occurs.
+        // First pass: every class the rules name must occur in some input. An
+        // input that cannot be read is reported as that file's failure when
+        // it is migrated, not here.
         let session = try BatchSession(inputs: inputs, options: batch)
         var stdinBytes: [UInt8]?
         var census = RulesCensus(maxNesting: migrator.maxNesting)
         for item in session.items {
-            do {
-                let bytes = try FileIO.read(item.source)
-                if item.source == "-" { stdinBytes = bytes }
-                census.add(try PropertyList.read(bytes).value)
-            } catch let error as PlistError {
-                // Reported again, as a failure of that file, when it is migrated.
-                _ = error
-            }
+            guard let bytes = try? FileIO.read(item.source) else { continue }
+            if item.source == "-" { stdinBytes = bytes }
+            if let document = try? PropertyList.read(bytes) { census.add(document.value) }
         }
         try RulesFile.check(ruleSet, against: census, rulesPath: rules)
         if dryRun {
@@ -164,21 +160,17 @@ struct Migrate: ParsableCommand {
         let stdin = stdinBytes
         let ok = try session.run { index in
             let item = converter.items[index]
-            let report = ReportBox()
-            var outcome = Convert.outcome(item) { warn in
+            var report = MigrationReport()
+            var outcome = BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
                     let result = try migrator.migrate(document.value)
-                    report.value = result.report
+                    report = result.report
                     return result.report.isEmpty ? nil : result.value
                 }
             }
-            if outcome.status == .failed, item.relative != nil, outcome.errors.first?.message == Migrator.noArchiveMessage {
-                outcome.status = .skipped
-                outcome.stderrLines = []
-            }
             guard outcome.status == .converted || outcome.status == .unchanged, let destination = outcome.destination else { return outcome }
-            let heading = destination == "-" ? "\(item.source):" : "\(item.source) -> \(destination):"
-            let lines = report.value.isEmpty ? [heading + " nothing to change"] : [heading] + report.value.lines.map { "  " + $0 }
+            let name = destination == "-" ? item.source : "\(item.source) -> \(destination)"
+            let lines = Self.reportLines(report, heading: name + ":", name: name)
             if destination == "-" { outcome.stderrLines += lines } else { outcome.stdoutLines += lines }
             return outcome
         }
@@ -243,12 +235,12 @@ struct Migrate: ParsableCommand {
             let result: Migrator.Outcome
             do {
                 result = try migrator.migrate(document.value)
-            } catch let error as PlistError where item.relative != nil && error.message == Migrator.noArchiveMessage {
+            } catch let error as PlistError where item.relative != nil && error.kind == .noArchive {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input, reason: error.message)) }
                 return true
             }
             if let format = to { _ = try PropertyList.write(result.value, as: format, options: style.writeOptions) }
-            summarise(input, report: result.report, heading: "\(input): would change:", toStandardError: false)
+            for line in Self.reportLines(result.report, heading: "\(input): would change:", name: input) { Console.output(line) }
             return true
         } catch {
             printFailure(error, for: input)
@@ -266,16 +258,11 @@ struct Migrate: ParsableCommand {
         }
     }
 
-    /// The report of one item's migration, filled in by its transform.
-    final class ReportBox: @unchecked Sendable {
-        var value = MigrationReport()
-    }
-
-    private func summarise(_ input: String, report: MigrationReport, heading: String, toStandardError: Bool) {
-        let lines = report.isEmpty ? ["\(input): nothing to change"] : [heading] + report.lines.map { "  " + $0 }
-        for line in lines {
-            if toStandardError { Console.error(line) } else { Console.output(line) }
-        }
+    /// A migration's report as printed: `heading` and an indented line per
+    /// change, or `NAME: nothing to change`.
+    static func reportLines(_ report: MigrationReport, heading: String, name: String) -> [String] {
+        guard !report.isEmpty else { return ["\(name): nothing to change"] }
+        return [heading] + report.lines.map { "  " + $0 }
     }
 
     private func printFailure(_ error: any Error, for input: String) {

@@ -1,3 +1,4 @@
+import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
 import ArgumentParser
@@ -127,6 +128,44 @@ struct BatchSession {
         let whole = n / Int(scale), fraction = n % Int(scale)
         let text = String(fraction)
         return "\(whole)." + String(repeating: "0", count: max(0, places - text.count)) + text
+    }
+}
+
+extension BatchSession {
+    /// Runs one item's conversion (or migration) and turns what happened into
+    /// an outcome, the same way for `convert` and `migrate`: warnings and
+    /// errors as lines; a file found in a folder that is no property list, or
+    /// that holds no keyed archive where one is needed (`PlistError.Kind.noArchive`),
+    /// skipped; a result a secure decoder would refuse, not written.
+    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
+        var outcome = BatchOutcome(item: item, status: .failed)
+        do {
+            let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
+            outcome.status = result.status == .converted ? .converted : .unchanged
+            outcome.destination = result.destination
+            outcome.bytesIn = result.bytesIn
+            outcome.bytesOut = result.status == .converted ? result.bytesOut : 0
+        } catch {
+            let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
+            if item.relative != nil {
+                if let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {
+                    outcome.status = .skipped
+                    outcome.errors = [PlistError(.unsupported, "not a property list")]
+                    return outcome
+                }
+                if let first = errors.first, first.kind == .noArchive {
+                    outcome.status = .skipped
+                    outcome.errors = [first]
+                    return outcome
+                }
+            }
+            outcome.errors = errors
+            outcome.stderrLines += errors.map { $0.formatted(path: item.source) }
+            if error is MigrationRefused {
+                outcome.stderrLines.append("\(item.source): error: not written: a secure decoder would still refuse the result")
+            }
+        }
+        return outcome
     }
 }
 
