@@ -119,11 +119,8 @@ struct Codegen: ParsableCommand {
         }
         if failed { throw ExitCode.failure }
         if let output, output != "-" {
-            do {
+            try failing(at: output) {
                 try FileIO.writeAtomically(Array(source.utf8), to: output)
-            } catch let error as PlistError {
-                Console.error(error.formatted(path: output))
-                throw ExitCode.failure
             }
         } else {
             Console.output(source, terminator: "")

@@ -177,11 +177,8 @@ struct Convert: ParsableCommand {
 
     private func write(_ suggestion: RulesSuggestion) throws {
         let text = Array((try suggestion.rulesJSON()).utf8)
-        do {
+        try failing(at: nil) {
             try FileIO.writeAtomically(text, to: output.output ?? "-")
-        } catch let error as PlistError {
-            Console.error("error: \(error.message)")
-            throw ExitCode.failure
         }
     }
 
@@ -196,7 +193,7 @@ struct Convert: ParsableCommand {
     private func convertStore(rules ruleSet: MigrationRules) throws {
         guard let path = store.database.sqlite, let column = store.database.blobColumn else { return }
         var failed = false
-        do {
+        try failing(at: path) {
             // Every class the rules name occurs in the column (status 64 if not).
             var census = RulesCensus()
             var suggestion = RulesSuggestion()
@@ -237,9 +234,6 @@ struct Convert: ParsableCommand {
             } else {
                 for (_, bytes) in results { try write(bytes, to: output.output ?? "-", notOver: path) }
             }
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: path))
-            throw ExitCode.failure
         }
         if failed { throw ExitCode.failure }
     }

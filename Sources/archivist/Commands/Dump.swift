@@ -80,16 +80,13 @@ struct Dump: ParsableCommand {
     func run() throws {
         guard store.isSet else {
             let file = self.file ?? "-"
-            do {
+            try failing(at: file) {
                 let document = try PropertyList.read(try FileIO.read(file))
                 if asJSON, keyPath == nil {
                     Console.output(try jsonText(try jsonView(document)), terminator: "")
                 } else {
                     Console.output(try text(document), terminator: "")
                 }
-            } catch let error as PlistError {
-                Console.error(error.formatted(path: file))
-                throw ExitCode.failure
             }
             return
         }

@@ -7,15 +7,12 @@ import ArgumentParser
 /// format (atomically), or to `-o`.
 enum FileEdit {
     static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?) throws {
-        do {
+        try failing(at: file) {
             let document = try PropertyList.read(try FileIO.read(file))
             let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.value, create: create)
             let destination = output ?? file
             guard destination != "-" || output != nil else { throw PlistError(.io, "standard input cannot be edited in place; give -o") }
             try FileIO.writeAtomically(try PropertyList.write(edited, as: document.format), to: destination)
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: file))
-            throw ExitCode.failure
         }
     }
 }

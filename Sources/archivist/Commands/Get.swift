@@ -49,7 +49,7 @@ struct Get: ParsableCommand {
     var raw = false
 
     func run() throws {
-        do {
+        try failing(at: file) {
             let document = try PropertyList.read(try FileIO.read(file))
             let target = try PlistKeyPath(keyPath).resolve(in: document.value)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {
@@ -65,9 +65,6 @@ struct Get: ParsableCommand {
                 return
             }
             try print(target)
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: file))
-            throw ExitCode.failure
         }
     }
 

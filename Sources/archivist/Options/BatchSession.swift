@@ -22,12 +22,7 @@ struct BatchSession {
     /// Plans the items of `inputs`.
     init(inputs: [String], options: BatchOptions) throws {
         self.options = options
-        do {
-            items = try BatchPlan.items(inputs, selection: options.selection)
-        } catch let error as PlistError {
-            Console.error("error: \(error.message)")
-            throw ExitCode.failure
-        }
+        items = try failing(at: nil) { try BatchPlan.items(inputs, selection: options.selection) }
         isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil || items.isEmpty
         if items.isEmpty, options.shard == nil {
             // Only folders give no items (a named file is always one).
@@ -47,11 +42,8 @@ struct BatchSession {
         }
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
                                        readOptions: readOptions, writeOptions: style.writeOptions)
-        do {
+        try failing(at: nil) {
             try converter.prepare()
-        } catch let error as PlistError {
-            Console.error("error: \(error.message)")
-            throw ExitCode.failure
         }
         return converter
     }
@@ -107,11 +99,8 @@ struct BatchSession {
             entries.append(.dictionary(PlistDictionary([("path", .string(item.source)), ("status", .string("skipped")),
                                                         ("errors", .array([.string("not started: the run stopped early")]))])))
         }
-        do {
+        try failing(at: path) {
             try FileIO.writeAtomically(try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true)), to: path)
-        } catch let error as PlistError {
-            Console.error("\(path): error: \(error.message)")
-            throw ExitCode.failure
         }
     }
 
