@@ -81,6 +81,10 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(
+            name: "ArchivistDatabaseTests",
+            dependencies: ["ArchivistDatabase", "ArchivistArchive", "ArchivistCore"]
+        ),
+        .testTarget(
             name: "DocumentationTests",
             dependencies: ["ArchivistCore", "ArchivistArchive", "ArchivistDatabase"]
         ),
