@@ -163,9 +163,9 @@ final class CodableExportTests: XCTestCase {
         XCTAssertEqual(rules.rule(for: ClassName(archived: "_TtCV8MusicBox3CPU8CPUCoder"))?.renameTo, "MusicBox.CPU")
         XCTAssertEqual(rules.rule(for: ClassName(archived: "MusicBox.Computer"))?.key("cpu_name")?.renameTo, "cpuName")
         XCTAssertEqual(rules.rule(for: ClassName(archived: "Maps.EncodableCoordinate"))?.renameTo, "Maps.Coordinate")
-        XCTAssertEqual(rules.rule(for: ClassName(archived: "Shop.Cart.Box"))?.unwrap, "payload")
-        XCTAssertNil(rules.rule(for: ClassName(archived: "Shapes.Circle"))?.unwrap, "a number field is not a wrapped struct")
-        XCTAssertEqual(rules.typeKey, "type")
+        XCTAssertEqual(rules.codableRule(for: ClassName(archived: "Shop.Cart.Box"))?.unwrap, "payload")
+        XCTAssertNil(rules.codableRule(for: ClassName(archived: "Shapes.Circle"))?.unwrap, "a number field is not a wrapped struct")
+        XCTAssertEqual(rules.codable.typeKey, "type")
         XCTAssertTrue(text.contains(#""MusicBox.CPU.CPUCoder""#), "classes are listed by their readable names")
     }
 

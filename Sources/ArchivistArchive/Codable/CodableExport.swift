@@ -142,7 +142,7 @@ struct CodableExporter {
             throw PlistError(.notRepresentable, "the rules do not map class \(o.className), so its Codable type is unknown; name it under \"classes\" (\"renameTo\" gives the struct)",
                              at: .archive(object: index, keyPath: path))
         }
-        if let field = rule?.unwrap {
+        if let field = rules.codableRule(for: o.className)?.unwrap {
             guard let value = o[field] else {
                 throw PlistError(.invalidValue, "\(o.className) has no field \"\(field)\" to unwrap (fields: \(o.fields.map(\.key).joined(separator: ", ")))",
                                  at: .archive(object: index, keyPath: path))
@@ -184,7 +184,7 @@ struct CodableExporter {
         // Arrays that mix classes name each object's type under the rules'
         // typeKey, as hand-written polymorphic init(from:) code reads it.
         var typeKey: String?
-        if let key = rules.typeKey {
+        if let key = rules.codable.typeKey {
             let classes = Set(refs.compactMap { graph.object($0) }.filter { isTaggable($0) }.map(\.className.archived))
             if classes.count > 1 { typeKey = key }
         }
@@ -203,12 +203,12 @@ struct CodableExporter {
 
     /// A custom object that exports as an object of its own fields.
     private func isTaggable(_ o: ArchivedObject) -> Bool {
-        rules.rule(for: o.className)?.unwrap == nil && FoundationValue.interpret(o, in: graph) == nil
+        rules.codableRule(for: o.className)?.unwrap == nil && FoundationValue.interpret(o, in: graph) == nil
     }
 
     /// The discriminator of a class: its rule's `typeName`, else its struct name.
     static func typeName(of name: ClassName, rules: MigrationRules) -> String {
-        rules.rule(for: name)?.typeName ?? structName(of: name, rules: rules)
+        rules.codableRule(for: name)?.typeName ?? structName(of: name, rules: rules)
     }
 
     /// The Swift type a class becomes: the last component of its new or

@@ -399,7 +399,7 @@ struct SchemaInference: Sendable {
         case .object(let o)?:
             let rule = rules.rule(for: o.className)
             let name = SwiftNames.typeIdentifier(CodableExporter.structName(of: o.className, rules: rules))
-            if let unwrap = rule?.unwrap, let inner = o[unwrap] {
+            if let unwrap = rules.codableRule(for: o.className)?.unwrap, let inner = o[unwrap] {
                 if case .reference(let r) = inner, case .value(.data(let bytes))? = graph.nodes[safe: r] { return try payload(bytes, name: name, path: path, depth: depth) }
                 if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, path: path, depth: depth) }
                 return try field(inner, in: graph, tag: tag, hint: name, path: path, depth: depth)

@@ -15,10 +15,11 @@ import ArchivistCore
 /// }
 /// ```
 ///
-/// The same file drives `convert --to codable-json`, where a class may also
+/// The same file holds the Codable-export part (``codable``): a class may also
 /// `unwrap` a wrapper (replace it by one of its fields) or give the `typeName`
 /// written under the top-level `typeKey` in arrays that mix classes; `migrate`
-/// ignores those. Class names may be mangled or readable. Unknown fields, wrong
+/// (without `--codable`), `lint --secure` and `codegen --secure-coding` do not
+/// read those. Class names may be mangled or readable. Unknown fields, wrong
 /// types and contradictions are errors that name their place in the file.
 public struct MigrationRules: Sendable, Equatable {
     /// What happens to one key of a class.
@@ -44,10 +45,6 @@ public struct MigrationRules: Sendable, Equatable {
         public var renameTo: String?
         /// Rules for its keys, in file order.
         public var keys: [KeyRule]
-        /// Codable export: replace the object by this field's value.
-        public var unwrap: String?
-        /// Codable export: the discriminator value in arrays that mix classes.
-        public var typeName: String?
 
         /// True when an archived class is this rule's class, before or after a rename.
         public func matches(_ className: ClassName) -> Bool {
@@ -69,20 +66,26 @@ public struct MigrationRules: Sendable, Equatable {
     public var boxPrimitives: Bool
     /// Classes the new code allows, beyond Foundation's own secure classes.
     public var allowedClasses: [String]
-    /// Codable export: the key naming each object's type in arrays that mix classes.
-    public var typeKey: String?
+    /// The Codable-export part of the file.
+    public var codable: CodableRules
 
     /// Rules in code.
-    public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], typeKey: String? = nil) {
+    public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], codable: CodableRules = CodableRules()) {
         self.classes = classes
         self.boxPrimitives = boxPrimitives
         self.allowedClasses = allowedClasses
-        self.typeKey = typeKey
+        self.codable = codable
     }
 
     /// The rule for an archived class, if any.
     public func rule(for className: ClassName) -> ClassRule? {
         classes.first { $0.matches(className) }
+    }
+
+    /// The Codable-export rule for an archived class, if any (found through
+    /// its entry, so a renamed class matches under either name).
+    public func codableRule(for className: ClassName) -> CodableRules.ClassRule? {
+        rule(for: className).flatMap { codable.classes[$0.name] }
     }
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
@@ -95,7 +98,7 @@ public struct MigrationRules: Sendable, Equatable {
         let top = try Self.dictionary(value, at: "")
         try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses", "typeKey"], at: "")
         classes = []
-        typeKey = try top["typeKey"].map { try Self.name($0, at: "typeKey") }
+        codable = CodableRules(typeKey: try top["typeKey"].map { try Self.name($0, at: "typeKey") })
         boxPrimitives = try top["boxPrimitives"].map { try Self.bool($0, at: "boxPrimitives") } ?? true
         allowedClasses = []
         if let list = top["allowedClasses"] {
@@ -112,17 +115,21 @@ public struct MigrationRules: Sendable, Equatable {
                 if let earlier = classes.first(where: { ClassName(archived: $0.name).matches(name) }) {
                     throw Self.fail(at, "names the same class as \"\(earlier.name)\"")
                 }
-                classes.append(try Self.classRule(name, body, at: at))
+                let (rule, export) = try Self.classRule(name, body, at: at)
+                classes.append(rule)
+                if let export { codable.classes[name] = export }
             }
         }
     }
 
-    private static func classRule(_ name: String, _ body: PlistValue, at path: String) throws -> ClassRule {
+    /// One class entry: its migration rule and, when it has `unwrap` or
+    /// `typeName`, its Codable-export rule.
+    private static func classRule(_ name: String, _ body: PlistValue, at path: String) throws -> (ClassRule, CodableRules.ClassRule?) {
         let d = try dictionary(body, at: path)
         try onlyFields(d, ["renameTo", "keys", "unwrap", "typeName"], at: path)
-        var rule = ClassRule(name: name, renameTo: try d["renameTo"].map { try self.name($0, at: path + ".renameTo") }, keys: [],
-                             unwrap: try d["unwrap"].map { try self.name($0, at: path + ".unwrap") },
-                             typeName: try d["typeName"].map { try self.name($0, at: path + ".typeName") })
+        var rule = ClassRule(name: name, renameTo: try d["renameTo"].map { try self.name($0, at: path + ".renameTo") }, keys: [])
+        let export = CodableRules.ClassRule(unwrap: try d["unwrap"].map { try self.name($0, at: path + ".unwrap") },
+                                            typeName: try d["typeName"].map { try self.name($0, at: path + ".typeName") })
         if let keys = d["keys"] {
             for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
                 let at = path + ".keys." + pathComponent(key)
@@ -142,10 +149,11 @@ public struct MigrationRules: Sendable, Equatable {
                 rule.keys.append(keyRule)
             }
         }
-        if rule.renameTo == nil, rule.keys.isEmpty, rule.unwrap == nil, rule.typeName == nil {
+        let exports = export.unwrap != nil || export.typeName != nil
+        if rule.renameTo == nil, rule.keys.isEmpty, !exports {
             throw fail(path, "says nothing to do: give renameTo, keys, unwrap or typeName")
         }
-        return rule
+        return (rule, exports ? export : nil)
     }
 
     private static func fail(_ path: String, _ message: String) -> PlistError {
