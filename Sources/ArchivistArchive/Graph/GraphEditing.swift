@@ -55,6 +55,13 @@ extension ObjectGraph {
         return true
     }
 
+    /// A number object holding `value`, appended to the graph, and the
+    /// reference to it: how `encode(NSNumber(...), forKey:)` stores what
+    /// `encode(_:forKey:)` of a primitive wrote inline.
+    public mutating func box(_ value: PlistValue) -> FieldValue {
+        .reference(append(.value(value)))
+    }
+
     /// Boxes an inline primitive (integer, real, bool) into a referenced number
     /// object, as `encode(NSNumber(...), forKey:)` writes it; returns whether
     /// the field was an inline primitive.
@@ -63,9 +70,9 @@ extension ObjectGraph {
         guard case .object(let o) = nodes[safe: index], case .inline(let v)? = o[key] else { return false }
         switch v {
         case .integer, .real, .bool:
-            let boxed = append(.value(v))
+            let boxed = box(v)
             if case .object(var edited) = nodes[index], let i = edited.fields.firstIndex(where: { $0.key == key }) {
-                edited.fields[i].value = .reference(boxed)
+                edited.fields[i].value = boxed
                 nodes[index] = .object(edited)
             }
             return true

@@ -186,7 +186,7 @@ public struct Migrator: Sendable {
                 }
                 if case .inline(let v) = field.value {
                     if SecureCodingCheck.isPrimitive(v), keyRule?.box ?? (custom && rules.boxPrimitives) {
-                        field.value = .reference(graph.append(.value(v)))
+                        field.value = graph.box(v)
                         report.record(.box(className: oldName, key: field.key), in: path)
                     } else if case .data(let bytes) = v {
                         let at = ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)

@@ -97,18 +97,6 @@ struct XMLTreeBuilder {
         xmlTextReaderConstName(reader).map { String(cString: $0) } ?? ""
     }
 
-    private func isName(_ literal: StaticString) -> Bool {
-        guard let n = xmlTextReaderConstName(reader) else { return false }
-        return literal.withUTF8Buffer { lit in
-            var i = 0
-            while i < lit.count {
-                if n[i] != lit[i] { return false }
-                i += 1
-            }
-            return n[i] == 0
-        }
-    }
-
     /// The property-list elements, told apart by their bytes (no `String` per element).
     private enum Tag { case plist, dict, array, key, string, integer, real, `true`, `false`, date, data, other }
 
