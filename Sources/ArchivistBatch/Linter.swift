@@ -22,7 +22,7 @@ package enum Linter {
         /// The line `lint` prints: `PATH:LINE:COL: error: MESSAGE`, or
         /// `PATH: offset N (object I): error: MESSAGE` for binary and archives.
         package var line: String {
-            PlistError(.syntax, message, at: location).formatted(path: path)
+            location.formatted(path: path, severity: "error", message: message)
         }
 
         /// A GitHub Actions annotation: `::error file=PATH,line=L,col=C::MESSAGE`

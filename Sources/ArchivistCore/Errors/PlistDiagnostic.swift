@@ -39,13 +39,7 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// related place (a duplicate key's first occurrence) when there is one.
     /// Always one line.
     public func formatted(path: String, severity: String = "error") -> String {
-        let text = PlistError.oneLine(message)
-        var line: String
-        switch location {
-        case .unknown: line = "\(path): \(severity): \(text)"
-        case .text(let l, let column): line = "\(path):\(l):\(column): \(severity): \(text)"
-        case .binary, .archive: line = "\(path): \(location.shortDescription): \(severity): \(text)"
-        }
+        var line = location.formatted(path: path, severity: severity, message: message)
         if let related, !related.shortDescription.isEmpty {
             line += " (see \(related.shortDescription))"
         }

@@ -54,12 +54,7 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     /// for text formats and `PATH: offset N: error: MESSAGE` for binary and archives.
     /// Always one line: line breaks inside the message become spaces.
     public func formatted(path: String) -> String {
-        let text = Self.oneLine(message)
-        switch location {
-        case .unknown: return "\(path): error: \(text)"
-        case .text(let line, let column): return "\(path):\(line):\(column): error: \(text)"
-        case .binary, .archive: return "\(path): \(location.shortDescription): error: \(text)"
-        }
+        location.formatted(path: path, severity: "error", message: message)
     }
 
     /// `text` on one line: each run of line breaks (and the spaces around them)

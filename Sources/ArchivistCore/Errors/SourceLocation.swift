@@ -48,4 +48,18 @@ public enum SourceLocation: Sendable, Equatable {
             return keyPath.isEmpty ? "$objects[\(object)]" : "$objects[\(object)] (\(keyPath))"
         }
     }
+
+    /// The one line every error, warning and lint finding is printed as:
+    /// `PATH:LINE:COL: SEVERITY: MESSAGE` for text formats,
+    /// `PATH: offset N (object I): SEVERITY: MESSAGE` for binary plists and
+    /// archives, `PATH: SEVERITY: MESSAGE` with no position. Line breaks in
+    /// the message become spaces.
+    public func formatted(path: String, severity: String, message: String) -> String {
+        let text = PlistError.oneLine(message)
+        switch self {
+        case .unknown: return "\(path): \(severity): \(text)"
+        case .text(let line, let column): return "\(path):\(line):\(column): \(severity): \(text)"
+        case .binary, .archive: return "\(path): \(shortDescription): \(severity): \(text)"
+        }
+    }
 }
