@@ -245,10 +245,14 @@ struct XMLTreeBuilder {
             guard let r = XMLScalars.real(text) else { throw syntax("invalid <real> \"\(preview())\"", at: start) }
             return .real(PlistReal(r))
         case .date:
-            guard let d = ISO8601.parse(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
+            guard let d = ISO8601.parseXML(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
             return .date(d)
         default:
-            return .data(Base64.decodeLikeCoreFoundation(text))
+            guard let bytes = Base64.decodeLikeCoreFoundation(text) else {
+                let byte = text.first { $0 >= 0x80 } ?? 0
+                throw syntax("invalid character 0x\(String(byte, radix: 16, uppercase: true)) in <data> (base64 is ASCII)", at: start)
+            }
+            return .data(bytes)
         }
     }
 
