@@ -49,6 +49,7 @@ public enum XMLPlistReader {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw PlistError(.syntax, "empty input is not an XML property list", at: .text(line: 1, column: 1))
         }
+        try XMLAttributeCheck.check(buffer)
         var flags = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         if encoding != nil { flags |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
         let reader: xmlTextReaderPtr? = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
