@@ -82,48 +82,44 @@ package enum ISO8601 {
         guard t.isFinite, t != t.rounded(.down) else { return }
         var shortest = t.magnitude.description
         shortest.withUTF8 { text in
-            // Mantissa digits, the digits before its point, and the exponent.
-            var mantissa: [UInt8] = []
-            var beforePoint = 0
-            var seenPoint = false
+            let zero = UInt8(ascii: "0")
+            // The significand (`D.DDD`) and the exponent after its `e`, if any.
+            var end = text.count
             var exponent = 0
-            var k = 0
-            while k < text.count {
-                let c = text[k]
-                if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                    exponent = Int(String(decoding: UnsafeBufferPointer(rebasing: text[(k + 1)...]), as: UTF8.self)) ?? 0
-                    break
+            if let e = text.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                end = e
+                var k = e + 1
+                var negative = false
+                if k < text.count, text[k] == UInt8(ascii: "-") || text[k] == UInt8(ascii: "+") {
+                    negative = text[k] == UInt8(ascii: "-")
+                    k += 1
                 }
-                if c == UInt8(ascii: ".") {
-                    seenPoint = true
-                } else {
-                    mantissa.append(c)
-                    if !seenPoint { beforePoint += 1 }
-                }
-                k += 1
+                while k < text.count { exponent = exponent * 10 + Int(text[k] &- zero); k += 1 }
+                if negative { exponent = -exponent }
             }
-            let point = beforePoint + exponent
-            var digits: [UInt8]
-            if point <= 0 {
-                digits = [UInt8](repeating: UInt8(ascii: "0"), count: -point) + mantissa
-            } else {
-                digits = point < mantissa.count ? Array(mantissa[point...]) : []
-            }
-            while digits.last == UInt8(ascii: "0") { digits.removeLast() }
-            guard !digits.isEmpty else { return }
-            if t < 0 { complement(&digits) }
+            let significand = UnsafeBufferPointer(rebasing: text[..<end])
+            let dot = significand.firstIndex(of: UInt8(ascii: ".")) ?? significand.count
+            let count = significand.count - (dot < significand.count ? 1 : 0)
+            /// The k-th digit of the significand, its point skipped.
+            func digit(_ k: Int) -> UInt8 { significand[k < dot ? k : k + 1] }
+            // Digits of the value before its decimal point; those after it, less
+            // trailing zeros, are the fraction.
+            let point = dot + exponent
+            let first = max(point, 0)
+            var last = count - 1
+            while last >= first, digit(last) == zero { last -= 1 }
+            guard last >= first else { return }
             out.append(UInt8(ascii: "."))
-            out.append(contentsOf: digits)
-        }
-    }
-
-    /// `digits` (a fraction without trailing zeros) becomes the digits of one
-    /// minus it: the last digit `d` becomes `10 - d`, the others `9 - d`.
-    private static func complement(_ digits: inout [UInt8]) {
-        let zero = UInt8(ascii: "0")
-        for k in digits.indices {
-            let d = digits[k] - zero
-            digits[k] = zero + (k == digits.count - 1 ? 10 - d : 9 - d)
+            let start = out.count
+            if point < 0 { out.append(contentsOf: repeatElement(zero, count: -point)) }
+            for k in first...last { out.append(digit(k)) }
+            // Below zero the fraction after the floored second is one minus it:
+            // the last digit d becomes 10 - d, the others 9 - d.
+            if t < 0 {
+                for k in start..<out.count {
+                    out[k] = zero + (k == out.count - 1 ? 10 - (out[k] - zero) : 9 - (out[k] - zero))
+                }
+            }
         }
     }
 
