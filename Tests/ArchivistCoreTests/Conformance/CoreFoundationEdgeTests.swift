@@ -207,5 +207,10 @@ final class CoreFoundationEdgeTests: XCTestCase {
         let largest = binary([[0x83, 0xFF, 0xFF, 0xFF, 0xFF]])
         XCTAssertEqual(try BinaryPlistReader.read(largest).value, .uid(4_294_967_295))
         XCTAssertEqual(try foundationUID(largest), .uid(4_294_967_295))
+        // Nor is such a UID written, where Foundation could not read it back.
+        XCTAssertEqual(try foundationUID(try BinaryPlistWriter.write(.array([.uid(4_294_967_295)]))), .array([.uid(4_294_967_295)]))
+        XCTAssertThrowsError(try BinaryPlistWriter.write(.array([.uid(4_294_967_296)]))) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .notRepresentable)
+        }
     }
 }
