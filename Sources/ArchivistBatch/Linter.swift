@@ -39,8 +39,8 @@ package enum Linter {
         }
 
         /// A GitHub Actions annotation: `::error file=PATH,line=L,col=C::MESSAGE`
-        /// (`::warning` for a warning)
-        /// (the place inside the file goes in the message when it is not a line).
+        /// (`::warning` for a warning; the place inside the file goes in the
+        /// message when it is not a line).
         package var githubAnnotation: String {
             func escapeProperty(_ s: String) -> String {
                 s.replacingEvery([("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C")])

@@ -78,17 +78,7 @@ public struct ArchiveDumper {
             out += "nil"
         case .value(let v):
             if case .data(let bytes) = v {
-                if let cached = sharedData[i], cached.indent == indent {
-                    try budget.spend(cached.values, object: i)
-                    out += cached.text
-                } else {
-                    let before = budget.left
-                    var t = TreeDumper(options: options, budget: budget)
-                    try t.value(.data(bytes), indent: indent)
-                    budget = t.budget
-                    if incoming[i] > 1 { sharedData[i] = (indent, t.out, before - budget.left) }
-                    out += t.out
-                }
+                try data(bytes, indent: indent, node: i)
             } else if case .string(let s) = v {
                 out += options.paint(DumpText.quoted(s), .string)
             } else {
@@ -117,10 +107,20 @@ public struct ArchiveDumper {
         }
     }
 
-    private mutating func data(_ bytes: [UInt8], indent: Int) throws {
+    /// Data as `TreeDumper` shows it (a property list inside decoded); for a
+    /// data value of `$objects` (`node`) referred to from several places, the
+    /// text is made once and reused.
+    private mutating func data(_ bytes: [UInt8], indent: Int, node: Int? = nil) throws {
+        if let i = node, let cached = sharedData[i], cached.indent == indent {
+            try budget.spend(cached.values, object: i)
+            out += cached.text
+            return
+        }
+        let before = budget.left
         var t = TreeDumper(options: options, budget: budget)
         try t.value(.data(bytes), indent: indent)
         budget = t.budget
+        if let i = node, incoming[i] > 1 { sharedData[i] = (indent, t.out, before - budget.left) }
         out += t.out
     }
 

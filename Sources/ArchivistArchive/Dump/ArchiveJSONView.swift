@@ -34,13 +34,9 @@ public struct ArchiveJSONView {
             try budget.spend(object: i)
             return .dictionary(PlistDictionary([("null", .bool(true))]))
         case .value(let v):
-            if let size = sizes[i] {
-                try budget.spend(size, object: i)
-            } else {
-                let size = budget.nodes(of: v)
-                if size > 1 { sizes[i] = size }
-                try budget.spend(size, object: i)
-            }
+            let size = sizes[i] ?? budget.nodes(of: v)
+            if size > 1 { sizes[i] = size }
+            try budget.spend(size, object: i)
             return v
         case .classDescription(let name, _):
             try budget.spend(object: i)

@@ -4,8 +4,8 @@
 /// range (including values above 2^53 and up to `UInt64.max`); reals use the
 /// shortest text that reads back to the same `Double`. JSON has no date, data or
 /// UID: dates become ISO 8601 strings (with as many digits of a fraction of a
-/// second as the date needs to read back exactly), data becomes base64 strings and a UID
-/// becomes `{"CF$UID": n}`, so reading the output back gives strings and a
+/// second as the date needs to read back exactly), data becomes base64 strings
+/// and a UID becomes `{"CF$UID": n}`, so reading the output back gives strings and a
 /// dictionary where the tree had those types. NaN, infinities and dates too far
 /// away to write as a calendar date are errors.
 ///
