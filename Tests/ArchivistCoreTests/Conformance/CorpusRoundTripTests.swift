@@ -42,9 +42,12 @@ final class CorpusRoundTripTests: XCTestCase {
             for (k, value) in d { out[k] = jsonShape(value, read: r[k] ?? .null) }
             return .dictionary(out)
         case (.date(let d), .string(let s)):
-            let whole = ISO8601.format(PlistDate(secondsSinceReferenceDate: d.secondsSinceReferenceDate.rounded(.down)))
-            let exact = ISO8601.parse(Array(s.utf8)) == d && s.hasPrefix(whole.dropLast())
-                && s.hasSuffix("Z") && (d.secondsSinceReferenceDate == d.secondsSinceReferenceDate.rounded(.down) ? s == whole : s.dropFirst(whole.count - 1).first == ".")
+            // The whole seconds, then `.DIGITS` for a date between seconds only,
+            // and a text that reads back to exactly `d`.
+            let t = d.secondsSinceReferenceDate
+            let whole = ISO8601.format(PlistDate(secondsSinceReferenceDate: t.rounded(.down)))
+            let start = t == t.rounded(.down) ? whole : whole.dropLast() + "."
+            let exact = ISO8601.parse(Array(s.utf8)) == d && s.hasPrefix(start) && s.hasSuffix("Z")
             return .string(exact ? s : whole)
         default:
             return jsonShape(v)
