@@ -72,6 +72,31 @@ final class CoreFoundationEdgeTests: XCTestCase {
         }
     }
 
+    /// CoreFoundation decodes the raw text of `<data>`: the letters of an
+    /// entity or character reference are base64 to it, and a comment, CDATA
+    /// section or processing instruction inside is refused. In UTF-8 and
+    /// UTF-16 alike, the bytes or the refusal are Foundation's.
+    func testDataTextIsReadRawAsFoundation() throws {
+        let bodies = ["AQ&amp;ID", "AQ&#65;ID", "&lt;AQID&gt;", "AQ&#x41;&quot;ID==", "A&apos;Q==", "AQ<!-- c -->ID",
+                      "<![CDATA[AQID]]>", "AQ<?pi x?>ID", "AQID<!---->"]
+        for body in bodies {
+            let utf8 = xml(Array(body.utf8), element: "data")
+            let text = String(decoding: utf8, as: UTF8.self)
+            let utf16 = [UInt8]([0xFF, 0xFE]) + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            for bytes in [utf8, utf16] {
+                let foundation = Result { try FoundationBridge.foundationRead(bytes) }
+                let (direct, libxml) = readBothWays(bytes)
+                for ours in [direct, libxml] {
+                    switch (foundation, ours) {
+                    case (.success(let expected), .success(let value)): XCTAssertEqual(value, expected, body)
+                    case (.failure, .failure(let error)): XCTAssertEqual((error as? PlistError)?.kind, .syntax, body)
+                    default: XCTFail("\(body): Foundation \(foundation), Archivist \(ours)")
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: - <date>
 
     /// CoreFoundation reads `<date>` as exactly `YYYY-MM-DDTHH:MM:SSZ`: a

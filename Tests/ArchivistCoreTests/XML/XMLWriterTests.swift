@@ -130,7 +130,7 @@ final class XMLReaderTests: XCTestCase {
         let utf16 = [UInt8]([0xFF, 0xFE]) + file(50_000, on: "string").utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         XCTAssertThrowsError(try utf16.withUnsafeBytes { try XMLPlistReader.read($0) })
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
-        let many = file(XMLAttributeCheck.maxAttributes, on: "string")
+        let many = file(XMLPrescan.maxAttributes, on: "string")
         XCTAssertEqual(try read(many).value, try FoundationBridge.foundationRead(Array(many.utf8)))
         XCTAssertEqual(try read(many).value, .dictionary(PlistDictionary([("k", .string("v"))])))
     }
