@@ -54,6 +54,11 @@ struct XMLPrescan {
         return try body(UnsafeRawBufferPointer(rebasing: source[range]))
     }
 
+    /// A byte that ends an element name in a tag.
+    private static func isNameEnd(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+    }
+
     private static func scan(_ b: UnsafeRawBufferPointer, dataTexts: inout [Range<Int>?]) throws {
         let n = b.count
         var i = 0
@@ -83,8 +88,7 @@ struct XMLPrescan {
             let tagLine = line, tagColumn = i - lineStart + 1
             let declaration = starts("<!", at: i)
             // `<data` followed by the end of its name.
-            let isData = starts("<data", at: i) && i + 5 < n
-                && [UInt8(ascii: ">"), UInt8(ascii: "/"), 0x20, 0x09, 0x0A, 0x0D].contains(b[i + 5])
+            let isData = starts("<data", at: i) && i + 5 < n && isNameEnd(b[i + 5])
             advance()
             // To the `>` that ends the tag: outside quotes, and for a DOCTYPE
             // outside its internal subset's brackets.

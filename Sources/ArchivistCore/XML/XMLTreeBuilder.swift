@@ -253,29 +253,31 @@ struct XMLTreeBuilder {
             guard let d = ISO8601.parseXML(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
             return .date(d)
         default:
-            return .data(try data(at: start))
+            return .data(try data(startLine: startLine))
         }
     }
 
     /// The bytes of the `<data>` element just read: its raw text decoded as
     /// CoreFoundation decodes it (references not replaced, markup refused),
-    /// or libxml2's text when the pre-pass did not find the element.
-    private mutating func data(at start: SourceLocation) throws -> [UInt8] {
+    /// or libxml2's text when the pre-pass did not find the element. Errors
+    /// are at the start tag's line (the column is found only then).
+    private mutating func data(startLine: Int) throws -> [UInt8] {
         defer { dataElements += 1 }
         let fromRaw = try prescan.dataText(dataElements, in: source) { raw -> [UInt8] in
             guard let raw else {
-                throw syntax("<data> holds markup (a comment or CDATA section), which CoreFoundation refuses: its base64 runs to </data>", at: start)
+                throw syntax("<data> holds markup (a comment or CDATA section), which CoreFoundation refuses: its base64 runs to </data>",
+                             at: location(line: startLine))
             }
-            return try decodeData(raw, at: start)
+            return try decodeData(raw, startLine: startLine)
         }
         if let fromRaw { return fromRaw }
-        return try text.withUnsafeBytes { try decodeData($0, at: start) }
+        return try text.withUnsafeBytes { try decodeData($0, startLine: startLine) }
     }
 
-    private func decodeData(_ text: UnsafeRawBufferPointer, at start: SourceLocation) throws -> [UInt8] {
+    private func decodeData(_ text: UnsafeRawBufferPointer, startLine: Int) throws -> [UInt8] {
         guard let bytes = Base64.decodeLikeCoreFoundation(text) else {
             let byte = text.first { $0 >= 0x80 } ?? 0
-            throw syntax("invalid character 0x\(String(byte, radix: 16, uppercase: true)) in <data> (base64 is ASCII)", at: start)
+            throw syntax("invalid character 0x\(String(byte, radix: 16, uppercase: true)) in <data> (base64 is ASCII)", at: location(line: startLine))
         }
         return bytes
     }
