@@ -1,16 +1,28 @@
 import ArchivistCore
 /// What `lint` checks: that an input reads as a property list, and none of the
 /// mistakes Apple's parsers accept silently (duplicate keys, lone surrogates,
-/// an encoding declaration that contradicts the bytes).
+/// an encoding declaration that contradicts the bytes); it warns about JSON
+/// integers that Apple reads as reals.
 package enum Linter {
     /// One problem of one input.
     package struct Finding: Sendable, Equatable {
+        /// How bad a finding is.
+        package enum Severity: String, Sendable {
+            /// The input is invalid, or holds a mistake.
+            case error
+            /// The input is valid and reads as Apple reads it, but a value
+            /// changes (a JSON integer beyond 64 bits becomes a real).
+            case warning
+        }
+
         /// The input's name as reported.
         package var path: String
         /// Where in the input.
         package var location: SourceLocation
         /// What is wrong, on one line.
         package var message: String
+        /// An error, or only a warning.
+        package var severity: Severity = .error
 
         /// A finding from an error.
         package init(path: String, error: PlistError) {
@@ -20,13 +32,15 @@ package enum Linter {
         }
 
         /// The line `lint` prints: `PATH:LINE:COL: error: MESSAGE`, or
-        /// `PATH: offset N (object I): error: MESSAGE` for binary and archives.
+        /// `PATH: offset N (object I): error: MESSAGE` for binary and archives
+        /// (`warning` in place of `error` for a warning).
         package var line: String {
-            location.formatted(path: path, severity: "error", message: message)
+            location.formatted(path: path, severity: severity.rawValue, message: message)
         }
 
         /// A GitHub Actions annotation: `::error file=PATH,line=L,col=C::MESSAGE`
-        /// (the place inside the file goes in the message when it is not a line).
+        /// (`::warning` for a warning; the place inside the file goes in the
+        /// message when it is not a line).
         package var githubAnnotation: String {
             func escapeProperty(_ s: String) -> String {
                 s.replacingEvery([("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C")])
@@ -34,18 +48,20 @@ package enum Linter {
             func escapeData(_ s: String) -> String {
                 s.replacingEvery([("%", "%25"), ("\r", "%0D"), ("\n", "%0A")])
             }
+            let command = severity.rawValue
             switch location {
             case .text(let line, let column):
-                return "::error file=\(escapeProperty(path)),line=\(line),col=\(column)::\(escapeData(message))"
+                return "::\(command) file=\(escapeProperty(path)),line=\(line),col=\(column)::\(escapeData(message))"
             case .unknown:
-                return "::error file=\(escapeProperty(path))::\(escapeData(message))"
+                return "::\(command) file=\(escapeProperty(path))::\(escapeData(message))"
             case .binary, .archive:
-                return "::error file=\(escapeProperty(path))::\(escapeData(location.shortDescription + ": " + message))"
+                return "::\(command) file=\(escapeProperty(path))::\(escapeData(location.shortDescription + ": " + message))"
             }
         }
     }
 
-    /// The problems of `bytes` read from `path`; empty when the input is valid.
+    /// The problems of `bytes` read from `path`; none with severity `.error`
+    /// when the input is valid.
     /// A duplicate key's finding points at the repeated key and names the
     /// earlier one (`(see LINE:COL)`).
     ///
@@ -62,6 +78,7 @@ package enum Linter {
         }
         var found = document.diagnostics.map { d -> Finding in
             var f = Finding(path: path, error: PlistError(.syntax, d.message, at: d.location))
+            f.severity = d.kind.isWarning ? .warning : .error
             if let related = d.related, !related.shortDescription.isEmpty { f.message += " (see \(related.shortDescription))" }
             return f
         }

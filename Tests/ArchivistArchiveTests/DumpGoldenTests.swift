@@ -18,9 +18,9 @@ final class DumpGoldenTests: XCTestCase {
     static func render(_ url: URL, options: DumpOptions = DumpOptions()) throws -> String {
         let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).value
         if KeyedArchive.looksLikeArchive(value) {
-            return ArchiveDumper.render(try ObjectGraph(value), options: options)
+            return try ArchiveDumper.render(try ObjectGraph(value), options: options)
         }
-        return TreeDumper.render(value, options: options)
+        return try TreeDumper.render(value, options: options)
     }
 
     func check(_ url: URL, golden: String, options: DumpOptions = DumpOptions(), line: UInt = #line) throws {
@@ -55,7 +55,7 @@ final class DumpGoldenTests: XCTestCase {
     func testJSONView() throws {
         let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
         let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
-        let text = String(decoding: try PropertyList.write(ArchiveJSONView.tree(graph), as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
+        let text = String(decoding: try PropertyList.write(try ArchiveJSONView.tree(graph), as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
         let goldenURL = Self.goldenDir.appendingPathComponent("cycle.json")
         if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
             try Data(text.utf8).write(to: goldenURL)

@@ -50,10 +50,10 @@ final class HostileArchiveTests: XCTestCase {
         objects.append(classDict)
         let graph = try ObjectGraph(envelope(objects))
         XCTAssertEqual(graph.nodes.count, n + 2)
-        let text = ArchiveDumper.render(graph)
+        let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("Node { … }"))
         XCTAssertLessThan(text.utf8.count, 200_000)
-        _ = ArchiveJSONView.tree(graph)
+        _ = try ArchiveJSONView.tree(graph)
         let written = try GraphWriter.archive(graph)
         XCTAssertEqual(try KeyedArchive(written).objects.count, n + 2)
         var census = ClassCensus()
@@ -64,6 +64,45 @@ final class HostileArchiveTests: XCTestCase {
     /// Every object refers to every earlier one (a dense DAG): the dump labels
     /// shared objects once and refers to them after, so its size stays linear
     /// in the edges rather than exponential in the paths.
+    /// An NSArray of `count` references to object 2, which is `shared`.
+    func widelyShared(_ shared: PlistValue, count: Int) -> PlistValue {
+        let nsArray = PlistValue.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))]))
+        let array = PlistValue.dictionary(PlistDictionary([("NS.objects", .array(Array(repeating: .uid(2), count: count))), ("$class", .uid(3))]))
+        return envelope([.string("$null"), array, shared, nsArray])
+    }
+
+    /// Views show a shared value at each place, so like conversions they count
+    /// every value they show: a plain array in `$objects` referred to 300,000
+    /// times (12,000,000 values) and data holding a property list referred to
+    /// as often are refused at the limit, quickly, not expanded in full. (A
+    /// limit of 1,000,000 keeps this process small; the CLI test runs the
+    /// default one.)
+    func testWidelySharedValuesCountAgainstTheViewLimit() throws {
+        let list = widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 300_000)
+        let graph = try ObjectGraph(list)
+        var million = DumpOptions()
+        million.maxValues = 1_000_000
+        let start = Date()
+        XCTAssertThrowsError(try ArchiveJSONView.tree(graph, options: million)) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
+            XCTAssertEqual((e as? PlistError)?.location, .archive(object: 2, keyPath: ""))
+        }
+        let nested = try BinaryPlistWriter.write(.array((0..<60).map { .string("item \($0)") }))
+        let data = try ObjectGraph(widelyShared(.data(nested), count: 300_000))
+        XCTAssertThrowsError(try ArchiveDumper.render(data, options: million)) { e in
+            XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        // Below the limit the same archives are shown in full.
+        let small = try ObjectGraph(widelyShared(.data(nested), count: 3))
+        XCTAssertEqual(try ArchiveDumper.render(small).components(separatedBy: "\"item 59\"").count, 4)
+        var options = DumpOptions()
+        options.maxValues = 100
+        XCTAssertThrowsError(try ArchiveDumper.render(small, options: options))
+        XCTAssertThrowsError(try ArchiveJSONView.tree(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 3)), options: options))
+        XCTAssertNoThrow(try ArchiveJSONView.tree(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 2)), options: options))
+    }
+
     func testDenseSharingIsNotExpanded() throws {
         let n = 300
         var objects: [PlistValue] = [.string("$null")]
@@ -73,7 +112,7 @@ final class HostileArchiveTests: XCTestCase {
         }
         objects.append(classDict)
         let graph = try ObjectGraph(envelope(objects))
-        let text = ArchiveDumper.render(graph)
+        let text = try ArchiveDumper.render(graph)
         XCTAssertLessThan(text.utf8.count, 2_000_000)
         XCTAssertTrue(text.contains("-> @"))
     }
@@ -81,7 +120,7 @@ final class HostileArchiveTests: XCTestCase {
     func testObjectsThatContainThemselves() throws {
         let me = PlistValue.dictionary(PlistDictionary([("self", .uid(1)), ("list", .array([.uid(1), .uid(1)])), ("$class", .uid(2))]))
         let graph = try ObjectGraph(envelope([.string("$null"), me, classDict]))
-        let text = ArchiveDumper.render(graph)
+        let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("self = -> @1"), text)
         let back = try ObjectGraph(try GraphWriter.archive(graph))
         XCTAssertEqual(back.edges(of: 1), [1, 1, 1])
@@ -94,10 +133,10 @@ final class HostileArchiveTests: XCTestCase {
         let array = PlistValue.dictionary(PlistDictionary([("NS.objects", .array([.uid(1), .uid(2)])), ("$class", .uid(3))]))
         let dict = PlistValue.dictionary(PlistDictionary([("NS.keys", .array([.uid(2)])), ("NS.objects", .array([.uid(1)])), ("$class", .uid(4))]))
         let graph = try ObjectGraph(envelope([.string("$null"), array, dict, arrayClass, dictClass]))
-        let text = ArchiveDumper.render(graph)
+        let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("-> @1"), text)
         XCTAssertTrue(text.contains("-> @2"), text)
-        XCTAssertNoThrow(try PropertyList.write(ArchiveJSONView.tree(graph), as: .json))
+        XCTAssertNoThrow(try PropertyList.write(try ArchiveJSONView.tree(graph), as: .json))
         XCTAssertThrowsError(try PlistKeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
     }
 }

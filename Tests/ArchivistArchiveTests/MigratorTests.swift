@@ -52,7 +52,7 @@ final class MigratorTests: XCTestCase {
         let after = try ObjectGraph(try m.migrate(tree).value)
         XCTAssertEqual(before.nodes.filter { if case .object = $0 { return true } else { return false } }.count,
                        after.nodes.filter { if case .object = $0 { return true } else { return false } }.count)
-        let text = ArchiveDumper.render(after)
+        let text = try ArchiveDumper.render(after)
         XCTAssertTrue(text.contains("root = Forest.Node @1"), text)
         XCTAssertTrue(text.contains("parent = -> @1"), text)
         XCTAssertTrue(text.contains("name = \"child\""), text)

@@ -53,7 +53,7 @@ final class ObjectGraphTests: XCTestCase {
         guard case .reference(let friend)? = tom["friend"] else { return XCTFail() }
         XCTAssertEqual(friend, items[1])
         XCTAssertEqual(graph.incomingCounts()[friend], 2)
-        let dump = ArchiveDumper.render(graph)
+        let dump = try ArchiveDumper.render(graph)
         XCTAssertTrue(dump.contains("Pet @\(friend) {"), dump)
         XCTAssertTrue(dump.contains("-> @\(friend)"), dump)
         XCTAssertTrue(dump.contains("weight = 12.5 (inline real)"), dump)

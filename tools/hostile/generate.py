@@ -52,6 +52,8 @@ save("xxe-parameter.xml", XML_HEAD + '<!DOCTYPE plist [<!ENTITY % p SYSTEM "file
      "ok", "", "an external parameter entity: never loaded (no DTD loading), so the plist is just <true/>")
 save("dtd-local-file.xml", XML_HEAD + '<!DOCTYPE plist SYSTEM "file:///etc/passwd">\n<plist><string>safe</string></plist>\n',
      "ok", "", "a DOCTYPE pointing at a local file: never loaded")
+save("many-attributes.xml", XML_HEAD + '<plist version="1.0"><dict ' + " ".join('a%d="x"' % i for i in range(50_000)) + "><key>k</key><true/></dict></plist>\n",
+     "error", "attributes", "an element with 50,000 attributes (libxml2 compares each with those before it: seconds)")
 
 # 100,000-deep nesting in each format.
 N = 100_000

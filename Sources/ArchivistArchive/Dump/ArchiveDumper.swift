@@ -13,30 +13,38 @@ public struct ArchiveDumper {
     /// Labels of shared objects: their index, or in a stable dump the order in which they appear.
     var labels: [Int: Int] = [:]
     var out = DumpBuffer()
+    /// What the view may still show, shared with nested dumpers.
+    var budget: ViewBudget
+    /// The text of each data value of `$objects` referred to from several
+    /// places, at the indent it was rendered at, and the values it showed:
+    /// a property list inside is decoded once, not at every reference.
+    var sharedData: [Int: (indent: Int, text: String, values: Int)] = [:]
 
-    /// The text of an archive's graph.
-    public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> String {
+    /// The text of an archive's graph; an error when it would show more than
+    /// `options.maxValues` values.
+    public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> String {
         ProcessLifetime.keep(graph, size: graph.nodes.count, as: .derived)
-        var d = ArchiveDumper(graph: graph, options: options)
+        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options.maxValues))
         let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
         d.out += options.stable ? "NSKeyedArchiver archive, \(objects) objects\n"
             : "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
-        d.body(indent: 0)
+        try d.body(indent: 0)
         d.out += "\n"
         return d.out.text
     }
 
     /// The text of one node of a graph (what a key path leads to).
-    public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) -> String {
-        var d = ArchiveDumper(graph: graph, options: options)
-        d.node(index, indent: 0)
+    public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) throws -> String {
+        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options.maxValues))
+        try d.node(index, indent: 0)
         d.out += "\n"
         return d.out.text
     }
 
-    init(graph: ObjectGraph, options: DumpOptions) {
+    init(graph: ObjectGraph, options: DumpOptions, budget: ViewBudget) {
         self.graph = graph
         self.options = options
+        self.budget = budget
         incoming = graph.incomingCounts()
         shown = [Bool](repeating: false, count: graph.nodes.count)
         onStack = [Bool](repeating: false, count: graph.nodes.count)
@@ -48,13 +56,13 @@ public struct ArchiveDumper {
     private func pad(_ n: Int) -> String { n < Self.pads.count ? Self.pads[n] : String(repeating: "  ", count: n) }
 
     /// `{ topKey = object ... }` at an indent.
-    mutating func body(indent: Int) {
+    mutating func body(indent: Int) throws {
         out += "{\n"
         for (key, object) in graph.top {
             out += pad(indent + 1)
             out += key
             out += " = "
-            node(object, indent: indent + 1)
+            try node(object, indent: indent + 1)
             out += "\n"
         }
         out += pad(indent) + "}"
@@ -62,14 +70,15 @@ public struct ArchiveDumper {
 
     private func label(_ i: Int) -> String { incoming[i] > 1 ? " " + options.paint("@\(labels[i] ?? i)", .label) : "" }
 
-    mutating func node(_ i: Int, indent: Int) {
+    mutating func node(_ i: Int, indent: Int) throws {
+        try budget.spend(object: i)
         guard i >= 0, i < graph.nodes.count else { out += "<missing object \(i)>"; return }
         switch graph.nodes[i] {
         case .null:
             out += "nil"
         case .value(let v):
             if case .data(let bytes) = v {
-                data(bytes, indent: indent)
+                try data(bytes, indent: indent, node: i)
             } else if case .string(let s) = v {
                 out += options.paint(DumpText.quoted(s), .string)
             } else {
@@ -91,20 +100,31 @@ public struct ArchiveDumper {
             onStack[i] = true
             defer { onStack[i] = false }
             if let value = FoundationValue.interpret(o, in: graph) {
-                foundation(value, o, i, indent: indent)
+                try foundation(value, o, i, indent: indent)
             } else {
-                generic(o, i, indent: indent)
+                try generic(o, i, indent: indent)
             }
         }
     }
 
-    private mutating func data(_ bytes: [UInt8], indent: Int) {
-        var t = TreeDumper(options: options)
-        t.value(.data(bytes), indent: indent)
+    /// Data as `TreeDumper` shows it (a property list inside decoded); for a
+    /// data value of `$objects` (`node`) referred to from several places, the
+    /// text is made once and reused.
+    private mutating func data(_ bytes: [UInt8], indent: Int, node: Int? = nil) throws {
+        if let i = node, let cached = sharedData[i], cached.indent == indent {
+            try budget.spend(cached.values, object: i)
+            out += cached.text
+            return
+        }
+        let before = budget.left
+        var t = TreeDumper(options: options, budget: budget)
+        try t.value(.data(bytes), indent: indent)
+        budget = t.budget
+        if let i = node, incoming[i] > 1 { sharedData[i] = (indent, t.out, before - budget.left) }
         out += t.out
     }
 
-    private mutating func foundation(_ value: FoundationValue, _ o: ArchivedObject, _ i: Int, indent: Int) {
+    private mutating func foundation(_ value: FoundationValue, _ o: ArchivedObject, _ i: Int, indent: Int) throws {
         let name = options.paint(o.className.readable, .className) + label(i)
         switch value {
         case .list(let refs):
@@ -112,7 +132,7 @@ public struct ArchiveDumper {
             out += "\(name) [\n"
             for r in refs {
                 out += pad(indent + 1)
-                node(r, indent: indent + 1)
+                try node(r, indent: indent + 1)
                 out += "\n"
             }
             out += pad(indent)
@@ -124,26 +144,26 @@ public struct ArchiveDumper {
             if options.stable { entries.sort { (graph.string(.reference($0.0)) ?? "") < (graph.string(.reference($1.0)) ?? "") } }
             for (k, v) in entries {
                 out += pad(indent + 1)
-                node(k, indent: indent + 1)
+                try node(k, indent: indent + 1)
                 out += " => "
-                node(v, indent: indent + 1)
+                try node(v, indent: indent + 1)
                 out += "\n"
             }
             out += pad(indent) + "}"
         case .string(let s):
             out += options.paint(DumpText.quoted(s), .string)
         case .data(let bytes):
-            data(bytes, indent: indent)
+            try data(bytes, indent: indent)
         case .date(let t):
             out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(o.className.readable))"
         case .uuid(let s):
             out += "UUID \(s)"
         case .url(let base, let relative):
             out += "URL "
-            if let relative { node(relative, indent: indent) } else { out += "nil" }
+            if let relative { try node(relative, indent: indent) } else { out += "nil" }
             if let base {
                 out += " relative to "
-                node(base, indent: indent)
+                try node(base, indent: indent)
             }
         case .null:
             out += "NSNull"
@@ -152,7 +172,7 @@ public struct ArchiveDumper {
             out += "\(name) [\n"
             for (object, count) in entries {
                 out += pad(indent + 1)
-                node(object, indent: indent + 1)
+                try node(object, indent: indent + 1)
                 out += " × \(count)\n"
             }
             out += pad(indent) + "]"
@@ -166,12 +186,12 @@ public struct ArchiveDumper {
             out += "\(name) " + options.paint(DumpText.quoted(text), .string)
             if let attributes {
                 out += " attributes "
-                node(attributes, indent: indent)
+                try node(attributes, indent: indent)
             }
         }
     }
 
-    private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) {
+    private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) throws {
         out += options.paint(o.className.description, .className)
         if incoming[i] > 1 { out += label(i) }
         if o.fields.isEmpty { out += " {}"; return }
@@ -195,19 +215,20 @@ public struct ArchiveDumper {
                     out += text + " "
                     out += options.color ? options.paint(note, .inline) : note
                 case .data(let bytes):
-                    data(bytes, indent: indent + 1)
+                    try data(bytes, indent: indent + 1)
                 case .array, .dictionary, .string, .date, .uid, .null:
-                    var t = TreeDumper(options: options)
-                    t.value(v, indent: indent + 1)
+                    var t = TreeDumper(options: options, budget: budget)
+                    try t.value(v, indent: indent + 1)
+                    budget = t.budget
                     out += t.out + " (inline)"
                 }
             case .reference(let r):
-                node(r, indent: indent + 1)
+                try node(r, indent: indent + 1)
             case .references(let refs):
                 out += "[\n"
                 for r in refs {
                     out += pad(indent + 2)
-                    node(r, indent: indent + 2)
+                    try node(r, indent: indent + 2)
                     out += "\n"
                 }
                 out += pad(indent + 1) + "]"

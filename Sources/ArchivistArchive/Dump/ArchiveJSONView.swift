@@ -11,27 +11,38 @@ public struct ArchiveJSONView {
     var shown: [Bool]
     var onStack: [Bool]
     let depthLimit: Int
+    var budget: ViewBudget
+    /// The node count of each container value of `$objects` shown so far.
+    var sizes: [Int: Int] = [:]
 
-    /// The view of an archive.
-    public static func tree(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) -> PlistValue {
+    /// The view of an archive; an error when it would show more than
+    /// `options.maxValues` values.
+    public static func tree(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> PlistValue {
         var v = ArchiveJSONView(graph: graph, incoming: graph.incomingCounts(),
                                 shown: [Bool](repeating: false, count: graph.nodes.count),
-                                onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit)
+                                onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit,
+                                budget: ViewBudget(options.maxValues))
         var top = PlistDictionary()
-        for (key, object) in graph.top { top[key] = v.node(object, depth: 0) }
+        for (key, object) in graph.top { top[key] = try v.node(object, depth: 0) }
         return .dictionary(PlistDictionary([("archiver", .string("NSKeyedArchiver")), ("top", .dictionary(top))]))
     }
 
-    private mutating func node(_ i: Int, depth: Int) -> PlistValue {
+    private mutating func node(_ i: Int, depth: Int) throws -> PlistValue {
         guard i >= 0, i < graph.nodes.count else { return .dictionary(PlistDictionary([("missing", .int(Int64(i)))])) }
         switch graph.nodes[i] {
         case .null:
+            try budget.spend(object: i)
             return .dictionary(PlistDictionary([("null", .bool(true))]))
         case .value(let v):
+            let size = sizes[i] ?? budget.nodes(of: v)
+            if size > 1 { sizes[i] = size }
+            try budget.spend(size, object: i)
             return v
         case .classDescription(let name, _):
+            try budget.spend(object: i)
             return .dictionary(PlistDictionary([("classDescription", .string(name.readable))]))
         case .object(let o):
+            try budget.spend(object: i)
             if onStack[i] || (shown[i] && incoming[i] > 1) {
                 return .dictionary(PlistDictionary([("ref", .int(Int64(i)))]))
             }
@@ -48,20 +59,20 @@ public struct ArchiveJSONView {
             defer { onStack[i] = false }
             if let value = FoundationValue.interpret(o, in: graph) {
                 switch value {
-                case .list(let refs): out["items"] = .array(refs.map { node($0, depth: depth + 1) })
+                case .list(let refs): out["items"] = .array(try refs.map { try node($0, depth: depth + 1) })
                 case .map(let keys, let values):
-                    out["entries"] = .array(zip(keys, values).map { .array([node($0, depth: depth + 1), node($1, depth: depth + 1)]) })
+                    out["entries"] = .array(try zip(keys, values).map { .array([try node($0, depth: depth + 1), try node($1, depth: depth + 1)]) })
                 case .string(let s): return .string(s)
                 case .data(let b): return .data(b)
                 case .date(let t): return .date(PlistDate(secondsSinceReferenceDate: t))
                 case .uuid(let s): out["uuid"] = .string(s)
                 case .url(let base, let relative):
-                    if let relative { out["relative"] = node(relative, depth: depth + 1) }
-                    if let base { out["base"] = node(base, depth: depth + 1) }
+                    if let relative { out["relative"] = try node(relative, depth: depth + 1) }
+                    if let base { out["base"] = try node(base, depth: depth + 1) }
                 case .null: out["null"] = .bool(true)
                 case .counted(let entries):
-                    out["items"] = .array(entries.map {
-                        .dictionary(PlistDictionary([("object", node($0.object, depth: depth + 1)), ("count", .int(Int64($0.count)))]))
+                    out["items"] = .array(try entries.map {
+                        .dictionary(PlistDictionary([("object", try node($0.object, depth: depth + 1)), ("count", .int(Int64($0.count)))]))
                     })
                 case .geometry(let g):
                     out["kind"] = .string(g.kind)
@@ -76,7 +87,7 @@ public struct ArchiveJSONView {
                 case .timeZone(let zone): out["name"] = .string(zone)
                 case .attributedString(let text, let attributes):
                     out["string"] = .string(text)
-                    if let attributes { out["attributes"] = node(attributes, depth: depth + 1) }
+                    if let attributes { out["attributes"] = try node(attributes, depth: depth + 1) }
                 }
                 return .dictionary(out)
             }
@@ -86,8 +97,8 @@ public struct ArchiveJSONView {
                 f["key"] = .string(field.key)
                 switch field.value {
                 case .inline(let v): f["inline"] = v
-                case .reference(let r): f["value"] = node(r, depth: depth + 1)
-                case .references(let rs): f["value"] = .array(rs.map { node($0, depth: depth + 1) })
+                case .reference(let r): f["value"] = try node(r, depth: depth + 1)
+                case .references(let rs): f["value"] = .array(try rs.map { try node($0, depth: depth + 1) })
                 }
                 fields.append(.dictionary(f))
             }

@@ -1,3 +1,5 @@
+import ArchivistCore
+
 /// How `dump` renders.
 public struct DumpOptions: Sendable {
     /// Containers deeper than this are shown as `…` (nil: no limit).
@@ -13,6 +15,11 @@ public struct DumpOptions: Sendable {
     /// order of appearance rather than by `$objects` index, no `$objects`
     /// entry count, data in full up to 64 bytes and with a checksum beyond.
     public var stable: Bool = false
+    /// The most values a view may show: an object or value referred to from
+    /// several places is shown (or, shared, referred to) at each, so like
+    /// conversions, a view counts every value it shows, and a small archive
+    /// that describes a huge view is refused rather than shown.
+    public var maxValues: Int = Limits.default.maxObjects
     /// How many levels of data-inside-data are decoded.
     var nestedLevels = 8
     /// The deepest an archive's objects are shown, whatever `maxDepth` says

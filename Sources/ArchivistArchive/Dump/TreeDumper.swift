@@ -7,17 +7,21 @@ import ArchivistCore
 public struct TreeDumper {
     let options: DumpOptions
     var out = ""
+    /// What the view may still show, shared with nested dumpers.
+    var budget: ViewBudget
 
-    /// The text of a tree.
-    public static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) -> String {
-        var d = TreeDumper(options: options)
-        d.value(value, indent: 0)
+    /// The text of a tree; an error when it would show more than
+    /// `options.maxValues` values (archives nested in data included).
+    public static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) throws -> String {
+        var d = TreeDumper(options: options, budget: ViewBudget(options.maxValues))
+        try d.value(value, indent: 0)
         d.out += "\n"
         return d.out
     }
 
-    init(options: DumpOptions) {
+    init(options: DumpOptions, budget: ViewBudget) {
         self.options = options
+        self.budget = budget
     }
 
     /// True when data holds a property list, keyed archive or JSON that
@@ -28,7 +32,8 @@ public struct TreeDumper {
 
     private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
 
-    mutating func value(_ v: PlistValue, indent: Int) {
+    mutating func value(_ v: PlistValue, indent: Int) throws {
+        try budget.spend(object: nil)
         switch v {
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
@@ -36,7 +41,7 @@ public struct TreeDumper {
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += pad(indent + 1) + "\(i) => "
-                value(item, indent: indent + 1)
+                try value(item, indent: indent + 1)
                 out += "\n"
             }
             out += pad(indent) + "]"
@@ -46,7 +51,7 @@ public struct TreeDumper {
             out += "{\n"
             for (k, item) in options.stable ? d.sorted(by: { $0.0 < $1.0 }) : Array(d) {
                 out += pad(indent + 1) + DumpText.quoted(k) + " => "
-                value(item, indent: indent + 1)
+                try value(item, indent: indent + 1)
                 out += "\n"
             }
             out += pad(indent) + "}"
@@ -56,12 +61,14 @@ public struct TreeDumper {
                 var inner = options
                 inner.nestedLevels -= 1
                 if let graph = nested.graph {
-                    var a = ArchiveDumper(graph: graph, options: inner)
-                    a.body(indent: indent)
+                    var a = ArchiveDumper(graph: graph, options: inner, budget: budget)
+                    try a.body(indent: indent)
+                    budget = a.budget
                     out += a.out.text
                 } else {
-                    var t = TreeDumper(options: inner)
-                    t.value(nested.tree, indent: indent)
+                    var t = TreeDumper(options: inner, budget: budget)
+                    try t.value(nested.tree, indent: indent)
+                    budget = t.budget
                     out += t.out
                 }
             } else {

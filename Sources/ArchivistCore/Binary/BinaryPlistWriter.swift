@@ -83,6 +83,8 @@ private struct BinaryFlattener {
             for (i, k) in dict.keys.enumerated() { refs[start + i] = try flatten(.string(k), depth: depth + 1) }
             for (i, v) in dict.values.enumerated() { refs[start + n + i] = try flatten(v, depth: depth + 1) }
             return index
+        case .uid(let u) where u > UInt64(UInt32.max):
+            throw PlistError(.notRepresentable, "UID \(u) is above 4294967295 (2^32-1), the largest CoreFoundation reads")
         case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             // One probe: a new scalar takes the next index.
             let candidate = objects.count

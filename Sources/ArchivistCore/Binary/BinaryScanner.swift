@@ -87,10 +87,10 @@ struct BinaryScanner {
                 if count == 0x0F {
                     guard p < area else { continue }
                     let intMarker = b[p]
-                    guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else { continue }
+                    guard intMarker & 0xF0 == 0x10, Int(intMarker & 0x0F) <= maxCountWidthLog2 else { continue }
                     let size = 1 << Int(intMarker & 0x0F)
-                    guard p + 1 + size <= area else { continue }
-                    let raw = readUInt(b, p + 1, size)
+                    guard size <= area - p - 1 else { continue }
+                    let raw = readLow64(b, p + 1, size)
                     guard raw <= UInt64(area) else { continue }
                     count = Int(raw)
                     p += 1 + size
@@ -117,6 +117,17 @@ struct BinaryScanner {
     }
 
     // MARK: - Primitive reads
+
+    /// Counts may be written as integers of 1 to 128 bytes (2^0...2^7), as
+    /// CoreFoundation reads them; only their last 8 bytes are significant.
+    static let maxCountWidthLog2 = 7
+
+    /// The last 8 bytes (all of them when fewer) of the big-endian integer of
+    /// `size` bytes at `at`: CoreFoundation's reading of wide counts and UIDs.
+    @inline(__always)
+    static func readLow64(_ b: UnsafeRawBufferPointer, _ at: Int, _ size: Int) -> UInt64 {
+        size <= 8 ? readUInt(b, at, size) : readUInt(b, at + size - 8, 8)
+    }
 
     @inline(__always)
     static func readUInt(_ b: UnsafeRawBufferPointer, _ at: Int, _ size: Int) -> UInt64 {
@@ -154,12 +165,12 @@ struct BinaryScanner {
         if info != 0x0F { return (info, at + 1) }
         try checkRange(at + 1, 1, object: object, what: "count header")
         let intMarker = buf[at + 1]
-        guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
-            throw fail(.corrupt, "count is not a 1-, 2-, 4- or 8-byte integer (marker 0x\(String(intMarker, radix: 16)))", offset: at + 1, object: object)
+        guard intMarker & 0xF0 == 0x10, Int(intMarker & 0x0F) <= BinaryScanner.maxCountWidthLog2 else {
+            throw fail(.corrupt, "count is not an integer of 1 to 128 bytes (marker 0x\(String(intMarker, radix: 16)))", offset: at + 1, object: object)
         }
         let size = 1 << Int(intMarker & 0x0F)
         try checkRange(at + 2, size, object: object, what: "count")
-        let raw = BinaryScanner.readUInt(buf, at + 2, size)
+        let raw = BinaryScanner.readLow64(buf, at + 2, size)
         guard raw <= UInt64(trailer.offsetTableOffset) * 2 + 1 else {
             throw fail(.corrupt, "count \(raw) is larger than the file can hold", offset: at + 2, object: object)
         }
@@ -261,10 +272,15 @@ struct BinaryScanner {
             }
             return .string(s)
         case 0x8:
+            // 1 to 16 bytes, of which the last 8 count; CoreFoundation refuses
+            // values above 32 bits.
             let size = Int(marker & 0x0F) + 1
-            guard size <= 8 else { throw fail(.corrupt, "UID of \(size) bytes is wider than 8", offset: at, object: index) }
             try checkRange(at + 1, size, object: index, what: "UID")
-            return .uid(BinaryScanner.readUInt(buf, at + 1, size))
+            let uid = BinaryScanner.readLow64(buf, at + 1, size)
+            guard uid <= UInt64(UInt32.max) else {
+                throw fail(.invalidValue, "UID \(uid) is above 4294967295 (2^32-1), the largest CoreFoundation reads", offset: at, object: index)
+            }
+            return .uid(uid)
         case 0xA, 0xC:
             return try array(marker, at: at, object: index, depth: depth)
         case 0xD:

@@ -1,5 +1,6 @@
 /// Something a reader accepted, as Apple's parsers do, but that is almost always
-/// a mistake. `lint` reports each as an error; `convert` prints them as warnings.
+/// a mistake. `lint` reports each as an error (a warning when `isWarning`);
+/// `convert` prints them as warnings.
 public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// What was found.
     public enum Kind: Sendable, Equatable {
@@ -9,6 +10,18 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case loneSurrogate
         /// An XML file's declared encoding does not match its bytes.
         case encodingMismatch
+        /// A JSON integer does not fit in 64 bits; it was read as the nearest
+        /// real, as Apple's parsers read it.
+        case integerBeyond64Bits
+
+        /// True for what the file may mean, read as Apple reads it, but loses
+        /// something: `lint` warns about it and still counts the file valid.
+        public var isWarning: Bool {
+            switch self {
+            case .integerBeyond64Bits: return true
+            case .duplicateKey, .loneSurrogate, .encodingMismatch: return false
+            }
+        }
     }
 
     /// What was found.

@@ -1,7 +1,8 @@
 extension JSONParser {
     /// Parses a number at `i`. Integers (no fraction, no exponent) in
     /// `Int64.min...UInt64.max` stay exact; everything else becomes a correctly
-    /// rounded 64-bit real. Reals beyond the range of `Double` are errors.
+    /// rounded 64-bit real, as Apple reads it, with a diagnostic for an integer
+    /// that became one. Reals beyond the range of `Double` are errors.
     mutating func parseNumber() throws -> PlistValue {
         let n = text.count
         let start = i
@@ -46,10 +47,16 @@ extension JSONParser {
         }
         let value = fastDouble(integer: integerStart..<integerEnd, fractionEnd: fractionEnd, exponent: exponent, negative: negative)
             ?? Double(String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self))
+        var shown: String {
+            var s = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<min(i, start + 40)]), as: UTF8.self)
+            if i > start + 40 { s += "..." }
+            return s
+        }
         guard let value, value.isFinite else {
-            var shown = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<min(i, start + 40)]), as: UTF8.self)
-            if i > start + 40 { shown += "..." }
             throw error(.invalidValue, "number \(shown) is beyond the range of a 64-bit real", at: start)
+        }
+        if fractionEnd == integerEnd, !hasExponent {
+            pendingDiagnostics.add(.integerBeyond64Bits, "integer \(shown) does not fit in 64 bits; Apple's parsers read it as the real \(value)", at: start)
         }
         return .real(PlistReal(value))
     }

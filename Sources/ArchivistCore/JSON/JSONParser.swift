@@ -7,7 +7,7 @@ struct JSONParser {
     /// The read position (a byte offset into `text`).
     var i = 0
     /// Lone surrogates and duplicate keys, in input order.
-    private var pendingDiagnostics = TextDiagnostics()
+    var pendingDiagnostics = TextDiagnostics()
     private var objectCount = 0
     /// Reused for strings that hold escapes.
     private var scratch: [UInt8] = []

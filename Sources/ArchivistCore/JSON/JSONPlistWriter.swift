@@ -3,8 +3,9 @@
 /// Dictionaries keep their stored key order. Integers are exact over the whole
 /// range (including values above 2^53 and up to `UInt64.max`); reals use the
 /// shortest text that reads back to the same `Double`. JSON has no date, data or
-/// UID: dates become ISO 8601 strings, data becomes base64 strings and a UID
-/// becomes `{"CF$UID": n}`, so reading the output back gives strings and a
+/// UID: dates become ISO 8601 strings (with as many digits of a fraction of a
+/// second as the date needs to read back exactly), data becomes base64 strings
+/// and a UID becomes `{"CF$UID": n}`, so reading the output back gives strings and a
 /// dictionary where the tree had those types. NaN, infinities and dates too far
 /// away to write as a calendar date are errors.
 ///
@@ -82,7 +83,7 @@ public enum JSONPlistWriter {
             out.append(contentsOf: b ? "true".utf8 : "false".utf8)
         case .date(let d):
             out.append(UInt8(ascii: "\""))
-            guard ISO8601.appendFormatted(d, into: &out) else {
+            guard ISO8601.appendFormatted(d, into: &out, fraction: true) else {
                 throw PlistError(.notRepresentable, "the date \(describe(keyPath())) (\(d.secondsSinceReferenceDate) s since 2001) cannot be written as an ISO 8601 date")
             }
             out.append(UInt8(ascii: "\""))

@@ -134,33 +134,37 @@ package enum Base64 {
         return out
     }
 
-    /// Decodes `<data>` text the way CoreFoundation's XML parser does, which never
-    /// fails: characters outside the alphabet are skipped, `=` counts as a zero
-    /// sextet, a group of four sextets yields three bytes less one for each `=`
-    /// that ends it, and an incomplete last group is dropped.
-    package static func decodeLikeCoreFoundation<C: Collection>(_ text: C) -> [UInt8] where C.Element == UInt8 {
+    /// Decodes `<data>` text the way CoreFoundation's XML parser does:
+    /// characters outside the alphabet are skipped, `=` counts as a zero
+    /// sextet, a group of four sextets yields its first byte, its second unless
+    /// the `=` signs just before it (ASCII whitespace between them does not
+    /// count) number two or more, and its third unless there is one; an
+    /// incomplete last group is dropped. Nil when the text holds a byte outside
+    /// ASCII, which CoreFoundation refuses.
+    package static func decodeLikeCoreFoundation<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)
         var accumulator: UInt32 = 0
         var pending = 0
         var equals = 0
         for c in text {
+            guard c < 0x80 else { return nil }
             let v: UInt8
             if c == UInt8(ascii: "=") {
                 equals += 1
                 v = 0
             } else {
-                if !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C) { equals = 0 }
+                // C's isspace: space, tab, LF, VT, FF, CR.
+                if !(c == 0x20 || (0x09...0x0D).contains(c)) { equals = 0 }
                 v = values[Int(c)]
                 if v == 0xFF { continue }
             }
             accumulator = accumulator << 6 | UInt32(v)
             pending += 1
             if pending == 4 {
-                let keep = 3 - min(equals, 3)
-                if keep > 0 { out.append(UInt8(truncatingIfNeeded: accumulator >> 16)) }
-                if keep > 1 { out.append(UInt8(truncatingIfNeeded: accumulator >> 8)) }
-                if keep > 2 { out.append(UInt8(truncatingIfNeeded: accumulator)) }
+                out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+                if equals < 2 { out.append(UInt8(truncatingIfNeeded: accumulator >> 8)) }
+                if equals < 1 { out.append(UInt8(truncatingIfNeeded: accumulator)) }
                 accumulator = 0
                 pending = 0
             }

@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Conversion between `PlistDate` and the `YYYY-MM-DDTHH:MM:SSZ` form that
-/// XML plists (and Archivist's JSON) use. Pure arithmetic: no calendars, no
-/// Foundation, proleptic Gregorian in UTC.
+/// XML plists (and Archivist's JSON, with a fraction of a second) use. Pure
+/// arithmetic: no calendars, no Foundation, proleptic Gregorian in UTC.
 package enum ISO8601 {
     /// Dates further than this many seconds from 2001 are refused by `format`
     /// (about ±31.7 million years; far beyond anything a plist holds in practice
@@ -41,8 +47,10 @@ package enum ISO8601 {
 
     /// Appends `YYYY-MM-DDTHH:MM:SSZ` as bytes (what `formatIfRepresentable`
     /// returns, without building a `String`); false, appending nothing, for a
-    /// date that is not finite or too far away.
-    package static func appendFormatted(_ date: PlistDate, into out: inout [UInt8]) -> Bool {
+    /// date that is not finite or too far away. With `fraction`, a date between
+    /// whole seconds gets `.DIGITS` before the `Z`: as few digits as `parse`
+    /// needs to give back exactly the same `Double`.
+    package static func appendFormatted(_ date: PlistDate, into out: inout [UInt8], fraction: Bool = false) -> Bool {
         guard let f = fields(of: date) else { return false }
         @inline(__always) func two(_ v: Int, _ out: inout [UInt8]) {
             out.append(UInt8(truncatingIfNeeded: 0x30 + v / 10))
@@ -61,8 +69,58 @@ package enum ISO8601 {
         out.append(UInt8(ascii: "T")); two(f.hour, &out)
         out.append(UInt8(ascii: ":")); two(f.minute, &out)
         out.append(UInt8(ascii: ":")); two(f.second, &out)
+        if fraction { appendFraction(of: date.secondsSinceReferenceDate, into: &out) }
         out.append(UInt8(ascii: "Z"))
         return true
+    }
+
+    /// Appends `.DIGITS`, the part of `t` after its whole second (floored toward
+    /// the past), when there is one. The digits are those of the shortest
+    /// decimal that rounds to `t`, so `parse` gives `t` back: for a negative
+    /// `t` (`-A.B`) they are the complement of `B` (`W + 0.F` with `W = -A-1`).
+    private static func appendFraction(of t: Double, into out: inout [UInt8]) {
+        guard t.isFinite, t != t.rounded(.down) else { return }
+        var shortest = t.magnitude.description
+        shortest.withUTF8 { text in
+            let zero = UInt8(ascii: "0")
+            // The significand (`D.DDD`) and the exponent after its `e`, if any.
+            var end = text.count
+            var exponent = 0
+            if let e = text.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                end = e
+                var k = e + 1
+                var negative = false
+                if k < text.count, text[k] == UInt8(ascii: "-") || text[k] == UInt8(ascii: "+") {
+                    negative = text[k] == UInt8(ascii: "-")
+                    k += 1
+                }
+                while k < text.count { exponent = exponent * 10 + Int(text[k] &- zero); k += 1 }
+                if negative { exponent = -exponent }
+            }
+            let significand = UnsafeBufferPointer(rebasing: text[..<end])
+            let dot = significand.firstIndex(of: UInt8(ascii: ".")) ?? significand.count
+            let count = significand.count - (dot < significand.count ? 1 : 0)
+            /// The k-th digit of the significand, its point skipped.
+            func digit(_ k: Int) -> UInt8 { significand[k < dot ? k : k + 1] }
+            // Digits of the value before its decimal point; those after it, less
+            // trailing zeros, are the fraction.
+            let point = dot + exponent
+            let first = max(point, 0)
+            var last = count - 1
+            while last >= first, digit(last) == zero { last -= 1 }
+            guard last >= first else { return }
+            out.append(UInt8(ascii: "."))
+            let start = out.count
+            if point < 0 { out.append(contentsOf: repeatElement(zero, count: -point)) }
+            for k in first...last { out.append(digit(k)) }
+            // Below zero the fraction after the floored second is one minus it:
+            // the last digit d becomes 10 - d, the others 9 - d.
+            if t < 0 {
+                for k in start..<out.count {
+                    out[k] = zero + (k == out.count - 1 ? 10 - (out[k] - zero) : 9 - (out[k] - zero))
+                }
+            }
+        }
     }
 
     /// `appendFormatted` into a writer's buffer.
@@ -98,20 +156,28 @@ package enum ISO8601 {
         formatIfRepresentable(date) ?? "\(date.secondsSinceReferenceDate)s-since-2001"
     }
 
-    /// Parses `[-]YYYY-MM-DDTHH:MM:SS[.fraction]Z`. Returns nil for anything else,
-    /// including out-of-range fields.
+    /// Parses `[-]YYYY-MM-DDTHH:MM:SS[.fraction]Z`, with surrounding whitespace.
+    /// Returns nil for anything else, including out-of-range fields. The
+    /// fraction may have any number of digits; the result is the `Double`
+    /// nearest to the exact time written.
     package static func parse<C: Collection>(_ text: C) -> PlistDate? where C.Element == UInt8 {
-        if let date = text.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return date }
-        return Array(text).withUnsafeBufferPointer { parse(bytes: $0) }
+        if let date = text.withContiguousStorageIfAvailable({ parse(bytes: $0, xml: false) }) { return date }
+        return Array(text).withUnsafeBufferPointer { parse(bytes: $0, xml: false) }
     }
 
-    private static func parse(bytes all: UnsafeBufferPointer<UInt8>) -> PlistDate? {
-        // Surrounding whitespace is tolerated, as CoreFoundation does.
+    /// Parses the text of an XML `<date>` as CoreFoundation does: exactly
+    /// `[-]YYYY-MM-DDTHH:MM:SSZ`, with no whitespace and no fraction.
+    static func parseXML<C: Collection>(_ text: C) -> PlistDate? where C.Element == UInt8 {
+        if let date = text.withContiguousStorageIfAvailable({ parse(bytes: $0, xml: true) }) { return date }
+        return Array(text).withUnsafeBufferPointer { parse(bytes: $0, xml: true) }
+    }
+
+    private static func parse(bytes all: UnsafeBufferPointer<UInt8>, xml: Bool) -> PlistDate? {
         var end = all.count
-        while end > 0, isSpace(all[end - 1]) { end -= 1 }
+        if !xml { while end > 0, isSpace(all[end - 1]) { end -= 1 } }
         let bytes = UnsafeBufferPointer(rebasing: all[0..<end])
         var i = 0
-        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+        if !xml { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
         var negative = false
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
         func digits(_ minCount: Int, _ maxCount: Int) -> Int64? {
@@ -134,25 +200,55 @@ package enum ISO8601 {
               let hour = digits(2, 2), expect(":"),
               let minute = digits(2, 2), expect(":"),
               let second = digits(2, 2) else { return nil }
-        var fraction = 0.0
-        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+        var fraction = i..<i
+        if !xml, i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            var scale = 0.1
-            var n = 0
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-                fraction += Double(bytes[i] - 0x30) * scale
-                scale /= 10
-                i += 1; n += 1
-            }
-            guard n > 0 else { return nil }
+            let start = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            guard i > start else { return nil }
+            fraction = start..<i
         }
         guard expect("Z"), i == bytes.count else { return nil }
         guard (1...12).contains(month), day >= 1, day <= Int64(daysInMonth(year: negative ? -year : year, month: Int(month))),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         let y = negative ? -year : year
         let days = self.days(fromCivil: y, Int(month), Int(day))
-        let unix = days * 86_400 + hour * 3600 + minute * 60 + second
-        return PlistDate(secondsSinceReferenceDate: Double(unix - 978_307_200) + fraction)
+        let whole = days * 86_400 + hour * 3600 + minute * 60 + second - 978_307_200
+        var digits = UnsafeBufferPointer(rebasing: bytes[fraction])
+        while let last = digits.last, last == UInt8(ascii: "0") { digits = UnsafeBufferPointer(rebasing: digits.dropLast()) }
+        guard !digits.isEmpty else { return PlistDate(secondsSinceReferenceDate: Double(whole)) }
+        return seconds(whole: whole, fraction: digits).map { PlistDate(secondsSinceReferenceDate: $0) }
+    }
+
+    /// The `Double` nearest to `whole + 0.fraction` (the fraction's digits
+    /// without trailing zeros), correctly rounded by `strtod` from its decimal
+    /// text: `W.F`, or `-(|W|-1).G` with `G` the complement of `F` when `W < 0`.
+    private static func seconds(whole: Int64, fraction: UnsafeBufferPointer<UInt8>) -> Double? {
+        var integer = whole
+        var negative = false
+        if whole < 0 {
+            negative = true
+            integer = -whole - 1
+        }
+        let integerText = String(integer).utf8
+        let count = (negative ? 1 : 0) + integerText.count + 1 + fraction.count
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { p -> Double? in
+            guard let base = p.baseAddress else { return nil }
+            var k = 0
+            if negative { base[k] = CChar(bitPattern: UInt8(ascii: "-")); k += 1 }
+            for b in integerText { base[k] = CChar(bitPattern: b); k += 1 }
+            base[k] = CChar(bitPattern: UInt8(ascii: ".")); k += 1
+            let zero = UInt8(ascii: "0")
+            for (j, b) in fraction.enumerated() {
+                let digit = negative ? zero + (j == fraction.count - 1 ? 10 - (b - zero) : 9 - (b - zero)) : b
+                base[k] = CChar(bitPattern: digit); k += 1
+            }
+            base[k] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(base, &end)
+            guard let end, end - base == count else { return nil }
+            return value
+        }
     }
 
     // MARK: - Calendar arithmetic (Howard Hinnant's days_from_civil / civil_from_days)

@@ -331,9 +331,9 @@ struct XMLFastReader {
         case .real:
             return XMLScalars.real(text).map { .real(PlistReal($0)) }
         case .date:
-            return ISO8601.parse(text).map { .date($0) }
+            return ISO8601.parseXML(text).map { .date($0) }
         default:
-            return .data(Base64.decodeLikeCoreFoundation(text))
+            return Base64.decodeLikeCoreFoundation(text).map { .data($0) }
         }
     }
 

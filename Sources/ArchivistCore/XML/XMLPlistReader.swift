@@ -49,6 +49,7 @@ public enum XMLPlistReader {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw PlistError(.syntax, "empty input is not an XML property list", at: .text(line: 1, column: 1))
         }
+        let prescan = try XMLPrescan(buffer)
         var flags = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         if encoding != nil { flags |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
         let reader: xmlTextReaderPtr? = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
@@ -67,7 +68,7 @@ public enum XMLPlistReader {
             guard let context, let error else { return }
             Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error)
         }, sink)
-        var builder = XMLTreeBuilder(reader: reader, source: buffer, limits: options.limits, errors: errors)
+        var builder = XMLTreeBuilder(reader: reader, source: buffer, prescan: prescan, limits: options.limits, errors: errors)
         let value = try withExtendedLifetime(errors) { try builder.run() }
         return PlistDocument(value: value, format: .xml, diagnostics: builder.diagnostics)
     }

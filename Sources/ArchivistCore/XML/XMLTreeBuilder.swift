@@ -44,10 +44,15 @@ struct XMLTreeBuilder {
     private var text: [UInt8] = []
 
     private let source: UnsafeRawBufferPointer
+    /// The raw text of `<data>` elements, which CoreFoundation decodes.
+    private let prescan: XMLPrescan
+    /// How many `<data>` elements have been read.
+    private var dataElements = 0
 
-    init(reader: xmlTextReaderPtr, source: UnsafeRawBufferPointer, limits: Limits, errors: XMLErrorSink) {
+    init(reader: xmlTextReaderPtr, source: UnsafeRawBufferPointer, prescan: XMLPrescan, limits: Limits, errors: XMLErrorSink) {
         self.reader = reader
         self.source = source
+        self.prescan = prescan
         self.limits = limits
         self.errors = errors
     }
@@ -245,11 +250,36 @@ struct XMLTreeBuilder {
             guard let r = XMLScalars.real(text) else { throw syntax("invalid <real> \"\(preview())\"", at: start) }
             return .real(PlistReal(r))
         case .date:
-            guard let d = ISO8601.parse(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
+            guard let d = ISO8601.parseXML(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
             return .date(d)
         default:
-            return .data(Base64.decodeLikeCoreFoundation(text))
+            return .data(try data(startLine: startLine))
         }
+    }
+
+    /// The bytes of the `<data>` element just read: its raw text decoded as
+    /// CoreFoundation decodes it (references not replaced, markup refused),
+    /// or libxml2's text when the pre-pass did not find the element. Errors
+    /// are at the start tag's line (the column is found only then).
+    private mutating func data(startLine: Int) throws -> [UInt8] {
+        defer { dataElements += 1 }
+        let fromRaw = try prescan.dataText(dataElements, in: source) { raw -> [UInt8] in
+            guard let raw else {
+                throw syntax("<data> holds markup (a comment or CDATA section), which CoreFoundation refuses: its base64 runs to </data>",
+                             at: location(line: startLine))
+            }
+            return try decodeData(raw, startLine: startLine)
+        }
+        if let fromRaw { return fromRaw }
+        return try text.withUnsafeBytes { try decodeData($0, startLine: startLine) }
+    }
+
+    private func decodeData(_ text: UnsafeRawBufferPointer, startLine: Int) throws -> [UInt8] {
+        guard let bytes = Base64.decodeLikeCoreFoundation(text) else {
+            let byte = text.first { $0 >= 0x80 } ?? 0
+            throw syntax("invalid character 0x\(String(byte, radix: 16, uppercase: true)) in <data> (base64 is ASCII)", at: location(line: startLine))
+        }
+        return bytes
     }
 
     private func preview() -> String {

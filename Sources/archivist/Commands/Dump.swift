@@ -135,17 +135,17 @@ struct Dump: ParsableCommand {
         if let keyPath {
             switch try PlistKeyPath(keyPath).resolve(in: document.value) {
             case .value(let v):
-                return TreeDumper.render(v, options: options)
+                return try TreeDumper.render(v, options: options)
             case .node(let graph, let i):
-                return ArchiveDumper.render(graph, node: i, options: options)
+                return try ArchiveDumper.render(graph, node: i, options: options)
             case .references(let graph, let refs):
-                return refs.map { ArchiveDumper.render(graph, node: $0, options: options) }.joined()
+                return try refs.map { try ArchiveDumper.render(graph, node: $0, options: options) }.joined()
             }
         }
         if !raw, KeyedArchive.looksLikeArchive(document.value) {
-            return ArchiveDumper.render(try ObjectGraph(document.value), options: options)
+            return try ArchiveDumper.render(try ObjectGraph(document.value), options: options)
         }
-        return TreeDumper.render(document.value, options: options)
+        return try TreeDumper.render(document.value, options: options)
     }
 
     /// The object graph for Graphviz, from the root or from where --key-path leads.
@@ -166,7 +166,7 @@ struct Dump: ParsableCommand {
     /// The JSON view: an archive's objects, or the plain tree.
     private func jsonView(_ document: PlistDocument) throws -> PlistValue {
         guard !raw, KeyedArchive.looksLikeArchive(document.value) else { return document.value }
-        return ArchiveJSONView.tree(try ObjectGraph(document.value), options: options)
+        return try ArchiveJSONView.tree(try ObjectGraph(document.value), options: options)
     }
 
     private func jsonText(_ view: PlistValue) throws -> String {

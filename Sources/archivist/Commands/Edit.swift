@@ -26,7 +26,10 @@ struct SetValue: ParsableCommand {
             VALUE is read as --type says: string, integer, real (or float, as plutil says),
             bool (true/false, yes/no, 1/0), date (ISO 8601), data (base64, or the bytes of
             --from-file PATH), json or xml (a whole container); dictionary and array insert
-            an empty one and take no VALUE. An index one past the end of an array appends;
+            an empty one and take no VALUE. A number that does not fit its type (an integer
+            beyond 64 bits, a real beyond the 64-bit range or too small to differ from 0,
+            a JSON integer beyond 64 bits) is refused; a VALUE starting with '-' goes
+            after '--'. An index one past the end of an array appends;
             --append adds to the end of the array KEYPATH names; --create makes missing
             intermediate dictionaries. The file is rewritten atomically in its own format
             (binary stays binary), or written to -o. In a keyed archive, fields of objects

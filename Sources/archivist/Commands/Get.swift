@@ -93,15 +93,15 @@ struct Get: ParsableCommand {
             if raw {
                 try FileIO.writeAtomically(bytes, to: "-")
             } else if TreeDumper.showsDecoded(bytes) {
-                Console.output(TreeDumper.render(.data(bytes)), terminator: "")
+                Console.output(try TreeDumper.render(.data(bytes)), terminator: "")
             } else {
                 Console.output(String(decoding: Base64.encode(bytes), as: UTF8.self))
             }
         case .null?, .array?, .dictionary?, nil:
             switch target {
-            case .value(let v): Console.output(TreeDumper.render(v), terminator: "")
-            case .node(let graph, let i): Console.output(ArchiveDumper.render(graph, node: i), terminator: "")
-            case .references(let graph, let refs): for r in refs { Console.output(ArchiveDumper.render(graph, node: r), terminator: "") }
+            case .value(let v): Console.output(try TreeDumper.render(v), terminator: "")
+            case .node(let graph, let i): Console.output(try ArchiveDumper.render(graph, node: i), terminator: "")
+            case .references(let graph, let refs): for r in refs { Console.output(try ArchiveDumper.render(graph, node: r), terminator: "") }
             }
         }
     }

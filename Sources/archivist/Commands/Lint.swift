@@ -13,7 +13,9 @@ struct Lint: ParsableCommand {
             'PATH:LINE:COL: error: MESSAGE' (XML, JSON, OpenStep) or
             'PATH: offset N (object I): error: MESSAGE' (binary). Duplicate dictionary
             keys, lone UTF-16 surrogates and XML encoding declarations that contradict
-            the bytes, which Apple's parsers accept silently, are errors here. A keyed
+            the bytes, which Apple's parsers accept silently, are errors here. A JSON
+            integer beyond 64 bits, which Apple's parsers read as a real, is a warning
+            ('PATH:LINE:COL: warning: MESSAGE'; the file stays valid). A keyed
             archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
             $top, $objects, UIDs in range and class dictionaries, and what the unarchiver
             reads: $top entries that are objects, non-empty $classes, and the fields of
@@ -30,7 +32,7 @@ struct Lint: ParsableCommand {
             rules say "box": false for that key or "boxPrimitives": false).
             --require-format makes any other format an error (a repository policy).
             --format json prints one JSON report; --format github prints GitHub Actions
-            annotations (::error file=...,line=...,col=...::MESSAGE).
+            annotations (::error file=...,line=...,col=...::MESSAGE, ::warning for warnings).
             With --sqlite STORE --table T --column C every blob of the column is checked
             (rows named 'STORE: T.C row N'; --row ID checks one); a table or column that
             does not exist or holds no blobs is an error listing the blob columns. With

@@ -15,20 +15,19 @@ struct LintReporter {
     }
 
     /// One checked input.
+    /// Warnings are printed too, and leave the input valid.
     mutating func add(_ path: String, _ findings: [Linter.Finding]) {
-        if !findings.isEmpty { invalid = true }
+        let valid = !findings.contains { $0.severity == .error }
+        if !valid { invalid = true }
         switch format {
         case .text:
-            if findings.isEmpty {
-                if !quiet { Console.output("\(path): OK") }
-            } else {
-                for f in findings { Console.output(f.line) }
-            }
+            for f in findings { Console.output(f.line) }
+            if valid, !quiet { Console.output("\(path): OK") }
         case .github:
             for f in findings { Console.output(f.githubAnnotation) }
         case .json:
             report.append(.dictionary(PlistDictionary([
-                ("path", .string(path)), ("valid", .bool(findings.isEmpty)),
+                ("path", .string(path)), ("valid", .bool(valid)),
                 ("problems", .array(findings.map(Self.json))),
             ])))
         }
@@ -67,6 +66,7 @@ struct LintReporter {
             d["keyPath"] = .string(keyPath)
         }
         d["message"] = .string(f.message)
+        d["severity"] = .string(f.severity.rawValue)
         return .dictionary(d)
     }
 }

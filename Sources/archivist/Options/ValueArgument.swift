@@ -11,6 +11,9 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
     var isEmptyContainer: Bool { self == .dictionary || self == .array }
 
     /// Parses the command-line text as this type; data comes from `file` when given.
+    /// A number that does not fit its type (an integer beyond 64 bits, a real
+    /// beyond the range of a 64-bit real or too small to be told from 0, a JSON
+    /// integer beyond 64 bits) is refused rather than stored changed.
     func value(_ text: String, file: String?) throws -> PlistValue {
         func bad(_ why: String) -> PlistError { PlistError(.invalidValue, "\"\(text)\" is not \(why)") }
         switch self {
@@ -19,9 +22,22 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         case .integer:
             if let i = Int64(text) { return .int(i) }
             if let u = UInt64(text) { return .integer(PlistInteger(u)) }
+            let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text[...]
+            if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+                throw PlistError(.invalidValue, "\(text) does not fit in a 64-bit integer (\(Int64.min) to \(UInt64.max))")
+            }
             throw bad("an integer")
         case .real, .float:
             guard let d = Double(text) else { throw bad("a real number") }
+            let spelled = text.lowercased().trimmingPrefix { $0 == "-" || $0 == "+" }
+            if !d.isFinite, !["inf", "infinity", "nan"].contains(spelled) {
+                throw PlistError(.invalidValue, "\(text) is beyond the range of a 64-bit real (largest \(Double.greatestFiniteMagnitude))")
+            }
+            let hex = spelled.hasPrefix("0x")
+            let significand = spelled.prefix { hex ? $0 != "p" : $0 != "e" }
+            if d == 0, significand.contains(where: { ("1"..."9").contains($0) || (hex && ("a"..."f").contains($0)) }) {
+                throw PlistError(.invalidValue, "\(text) is too small for a 64-bit real (it would be 0; smallest \(Double.leastNonzeroMagnitude))")
+            }
             return .double(d)
         case .bool:
             switch text.lowercased() {
@@ -37,7 +53,11 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
             guard let bytes = Base64.decode(Array(text.utf8)) else { throw bad("base64 (or give --from-file PATH)") }
             return .data(bytes)
         case .json:
-            return try Array(text.utf8).withUnsafeBytes { try PropertyList.read($0, as: .json).value }
+            let document = try Array(text.utf8).withUnsafeBytes { try PropertyList.read($0, as: .json) }
+            if let lossy = document.diagnostics.first(where: { $0.kind == .integerBeyond64Bits }) {
+                throw PlistError(.invalidValue, lossy.message)
+            }
+            return document.value
         case .dictionary:
             return .dictionary(PlistDictionary())
         case .array:

@@ -55,6 +55,24 @@ final class JSONReaderTests: XCTestCase {
         if case .real = try value("18446744073709551616") {} else { XCTFail("not a real") }
     }
 
+    /// An integer beyond 64 bits is read as the real Foundation's
+    /// `JSONSerialization` reads, with a diagnostic that says so and where;
+    /// integers in range and numbers written as reals have none.
+    func testIntegersBeyond64BitsAreFlagged() throws {
+        let text = "{\n  \"ok\": 18446744073709551615,\n  \"big\": 123456789012345678901234567890,\n  \"r\": [1e30, 1.5, -9223372036854775809]\n}"
+        let document = try read(text)
+        let foundation = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let dict = try XCTUnwrap(document.value.dictionaryValue)
+        XCTAssertEqual(dict["big"], .double(try XCTUnwrap(foundation["big"] as? NSNumber).doubleValue))
+        XCTAssertEqual(dict["r"]?.arrayValue?[2], .double(try XCTUnwrap((foundation["r"] as? [NSNumber])?[2]).doubleValue))
+        XCTAssertEqual(document.diagnostics.map(\.kind), [.integerBeyond64Bits, .integerBeyond64Bits])
+        XCTAssertEqual(document.diagnostics.map(\.location), [.text(line: 3, column: 10), .text(line: 4, column: 20)])
+        XCTAssertEqual(document.diagnostics.first?.message,
+                       "integer 123456789012345678901234567890 does not fit in 64 bits; Apple's parsers read it as the real 1.2345678901234568e+29")
+        XCTAssertTrue(document.diagnostics.allSatisfy(\.kind.isWarning))
+        XCTAssertEqual(try read("[18446744073709551615, -9223372036854775808, 1e30, 0.5]").diagnostics, [])
+    }
+
     func testReals() throws {
         let cases: [(String, Double)] = [
             ("0.1", 0.1), ("-2.5", -2.5), ("1e2", 100), ("1E2", 100), ("1e+2", 100), ("2.5e-3", 0.0025),

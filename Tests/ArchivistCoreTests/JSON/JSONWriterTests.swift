@@ -95,7 +95,7 @@ final class JSONWriterTests: XCTestCase {
     func testTypesJSONLacks() throws {
         let date = PlistDate(secondsSinceReferenceDate: 730_907_159.75)
         XCTAssertEqual(try text(.array([.date(date), .data([0, 1, 2, 0xFF]), .data([]), .uid(7), .null])),
-                       #"["2024-02-29T13:45:59Z","AAEC/w==","",{"CF$UID":7},null]"#)
+                       #"["2024-02-29T13:45:59.75Z","AAEC/w==","",{"CF$UID":7},null]"#)
         XCTAssertEqual(try text(.array([.uid(7)]), pretty: true), "[\n  {\"CF$UID\": 7}\n]\n")
         XCTAssertThrowsError(try JSONPlistWriter.write(.date(PlistDate(secondsSinceReferenceDate: .infinity)))) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .notRepresentable)

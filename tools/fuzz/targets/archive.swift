@@ -8,8 +8,8 @@ import ArchivistCore
 public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let buffer = UnsafeRawBufferPointer(start: data, count: size)
     guard let document = try? PropertyList.read(buffer), let graph = try? ObjectGraph(document.value) else { return 0 }
-    _ = ArchiveDumper.render(graph)
-    _ = ArchiveJSONView.tree(graph)
+    _ = try? ArchiveDumper.render(graph)
+    _ = try? ArchiveJSONView.tree(graph)
     _ = try? GraphWriter.archive(graph)
     _ = try? CodableExport.tree(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
