@@ -79,26 +79,12 @@ struct Codegen: ParsableCommand {
     }
 
     func run() throws {
-        let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
-        let (documents, unreadable) = try ArchiveInputs.read(inputs, store: store)
-        if let rules {
-            var census = RulesCensus()
-            for document in documents { census.add(document.value) }
-            try RulesFile.check(ruleSet, against: census, rulesPath: rules)
-        }
+        let (ruleSet, documents, unreadable) = try ArchiveInputs.readWithRules(inputs, store: store, rulesPath: rules)
         var failed = unreadable
         var source = ""
         if codable {
-            var schema = CodableSchema(rules: ruleSet)
-            for document in documents {
-                do {
-                    try schema.add(document.value, label: document.label)
-                } catch let error as PlistError {
-                    Console.error(error.formatted(path: document.label))
-                    failed = true
-                }
-            }
-            for conflict in schema.conflicts { Console.error("warning: \(conflict)") }
+            let (schema, unschematic) = try ArchiveInputs.schema(of: documents, rules: ruleSet)
+            failed = failed || unschematic
             source = schema.swift(codingKeysForRenames: true)
         } else {
             var codegen = SwiftCodegen(rules: ruleSet)

@@ -49,24 +49,9 @@ struct Schema: ParsableCommand {
     }
 
     func run() throws {
-        let ruleSet = try rules.map { try RulesFile.load($0) } ?? MigrationRules()
-        let (documents, unreadable) = try ArchiveInputs.read(files, store: store)
-        if let rules {
-            var census = RulesCensus()
-            for document in documents { census.add(document.value) }
-            try RulesFile.check(ruleSet, against: census, rulesPath: rules)
-        }
-        var schema = CodableSchema(rules: ruleSet)
-        var failed = unreadable
-        for document in documents {
-            do {
-                try schema.add(document.value, label: document.label)
-            } catch let error as PlistError {
-                Console.error(error.formatted(path: document.label))
-                failed = true
-            }
-        }
-        for conflict in schema.conflicts { Console.error("warning: \(conflict)") }
+        let (ruleSet, documents, unreadable) = try ArchiveInputs.readWithRules(files, store: store, rulesPath: rules)
+        let (schema, unschematic) = try ArchiveInputs.schema(of: documents, rules: ruleSet)
+        let failed = unreadable || unschematic
         if failed { throw ExitCode.failure }
         if swift {
             Console.output(schema.swift, terminator: "")

@@ -24,6 +24,39 @@ enum ArchiveInputs {
         return (documents, failed)
     }
 
+    /// The rules file (empty rules without one) and the documents, with the
+    /// rules checked against the documents' classes as every `--rules`
+    /// command checks them (exit 64 on a rules mistake).
+    static func readWithRules(_ paths: [String], store: StoreRowOptions, rulesPath: String?) throws
+        -> (rules: MigrationRules, documents: [(label: String, value: PlistValue)], failed: Bool) {
+        let rules = try rulesPath.map { try RulesFile.load($0) } ?? MigrationRules()
+        let (documents, failed) = try read(paths, store: store)
+        if let rulesPath {
+            var census = RulesCensus()
+            for document in documents { census.add(document.value) }
+            try RulesFile.check(rules, against: census, rulesPath: rulesPath)
+        }
+        return (rules, documents, failed)
+    }
+
+    /// The merged schema of documents: a document that cannot be described is
+    /// printed as an error (and makes `failed` true); fields seen with several
+    /// types are printed as warnings.
+    static func schema(of documents: [(label: String, value: PlistValue)], rules: MigrationRules) throws -> (schema: CodableSchema, failed: Bool) {
+        var schema = CodableSchema(rules: rules)
+        var failed = false
+        for document in documents {
+            do {
+                try schema.add(document.value, label: document.label)
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: document.label))
+                failed = true
+            }
+        }
+        for conflict in schema.conflicts { Console.error("warning: \(conflict)") }
+        return (schema, failed)
+    }
+
     private static func read(_ paths: [String]) throws -> (documents: [(label: String, value: PlistValue)], failed: Bool) {
         var documents: [(label: String, value: PlistValue)] = []
         var failed = false
