@@ -48,17 +48,7 @@ struct Classes: ParsableCommand {
                 failed = true
             }
         }
-        do {
-            try store.forEachRow { row in
-                do {
-                    census.add(try ObjectGraph(try PropertyList.read(row.bytes).value))
-                } catch let error as PlistError {
-                    Console.error(error.formatted(path: row.label))
-                    failed = true
-                }
-            }
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
+        if try !store.forEachRowReportingErrors({ row in census.add(try ObjectGraph(try PropertyList.read(row.bytes).value)) }) {
             failed = true
         }
         if swift {

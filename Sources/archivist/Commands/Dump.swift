@@ -94,25 +94,16 @@ struct Dump: ParsableCommand {
         // JSON, one array of {"row", "value"}.
         var failed = false
         var views: [PlistValue] = []
-        do {
-            try store.forEachRow { row in
-                do {
-                    let document = try PropertyList.read(row.bytes)
-                    if asJSON, keyPath == nil {
-                        views.append(.dictionary(PlistDictionary([("row", .int(row.rowid)), ("value", try jsonView(document))])))
-                    } else {
-                        Console.output(format == .dot ? "// " + row.label : row.label + ":")
-                        Console.output(try text(document), terminator: "")
-                    }
-                } catch let error as PlistError {
-                    Console.error(error.formatted(path: row.label))
-                    failed = true
-                }
+        let rowsRead = try store.forEachRowReportingErrors { row in
+            let document = try PropertyList.read(row.bytes)
+            if asJSON, keyPath == nil {
+                views.append(.dictionary(PlistDictionary([("row", .int(row.rowid)), ("value", try jsonView(document))])))
+            } else {
+                Console.output(format == .dot ? "// " + row.label : row.label + ":")
+                Console.output(try text(document), terminator: "")
             }
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
-            failed = true
         }
+        if !rowsRead { failed = true }
         if asJSON, keyPath == nil { Console.output(try jsonText(.array(views)), terminator: "") }
         if failed { throw ExitCode.failure }
     }

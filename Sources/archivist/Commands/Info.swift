@@ -63,18 +63,14 @@ struct Info: ParsableCommand {
         for file in files {
             if try !inspect({ try FileIO.read(file) }, name: file, identity: [("path", .string(file))]) { failed = true }
         }
-        do {
-            try store.forEachRow { row in
-                let identity: [(String, PlistValue)] = [
-                    ("path", .string(store.database.sqlite ?? "")), ("table", .string(store.database.table ?? "")),
-                    ("column", .string(store.database.column ?? "")), ("row", .int(row.rowid)),
-                ]
-                if try !inspect({ row.bytes }, name: row.label, identity: identity) { failed = true }
-            }
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: store.database.sqlite ?? "-"))
-            failed = true
+        let rowsRead = try store.forEachRowReportingErrors { row in
+            let identity: [(String, PlistValue)] = [
+                ("path", .string(store.database.sqlite ?? "")), ("table", .string(store.database.table ?? "")),
+                ("column", .string(store.database.column ?? "")), ("row", .int(row.rowid)),
+            ]
+            if try !inspect({ row.bytes }, name: row.label, identity: identity) { failed = true }
         }
+        if !rowsRead { failed = true }
         if json {
             let bytes = try PropertyList.write(.array(reports), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
             Console.output(String(decoding: bytes, as: UTF8.self))

@@ -42,4 +42,26 @@ struct StoreRowOptions: ParsableArguments {
             try body(StoreRow(rowid: rowid, bytes: bytes, label: "\(store): \(column.label) row \(rowid)"))
         }
     }
+
+    /// `forEachRow` for the read commands: a `PlistError` of one row is
+    /// printed as that row's (`STORE: T.C row N: error: …`) and the next row
+    /// is read; one of the store itself is printed as the store's. Returns
+    /// false when anything failed.
+    func forEachRowReportingErrors(_ body: (StoreRow) throws -> Void) throws -> Bool {
+        var ok = true
+        do {
+            try forEachRow { row in
+                do {
+                    try body(row)
+                } catch let error as PlistError {
+                    Console.error(error.formatted(path: row.label))
+                    ok = false
+                }
+            }
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: database.sqlite ?? "-"))
+            ok = false
+        }
+        return ok
+    }
 }
