@@ -144,7 +144,7 @@ package struct BatchConverter: Sendable {
         if destination != "-", let existing = try? FileIO.read(destination), existing == result {
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
         }
-        if destination != "-", let slash = destination.lastIndex(of: "/"), slash != destination.startIndex {
+        if destination != "-", let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
             try FileIO.createDirectories(String(destination[..<slash]))
         }
         if target == .inPlace, let suffix = backupSuffix, item.source != "-" {

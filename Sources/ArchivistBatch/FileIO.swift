@@ -187,7 +187,8 @@ package enum FileIO {
     package static func flushContents(of staged: [StagedFile]) throws {
         if let syncfs = fileSystemSync {
             var flushed: Set<UInt64> = []
-            for file in staged {
+            var seenFolders: Set<String> = []
+            for file in staged where seenFolders.insert(file.folder).inserted {
                 var st = stat()
                 guard stat(file.folder, &st) == 0 else { throw ioError("cannot write \(file.path)") }
                 guard flushed.insert(UInt64(truncatingIfNeeded: st.st_dev)).inserted else { continue }
@@ -341,9 +342,11 @@ package enum FileIO {
 
     /// The folder (`.` when none) and the last component of a path.
     private static func split(_ path: String) -> (String, String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        // By bytes: "/" is one byte in UTF-8, and searching characters costs
+        // more than the rest of placing a small file.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
         let dir = String(path[..<slash])
-        return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
+        return (dir.isEmpty ? "/" : dir, String(path[path.utf8.index(after: slash)...]))
     }
 
     /// The final target of a symbolic link at `path`, or nil when `path` is not
