@@ -74,21 +74,20 @@ package enum FileIO {
     /// Writes `bytes` to `path`; `-` writes standard output.
     ///
     /// A file is written to a temporary file `.NAME.archivist-XXXXXX` in the
-    /// same folder, flushed to disk (`durable`, the default), renamed into
-    /// place, and the folder flushed too, so the destination is either left as
-    /// it was or is the complete new file, even after a power loss; once this
-    /// returns, the new file survives one. On any failure the temporary file is
-    /// removed. A replaced file keeps its permission bits; a symbolic link is
-    /// followed and its target replaced. Without `durable` nothing is flushed:
-    /// a power loss soon after may leave an empty or partial file.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
+    /// same folder, flushed to disk, renamed into place, and the folder flushed
+    /// too, so the destination is either left as it was or is the complete new
+    /// file, even after a power loss; once this returns, the new file survives
+    /// one. On any failure the temporary file is removed. A replaced file keeps
+    /// its permission bits; a symbolic link is followed and its target
+    /// replaced. (`WriteBatch` does the same for many files with one flush.)
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             try writeAll(bytes, fd: STDOUT_FILENO, name: "standard output")
             return
         }
-        let staged = try stage(bytes, for: path, flush: durable)
+        let staged = try stage(bytes, for: path, flush: true)
         try place(staged)
-        if durable { try flushFolder(staged.folder, for: path) }
+        try flushFolder(staged.folder, for: path)
     }
 
     /// A result written to a temporary file beside its destination, not yet

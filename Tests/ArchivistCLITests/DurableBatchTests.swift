@@ -46,9 +46,9 @@ extension CLITests {
         }
         var counts: [String: Int] = [:]
         for line in text.split(separator: "\n") {
-            // "PID call(args) = result"
-            let words = line.split(separator: " ", maxSplits: 1)
-            guard let call = words.last?.split(separator: "(").first else { continue }
+            // "PID call(args) = result", the PID padded with spaces.
+            let call = line.drop { $0.isNumber || $0 == " " }.prefix { $0 != "(" }
+            guard !call.isEmpty, !call.hasPrefix("+++"), !call.hasPrefix("---") else { continue }
             counts[String(call), default: 0] += 1
         }
         return counts
