@@ -20,6 +20,10 @@ package struct BatchConverter: Sendable {
     package let items: [BatchItem]
     /// Each item's destination (`-` for standard output).
     package let destinations: [String]
+    /// Where results are staged to be put in place together
+    /// (`WriteBatch.commit()`); nil writes each result in place as it is
+    /// converted, flushed to disk on its own.
+    package let staging: WriteBatch?
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
@@ -47,8 +51,9 @@ package struct BatchConverter: Sendable {
 
     /// A batch over items.
     package init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
-                readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions()) {
+                readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions(), staging: WriteBatch? = nil) {
         self.items = items
+        self.staging = staging
         self.format = format
         self.target = target
         self.backupSuffix = backupSuffix
@@ -100,7 +105,18 @@ package struct BatchConverter: Sendable {
         return try convert(index, bytes: bytes, warn: warn, transform: transform)
     }
 
-    /// Reads item `index`, converts it and writes the result atomically. The
+    /// Writes one file of item `index`: staged when the batch has `staging`
+    /// (standard output is written at once), else atomically in place.
+    private func write(_ bytes: [UInt8], to path: String, item index: Int) throws {
+        if let staging, path != "-" {
+            try staging.stage(bytes, to: path, item: index)
+        } else {
+            try FileIO.writeAtomically(bytes, to: path)
+        }
+    }
+
+    /// Reads item `index`, converts it and writes the result atomically
+    /// (staged in `staging` when there is one). The
     /// input's diagnostics (duplicate keys and the like) go to `warn` as soon
     /// as it is read; they do not stop the conversion. `transform` turns the
     /// document into the tree to write (the document's own tree by default;
@@ -128,13 +144,13 @@ package struct BatchConverter: Sendable {
         if destination != "-", let existing = try? FileIO.read(destination), existing == result {
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
         }
-        if destination != "-", let slash = destination.lastIndex(of: "/"), slash != destination.startIndex {
+        if destination != "-", let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
             try FileIO.createDirectories(String(destination[..<slash]))
         }
         if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
-            try FileIO.writeAtomically(original, to: item.source + suffix)
+            try write(original, to: item.source + suffix, item: index)
         }
-        try FileIO.writeAtomically(result, to: destination)
+        try write(result, to: destination, item: index)
         return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
     }
 }

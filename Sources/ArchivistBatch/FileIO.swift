@@ -30,22 +30,29 @@ package enum FileIO {
         if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
             guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }
             let size = Int(st.st_size)
+            // One byte more than the size asks: a short read of a regular file
+            // is its end, so a file of the size it had is read in one call,
+            // and one that grew fills the spare byte and is read on below.
+            let (capacity, overflow) = size.addingReportingOverflow(1)
+            guard !overflow else { throw tooLarge(name, maxSize) }
             var failure: Int32 = 0
-            out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
-                while count < size {
-                    let n = systemRead(fd, buffer.baseAddress.map { $0 + count }, size - count)
+                while count < capacity {
+                    let asked = capacity - count
+                    let n = systemRead(fd, buffer.baseAddress.map { $0 + count }, asked)
                     if n < 0 {
                         if errno == EINTR { continue }
                         failure = errno
                         return
                     }
-                    if n == 0 { return }  // The file shrank while we read it.
                     count += n
+                    if n < asked { return }  // The end of the file (it may have shrunk).
                 }
             }
             if failure != 0 { throw ioError("cannot read \(name)", errno: failure) }
-            if out.count < size { return out }
+            if out.count <= size { return out }
+            guard out.count <= maxSize else { throw tooLarge(name, maxSize) }
         }
         // Standard input, special files, and regular files that grew: read on
         // in chunks through a stack buffer.
@@ -67,27 +74,59 @@ package enum FileIO {
     /// Writes `bytes` to `path`; `-` writes standard output.
     ///
     /// A file is written to a temporary file `.NAME.archivist-XXXXXX` in the
-    /// same folder, optionally flushed to disk (`durable`), and renamed into
-    /// place, so the destination is either left as it was or is the complete new
-    /// file. On any failure the temporary file is removed. A replaced file keeps
-    /// its permission bits; a symbolic link is followed and its target replaced.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws {
+    /// same folder, flushed to disk, renamed into place, and the folder flushed
+    /// too, so the destination is either left as it was or is the complete new
+    /// file, even after a power loss; once this returns, the new file survives
+    /// one. On any failure the temporary file is removed. A replaced file keeps
+    /// its permission bits; a symbolic link is followed and its target
+    /// replaced. (`WriteBatch` does the same for many files with one flush.)
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             try writeAll(bytes, fd: STDOUT_FILENO, name: "standard output")
             return
         }
+        let staged = try stage(bytes, for: path, flush: true)
+        try place(staged)
+        try flushFolder(staged.folder, for: path)
+    }
+
+    /// A result written to a temporary file beside its destination, not yet
+    /// renamed into place (see `stage(_:for:flush:)` and `WriteBatch`).
+    package struct StagedFile: Sendable, Equatable {
+        /// The destination as named.
+        package let path: String
+        /// The file the rename replaces: `path`, or the target of the link at `path`.
+        package let target: String
+        /// The folder of `target`, where the temporary file is.
+        package let folder: String
+        /// The temporary file `.NAME.archivist-XXXXXX`.
+        package let temporary: String
+    }
+
+    /// Writes `bytes` to a new temporary file `.NAME.archivist-XXXXXX` in the
+    /// folder of `path` (of its target when `path` is a symbolic link), with
+    /// the permission bits of the file it will replace (or the default ones),
+    /// flushed to disk when `flush`. Nothing else is touched; on failure the
+    /// temporary file is removed. A destination that is a folder is refused.
+    package static func stage(_ bytes: [UInt8], for path: String, flush: Bool) throws -> StagedFile {
         // One lstat tells a link (whose target is replaced), an existing file
         // (whose permissions are kept) and a new one.
         var existing = stat()
         let exists = lstat(path, &existing) == 0
         var target = path
         var existingMode: mode_t? = exists ? existing.st_mode & 0o7777 : nil
+        if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
+            throw PlistError(.io, "cannot write \(path): Is a directory")
+        }
         if exists, (existing.st_mode & S_IFMT) == S_IFLNK {
             existingMode = nil
             if let resolved = resolvedLink(path) {
                 target = resolved
                 var st = stat()
-                if stat(target, &st) == 0 { existingMode = st.st_mode & 0o7777 }
+                if stat(target, &st) == 0 {
+                    if (st.st_mode & S_IFMT) == S_IFDIR { throw PlistError(.io, "cannot write \(path): Is a directory") }
+                    existingMode = st.st_mode & 0o7777
+                }
             }
         }
         let (dir, base) = split(target)
@@ -103,27 +142,81 @@ package enum FileIO {
             String(decoding: p.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         var isOpen = true
-        var renamed = false
+        var written = false
         defer {
             if isOpen { close(fd) }
-            if !renamed { unlink(tempPath) }
+            if !written { unlink(tempPath) }
         }
-        let mode: mode_t = existingMode ?? 0o666 & ~currentUmask()
+        let mode: mode_t = existingMode ?? 0o666 & ~processUmask
         guard fchmod(fd, mode) == 0 else { throw ioError("cannot write \(path)") }
         try writeAll(bytes, fd: fd, name: path)
-        if durable, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
+        if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
         isOpen = false
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
-        guard rename(tempPath, target) == 0 else { throw ioError("cannot write \(path)") }
-        renamed = true
-        if durable {
-            // Make the rename itself durable: flush the folder's entry.
-            let dirFD = open(dir, O_RDONLY | O_CLOEXEC)
-            guard dirFD >= 0 else { throw ioError("cannot write \(path)") }
-            defer { close(dirFD) }
-            guard fsync(dirFD) == 0 else { throw ioError("cannot write \(path)") }
+        written = true
+        return StagedFile(path: path, target: target, folder: dir, temporary: tempPath)
+    }
+
+    /// Renames a staged file into place; on failure removes it and throws.
+    package static func place(_ staged: StagedFile) throws {
+        guard rename(staged.temporary, staged.target) == 0 else {
+            let code = errno
+            unlink(staged.temporary)
+            throw ioError("cannot write \(staged.path)", errno: code)
         }
     }
+
+    /// Removes a staged file that will not be placed.
+    package static func discard(_ staged: StagedFile) {
+        unlink(staged.temporary)
+    }
+
+    /// Flushes a folder's entries to disk (the renames done in it), for the
+    /// file `path` written there (named in the error).
+    package static func flushFolder(_ folder: String, for path: String) throws {
+        let fd = open(folder, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
+    }
+
+    /// Flushes the contents of staged files to disk before any is renamed into
+    /// place: one `syncfs` per file system on Linux, else `fsync` of each
+    /// file. Throws naming the first file that could not be flushed.
+    package static func flushContents(of staged: [StagedFile]) throws {
+        if let syncfs = fileSystemSync {
+            var flushed: Set<UInt64> = []
+            var seenFolders: Set<String> = []
+            for file in staged where seenFolders.insert(file.folder).inserted {
+                var st = stat()
+                guard stat(file.folder, &st) == 0 else { throw ioError("cannot write \(file.path)") }
+                guard flushed.insert(UInt64(truncatingIfNeeded: st.st_dev)).inserted else { continue }
+                let fd = open(file.folder, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
+                defer { close(fd) }
+                guard syncfs(fd) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
+            }
+            return
+        }
+        for file in staged {
+            let fd = open(file.temporary, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw ioError("cannot write \(file.path)") }
+        }
+    }
+
+    /// Linux's `syncfs(2)`, which flushes one file system at once, looked up
+    /// at run time (the C library declares it only for `_GNU_SOURCE`); nil
+    /// where the platform has none.
+    private static let fileSystemSync: (@convention(c) (Int32) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(nil, "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// True when something exists at `path` (a symbolic link counts even when
     /// it dangles).
@@ -159,6 +252,7 @@ package enum FileIO {
 
     /// Creates a directory and any missing parents (`mkdir -p`).
     package static func createDirectories(_ path: String) throws {
+        if isDirectory(path) { return }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
@@ -247,9 +341,11 @@ package enum FileIO {
 
     /// The folder (`.` when none) and the last component of a path.
     private static func split(_ path: String) -> (String, String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        // By bytes: "/" is one byte in UTF-8, and searching characters costs
+        // more than the rest of placing a small file.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
         let dir = String(path[..<slash])
-        return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
+        return (dir.isEmpty ? "/" : dir, String(path[path.utf8.index(after: slash)...]))
     }
 
     /// The final target of a symbolic link at `path`, or nil when `path` is not
@@ -262,11 +358,14 @@ package enum FileIO {
         return String(cString: resolved)
     }
 
-    private static func currentUmask() -> mode_t {
+    /// The process's file mode creation mask, read once: `umask` can only be
+    /// read by setting it, which is neither free nor safe while other
+    /// threads create files.
+    private static let processUmask: mode_t = {
         let old = umask(0)
         umask(old)
         return old
-    }
+    }()
 
     private static func tooLarge(_ name: String, _ limit: Int) -> PlistError {
         PlistError(.limitExceeded, "cannot read \(name): larger than the limit of \(limit) bytes")

@@ -54,13 +54,16 @@ package enum OutputTarget: Sendable, Equatable {
         case .inPlace:
             return item.source
         case .directory(let dir):
-            let path = item.relative ?? (item.source == "-" ? "stdin" : String(item.source.split(separator: "/").last ?? "output"))
-            let parts = path.split(separator: "/")
-            let name = String(parts.last ?? "output")
-            let subfolders = parts.dropLast().filter { $0 != "." && $0 != ".." }.map { $0 + "/" }.joined()
+            // Names are split at their "/" bytes, as the file system does
+            // (and far faster than by characters).
+            let slash = UInt8(ascii: "/")
+            let path = item.relative ?? (item.source == "-" ? "stdin" : item.source.utf8.split(separator: slash).last.map { String(Substring($0)) } ?? "output")
+            let parts = path.utf8.split(separator: slash)
+            let name = parts.last.map { String(Substring($0)) } ?? "output"
+            let subfolders = parts.dropLast().filter { !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }.map { Substring($0) + "/" }.joined()
             let folder = (dir.hasSuffix("/") ? dir : dir + "/") + subfolders
             guard let format else { return folder + name }
-            let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] }.map(String.init) ?? name
+            let stem = name.utf8.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 == name.startIndex ? nil : name[..<$0] }.map(String.init) ?? name
             return folder + stem + "." + Self.fileExtension(for: format)
         }
     }

@@ -117,8 +117,10 @@ enum LongInputLists {
     /// The arguments with every input but the first removed, and the removed
     /// inputs in order; nil when the line is short or has anything but the
     /// command's own flags and options (help, `--`, unknown options).
-    static func split(_ arguments: [String], options: OptionTable?) -> ([String], [String])? {
-        guard arguments.count > threshold, let options, let name = arguments.first else { return nil }
+    /// `options` is only worked out for a long line: describing the command
+    /// costs more than linting a few files.
+    static func split(_ arguments: [String], options table: @autoclosure () -> OptionTable?) -> ([String], [String])? {
+        guard arguments.count > threshold, let options = table(), let name = arguments.first else { return nil }
         var kept = [name]
         var extra: [String] = []
         var sawInput = false

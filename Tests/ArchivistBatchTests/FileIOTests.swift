@@ -58,7 +58,7 @@ final class FileIOTests: XCTestCase {
 
         let existing = make("existing.plist", "old contents")
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: existing)
-        try FileIO.writeAtomically(Array("replaced".utf8), to: existing, durable: true)
+        try FileIO.writeAtomically(Array("replaced".utf8), to: existing)
         XCTAssertEqual(contents(existing), "replaced")
         XCTAssertEqual(try permissions(existing), 0o640)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["existing.plist", "fresh.plist"],

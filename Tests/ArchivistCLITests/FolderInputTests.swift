@@ -77,4 +77,21 @@ extension CLITests {
         let filtered = try run(["convert", "Pictures", "--include", "*.plist", "--to", "xml"])
         XCTAssertTrue(filtered.stderr.hasPrefix("Pictures: warning: no files that --include and --exclude take found in this folder (without -r only the files directly inside are taken)\n"), filtered.stderr)
     }
+
+    /// A property list that is not UTF-8 text (Latin-1 XML, as Foundation
+    /// reads it) found in a folder is linted, not skipped, as convert converts it.
+    func testLintChecksAFolderPlistThatIsNotUTF8() throws {
+        var bytes = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<plist version=\"1.0\"><dict><key>name</key><string>caf".utf8)
+        bytes.append(0xE9)
+        bytes.append(Data("</string></dict></plist>\n".utf8))
+        XCTAssertEqual(try PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: String], ["name": "café"])
+        let url = work.appendingPathComponent("Latin/latin1.plist")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try bytes.write(to: url)
+        try Self.png.write(to: work.appendingPathComponent("Latin/thumb.png"))
+        let lint = try run(["lint", "Latin"])
+        XCTAssertEqual(lint.status, 0, lint.stderr)
+        XCTAssertEqual(lint.stdout, "Latin/latin1.plist: OK\n")
+        XCTAssertEqual(lint.stderr, "1 file skipped (not a property list; --verbose lists them)\n", "the image is still skipped")
+    }
 }

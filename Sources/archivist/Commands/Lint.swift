@@ -108,12 +108,15 @@ struct Lint: ParsableCommand {
                 for item in try BatchPlan.items([path], selection: selection) {
                     do {
                         let bytes = try FileIO.read(item.source, maxSize: limits.readOptions.limits.maxInputSize)
-                        if item.relative != nil, !BatchPlan.mayBePropertyList(bytes) {
+                        let found = findings(in: bytes, path: item.source, policy: policy, census: &census)
+                        // Only a file with problems can be one to skip: sniffing
+                        // every file first would cost more than reading most.
+                        if item.relative != nil, !found.isEmpty, !BatchPlan.mayBePropertyList(bytes) {
                             skipped += 1
                             if folders.verbose { Console.error(FolderOptions.skippedLine(item.source)) }
                             continue
                         }
-                        reporter.add(item.source, findings(in: bytes, path: item.source, policy: policy, census: &census))
+                        reporter.add(item.source, found)
                     } catch let error as PlistError {
                         Console.error(error.formatted(path: item.source))
                         reporter.failedToRead(item.source, error)

@@ -18,6 +18,8 @@ struct BatchSession {
     let items: [BatchItem]
     /// True when the batch reaches beyond one named file (a summary is printed).
     let isBatch: Bool
+    /// The results, put in place together when the run ends (one flush to disk).
+    let writes = WriteBatch()
 
     /// Plans the items of `inputs`.
     init(inputs: [String], options: BatchOptions) throws {
@@ -41,7 +43,7 @@ struct BatchSession {
             throw ExitCode.validationFailure
         }
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
-                                       readOptions: readOptions, writeOptions: style.writeOptions)
+                                       readOptions: readOptions, writeOptions: style.writeOptions, staging: writes)
         try failing(at: nil) {
             try converter.prepare()
         }
@@ -55,7 +57,7 @@ struct BatchSession {
         let runner = BatchRunner(count: items.count, jobs: options.jobCount, failFast: options.failFast)
         let progress = Progress(total: items.count, enabled: isBatch && isatty(STDERR_FILENO) == 1, started: started)
         let verbose = options.folders.verbose
-        let outcomes = runner.run(work) { index, outcome in
+        let finished = runner.run(work) { index, outcome in
             progress.clear()
             for line in outcome.stdoutLines { Console.output(line) }
             for line in outcome.stderrLines { Console.error(line) }
@@ -65,6 +67,18 @@ struct BatchSession {
             progress.show(done: index + 1)
         }
         progress.clear()
+        // Every result in place with one flush; a result that could not be
+        // put there makes its item fail. The items that ran are the first
+        // ones (they are taken in order), so an item's index is its outcome's.
+        var outcomes = finished
+        for failure in writes.commit() {
+            let k = failure.item
+            guard outcomes.indices.contains(k) else { continue }
+            Console.error(failure.error.formatted(path: outcomes[k].item.source))
+            outcomes[k].status = .failed
+            outcomes[k].errors.append(failure.error)
+            outcomes[k].bytesOut = 0
+        }
         var counts: [BatchOutcome.Status: Int] = [:]
         var bytesIn = 0, bytesOut = 0
         for o in outcomes {

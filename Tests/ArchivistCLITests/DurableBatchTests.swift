@@ -1,0 +1,131 @@
+import ArchivistCore
+import Foundation
+import XCTest
+
+/// What a batch promises about the disk: one flush for the whole batch, no
+/// temporary file left, and after a crash each result old or new.
+extension CLITests {
+    /// `count` XML plists written by Foundation in `folder`, spread over two subfolders.
+    func makeFoundationInputs(_ folder: String, count: Int) throws -> [String: Data] {
+        var written: [String: Data] = [:]
+        for i in 0..<count {
+            let name = "\(folder)/\(i % 2 == 0 ? "even" : "odd")/f\(i).plist"
+            let data = try PropertyListSerialization.data(fromPropertyList: ["index": i, "name": "file \(i) é", "ratio": Double(i) / 3],
+                                                          format: .xml, options: 0)
+            let url = work.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+            written[name] = data
+        }
+        return written
+    }
+
+    /// The system calls `archivist ARGS` makes, counted by name (strace);
+    /// nil (after a skip) where strace cannot run, a failure under CI.
+    func syscallCounts(_ args: [String], calls: [String]) throws -> [String: Int]? {
+        let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+        guard let strace else {
+            if isCI { XCTFail("strace is not installed") }
+            return nil
+        }
+        let log = work.appendingPathComponent("strace.log").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        process.arguments = ["-f", "-qq", "-o", log, "-e", "trace=" + calls.joined(separator: ","),
+                             Self.productsDirectory.appendingPathComponent("archivist").path] + args
+        process.currentDirectoryURL = work
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8), process.terminationStatus == 0 else {
+            // strace itself may be refused (no ptrace in some containers).
+            if isCI { XCTFail("strace could not trace archivist (status \(process.terminationStatus))") }
+            return nil
+        }
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            // "PID call(args) = result", the PID padded with spaces.
+            let call = line.drop { $0.isNumber || $0 == " " }.prefix { $0 != "(" }
+            guard !call.isEmpty, !call.hasPrefix("+++"), !call.hasPrefix("---") else { continue }
+            counts[String(call), default: 0] += 1
+        }
+        return counts
+    }
+
+    func testABatchFlushesOnceNotOncePerFile() throws {
+        _ = try makeFoundationInputs("in", count: 40)
+        let calls = ["fsync", "fdatasync", "syncfs", "rename"]
+        guard let counts = try syscallCounts(["convert", "in", "-r", "--to", "binary", "--output-dir", "out", "--jobs", "2"], calls: calls) else {
+            throw XCTSkip("strace cannot run here")
+        }
+        XCTAssertEqual(counts["rename"], 40)
+        // One flush of the file system for all 40 results, then one of each of
+        // the two folders the results were renamed into.
+        XCTAssertEqual(counts["syncfs"], 1, "\(counts)")
+        XCTAssertEqual(counts["fsync"], 2, "\(counts)")
+        XCTAssertNil(counts["fdatasync"])
+        for folder in ["out/even", "out/odd"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent(folder).path)
+            XCTAssertEqual(names.count, 20)
+            XCTAssertFalse(names.contains { $0.hasPrefix(".") }, "no temporary file is left: \(names)")
+        }
+        // The results are what Foundation reads from the inputs.
+        let result = try Data(contentsOf: work.appendingPathComponent("out/odd/f7.plist"))
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let read = try PropertyListSerialization.propertyList(from: result, format: &format) as? NSDictionary
+        XCTAssertEqual(format, .binary)
+        XCTAssertEqual(read, ["index": 7, "name": "file 7 é", "ratio": 7.0 / 3] as NSDictionary)
+
+        // A single file (`set`) is flushed on its own: the file, then its folder.
+        guard let single = try syscallCounts(["set", "in/even/f0.plist", "name", "renamed", "--type", "string"], calls: calls) else {
+            throw XCTSkip("strace cannot run here")
+        }
+        XCTAssertEqual(single["fsync"], 2, "\(single)")
+        XCTAssertEqual(single["rename"], 1)
+    }
+
+    /// A batch killed at any moment (as a power loss would stop it) leaves
+    /// every destination either the old file or the complete new one.
+    func testAKilledBatchLeavesEveryFileOldOrNew() throws {
+        let inputs = try makeFoundationInputs("tree", count: 600)
+        for delay in [30_000, 120_000, 300_000] as [useconds_t] {
+            let process = Process()
+            process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
+            process.arguments = ["convert", "tree", "-r", "--to", "binary", "--in-place", "--jobs", "2"]
+            process.currentDirectoryURL = work
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            for (name, old) in inputs {
+                let now = try Data(contentsOf: work.appendingPathComponent(name))
+                if now == old { continue }
+                var format = PropertyListSerialization.PropertyListFormat.xml
+                let new = try PropertyListSerialization.propertyList(from: now, format: &format) as? NSDictionary
+                let expected = try PropertyListSerialization.propertyList(from: old, format: nil) as? NSDictionary
+                XCTAssertEqual(format, .binary, name)
+                XCTAssertEqual(new, expected, name)
+            }
+            // Restore the inputs for the next round, without the temporary
+            // files a kill may leave (hidden, so folder walks skip them).
+            for (name, old) in inputs { try old.write(to: work.appendingPathComponent(name)) }
+            for folder in ["tree/even", "tree/odd"] {
+                let url = work.appendingPathComponent(folder)
+                for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasPrefix(".") {
+                    XCTAssertTrue(name.contains(".archivist-"), name)
+                    try FileManager.default.removeItem(at: url.appendingPathComponent(name))
+                }
+            }
+        }
+        // Uninterrupted, the same batch converts all and leaves no temporary file.
+        XCTAssertEqual(try run(["convert", "tree", "-r", "--to", "binary", "--in-place"]).status, 0)
+        for folder in ["tree/even", "tree/odd"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent(folder).path)
+            XCTAssertFalse(names.contains { $0.hasPrefix(".") }, "no temporary file is left")
+        }
+    }
+}
