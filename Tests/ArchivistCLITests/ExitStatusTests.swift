@@ -42,7 +42,23 @@ extension CLITests {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, !Self.catchesSIGINT(process.processIdentifier) { usleep(2_000) }
         XCTAssertTrue(Self.catchesSIGINT(process.processIdentifier), "the batch catches Ctrl-C")
+        // The first item has started: it is blocked reading standard input.
+        while Date() < deadline, !Self.isReadingStandardInput(process.processIdentifier) { usleep(2_000) }
+        XCTAssertTrue(Self.isReadingStandardInput(process.processIdentifier), "the first item reads standard input")
         return (process, input, err)
+    }
+
+    /// True when the process's main thread is in read(0, ...) (`/proc/PID/syscall`:
+    /// the system call's number, then its arguments).
+    static func isReadingStandardInput(_ pid: Int32) -> Bool {
+        #if arch(x86_64)
+        let read = "0"
+        #else
+        let read = "63"
+        #endif
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return false }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 && fields[0] == read && fields[1] == "0x0"
     }
 
     /// True when the process has a handler for SIGINT (`SigCgt` in /proc).
