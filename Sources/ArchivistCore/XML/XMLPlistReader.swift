@@ -21,7 +21,7 @@ public enum XMLPlistReader {
         }
         // libxml2 2.9 has no UTF-32 decoder: transcode such input to UTF-8 first.
         if let bom = TextDecoding.detectBOM(buffer), bom.encoding == .utf32BE || bom.encoding == .utf32LE {
-            let utf8 = try TextDecoding.decodeToUTF8Strictly(buffer)
+            let utf8 = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
             return try utf8.withUnsafeBytes { bytes in
                 var doc = try parse(bytes, encoding: "UTF-8", options: options)
                 doc.diagnostics = diagnostics + doc.diagnostics
