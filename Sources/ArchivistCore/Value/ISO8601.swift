@@ -124,11 +124,12 @@ package enum ISO8601 {
     }
 
     /// `appendFormatted` into a writer's buffer.
-    static func appendFormatted(_ date: PlistDate, into out: ByteSink) -> Bool {
+    static func appendFormatted(_ date: PlistDate, into out: ByteSink, fraction: Bool = false) -> Bool {
         guard let f = fields(of: date) else { return false }
-        if f.year < 0 || f.year >= 10_000 {
+        let t = date.secondsSinceReferenceDate
+        if f.year < 0 || f.year >= 10_000 || fraction && t != t.rounded(.down) {
             var bytes: [UInt8] = []
-            _ = appendFormatted(date, into: &bytes)
+            _ = appendFormatted(date, into: &bytes, fraction: fraction)
             out.append(bytes)
             return true
         }
