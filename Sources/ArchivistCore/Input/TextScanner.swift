@@ -85,11 +85,9 @@ struct TextScanner {
     // MARK: - Strings
 
     /// Reads a string quoted with the byte at `i` up to the same byte, and
-    /// moves past it. `unescape` decodes the escape whose backslash is at its
-    /// offset argument onto the end of the text so far (the second argument is
-    /// the opening quote's offset) and returns the offset after the escape.
+    /// moves past it, decoding escapes with `Escapes`.
     @inline(__always)
-    mutating func readQuotedString(unescape: (inout TextScanner, Int, Int) throws -> Int) throws -> String {
+    mutating func readQuotedString<Escapes: TextEscapes>(unescapingWith _: Escapes.Type) throws -> String {
         let n = text.count
         let open = i
         let quote = text[i]
@@ -102,15 +100,15 @@ struct TextScanner {
                 i = j + 1
                 return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<j]), as: UTF8.self)
             }
-            if b == UInt8(ascii: "\\") { return try readEscapedString(open: open, start: start, escape: j, unescape: unescape) }
+            if b == UInt8(ascii: "\\") { return try readEscapedString(open: open, start: start, escape: j, unescapingWith: Escapes.self) }
             j = try advanceOverCharacter(at: j)
         }
         throw error(.syntax, "unterminated string", at: open)
     }
 
     /// The slow path of `readQuotedString`, from the first backslash at `escape`.
-    private mutating func readEscapedString(open: Int, start: Int, escape: Int,
-                                            unescape: (inout TextScanner, Int, Int) throws -> Int) throws -> String {
+    private mutating func readEscapedString<Escapes: TextEscapes>(open: Int, start: Int, escape: Int,
+                                                                  unescapingWith _: Escapes.Type) throws -> String {
         let n = text.count
         let quote = text[open]
         scratch.removeAll(keepingCapacity: true)
@@ -132,7 +130,7 @@ struct TextScanner {
                 try checkLength(scratch.count, at: open)
                 continue
             }
-            j = try unescape(&self, j, open)
+            j = try Escapes.unescape(&self, at: j, open: open)
         }
         throw error(.syntax, "unterminated string", at: open)
     }
@@ -264,4 +262,12 @@ struct TextScanner {
         let position = SourceLocation.text(in: text, offset: start).shortDescription
         return error(.syntax, "unexpected end of input in the \(container) that starts at \(position), expected \(what)")
     }
+}
+
+/// A text format's escapes in quoted strings.
+protocol TextEscapes {
+    /// Decodes the escape whose backslash is at `backslash` onto the end of the
+    /// string being unescaped (`TextScanner.appendUnescaped`) and returns the
+    /// offset after it; `open` is the offset of the string's opening quote.
+    static func unescape(_ scanner: inout TextScanner, at backslash: Int, open: Int) throws -> Int
 }

@@ -1,7 +1,7 @@
 /// A strict RFC 8259 JSON scanner over one UTF-8 buffer that builds the tree
 /// directly. Containers are kept on an explicit stack, so nesting costs heap
 /// memory only and stops at `Limits.maxDepth`.
-struct JSONParser {
+struct JSONParser: TextEscapes {
     /// Position, strings, limits and errors.
     var scanner: TextScanner
 
@@ -167,11 +167,11 @@ struct JSONParser {
     /// Parses a string whose opening quote is at `i`.
     @inline(__always)
     private mutating func parseString() throws -> String {
-        try scanner.readQuotedString(unescape: Self.unescape)
+        try scanner.readQuotedString(unescapingWith: Self.self)
     }
 
     /// Decodes the escape whose backslash is at `j` (the string opens at `open`).
-    private static func unescape(_ scanner: inout TextScanner, at j: Int, open: Int) throws -> Int {
+    static func unescape(_ scanner: inout TextScanner, at j: Int, open: Int) throws -> Int {
         let text = scanner.text
         guard j + 1 < text.count else { throw scanner.error(.syntax, "unterminated string", at: open) }
         switch text[j + 1] {

@@ -2,7 +2,7 @@
 /// buffer, accepting what Core Foundation's parser (`CFOldStylePList.c`)
 /// accepts. Containers are kept on an explicit stack, so nesting costs heap
 /// memory only and stops at `Limits.maxDepth`.
-struct OpenStepParser {
+struct OpenStepParser: TextEscapes {
     /// Position, strings, limits and errors.
     private var scanner: TextScanner
 
@@ -224,11 +224,11 @@ struct OpenStepParser {
     /// Parses a string quoted with `"` or `'` (the byte at `i`).
     @inline(__always)
     private mutating func parseQuotedString() throws -> String {
-        try scanner.readQuotedString(unescape: Self.unescape)
+        try scanner.readQuotedString(unescapingWith: Self.self)
     }
 
     /// Decodes the escape whose backslash is at `backslash` (the string opens at `open`).
-    private static func unescape(_ scanner: inout TextScanner, at backslash: Int, open: Int) throws -> Int {
+    static func unescape(_ scanner: inout TextScanner, at backslash: Int, open: Int) throws -> Int {
         let text = scanner.text
         let n = text.count
         guard backslash + 1 < n else {
