@@ -1,6 +1,7 @@
-/// A strict RFC 8259 JSON scanner over one UTF-8 buffer that builds the tree
-/// directly. Containers are kept on an explicit stack, so nesting costs heap
-/// memory only and stops at `Limits.maxDepth`.
+/// A strict RFC 8259 JSON parser over one UTF-8 buffer, written on
+/// `TextScanner`, that builds the tree directly. Containers are kept on an
+/// explicit stack, so nesting costs heap memory only and stops at
+/// `Limits.maxDepth`.
 struct JSONParser: TextEscapes {
     /// Position, strings, limits and errors.
     var scanner: TextScanner

@@ -121,37 +121,37 @@ public enum JSONPlistWriter {
         out.append(utf8: text)
     }
 
-    private static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// A quoted JSON string: `"` and `\` (and `/` when `escapingSlashes`, as
     /// `JSONEncoder` writes it) escaped, control characters as `\n`, `\t`...
     /// or `\u00XX`; everything else copied as UTF-8.
     static func appendString(_ string: String, escapingSlashes: Bool = false, into out: ByteSink) {
         out.append(UInt8(ascii: "\""))
         var s = string
-        s.withUTF8 { bytes in
-            var runStart = 0
-            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || (b == 0x2F && escapingSlashes) {
-                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
-                runStart = k + 1
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x2F: out.append(0x2F)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                default:
-                    out.append("u00")
-                    out.append(lowercaseHexDigits[Int(b >> 4)])
-                    out.append(lowercaseHexDigits[Int(b & 0x0F)])
-                }
-            }
-            out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
+        s.withUTF8 { out.appendEscaped($0, JSONEscaping(escapingSlashes: escapingSlashes)) }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// RFC 8259's escapes, with `/` escaped too when `escapingSlashes`.
+private struct JSONEscaping: BackslashEscaping {
+    var escapingSlashes: Bool
+
+    static let hexEscapePrefix: StaticString = "u00"
+
+    @inline(__always)
+    func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == 0x22 || b == 0x5C || (b == 0x2F && escapingSlashes)
+    }
+
+    func letter(for b: UInt8) -> UInt8? {
+        switch b {
+        case 0x22, 0x5C, 0x2F: return b
+        case 0x0A: return UInt8(ascii: "n")
+        case 0x0D: return UInt8(ascii: "r")
+        case 0x09: return UInt8(ascii: "t")
+        case 0x08: return UInt8(ascii: "b")
+        case 0x0C: return UInt8(ascii: "f")
+        default: return nil
+        }
     }
 }

@@ -1,7 +1,7 @@
-/// A scanner for old-style (NeXTSTEP/OpenStep) property lists over one UTF-8
-/// buffer, accepting what Core Foundation's parser (`CFOldStylePList.c`)
-/// accepts. Containers are kept on an explicit stack, so nesting costs heap
-/// memory only and stops at `Limits.maxDepth`.
+/// A parser for old-style (NeXTSTEP/OpenStep) property lists over one UTF-8
+/// buffer, written on `TextScanner`, accepting what Core Foundation's parser
+/// (`CFOldStylePList.c`) accepts. Containers are kept on an explicit stack, so
+/// nesting costs heap memory only and stops at `Limits.maxDepth`.
 struct OpenStepParser: TextEscapes {
     /// Position, strings, limits and errors.
     private var scanner: TextScanner

@@ -138,29 +138,32 @@ public enum OpenStepWriter {
                 return
             }
             out.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
-                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
-                runStart = k + 1
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x07: out.append(UInt8(ascii: "a"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0B: out.append(UInt8(ascii: "v"))
-                default:
-                    out.append("U00")
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0x0F)])
-                }
-            }
-            out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            out.appendEscaped(bytes, OpenStepEscaping())
             out.append(UInt8(ascii: "\""))
+        }
+    }
+}
+
+/// Core Foundation's old-style escapes: control characters, `"`, `\` and DEL.
+private struct OpenStepEscaping: BackslashEscaping {
+    static let hexEscapePrefix: StaticString = "U00"
+
+    @inline(__always)
+    func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F
+    }
+
+    func letter(for b: UInt8) -> UInt8? {
+        switch b {
+        case 0x22, 0x5C: return b
+        case 0x0A: return UInt8(ascii: "n")
+        case 0x09: return UInt8(ascii: "t")
+        case 0x0D: return UInt8(ascii: "r")
+        case 0x07: return UInt8(ascii: "a")
+        case 0x08: return UInt8(ascii: "b")
+        case 0x0C: return UInt8(ascii: "f")
+        case 0x0B: return UInt8(ascii: "v")
+        default: return nil
         }
     }
 }
