@@ -71,3 +71,43 @@ final class StrictTextDecodingTests: XCTestCase {
         XCTAssertEqual(try PropertyList.read(good).value, .array([.string("😀")]), "a surrogate pair is one character")
     }
 }
+
+/// The one decoder's replacing mode reads ill-formed UTF-16 and UTF-32 as the
+/// standard library's decoders do: each ill-formed unit becomes U+FFFD.
+final class ReplacingTextDecodingTests: XCTestCase {
+    func testIllFormedUTF16IsReplacedAsTheStandardLibraryDoes() throws {
+        let samples: [[UInt16]] = [
+            Array("a\u{e9}😀b".utf16),
+            [0x61, 0xD800, 0x62],          // a high surrogate before a non-surrogate
+            [0xDC00, 0x61],                // a low surrogate alone
+            [0xD83D, 0xD83D, 0xDE00],      // two highs, then a low: one pair after one lone high
+            [0x61, 0xD800],                // a high surrogate at the end
+        ]
+        for units in samples {
+            for bigEndian in [true, false] {
+                var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+                for u in units { bytes += bigEndian ? [UInt8(u >> 8), UInt8(u & 0xFF)] : [UInt8(u & 0xFF), UInt8(u >> 8)] }
+                let decoded = try bytes.withUnsafeBytes { try TextDecoding.decodeToUTF8($0, mode: .replacing) }
+                XCTAssertEqual(String(decoding: decoded, as: UTF8.self), String(decoding: units, as: UTF16.self), "\(units)")
+                let illFormed = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: true) { _ in }
+                let strict = Result { try bytes.withUnsafeBytes { try TextDecoding.decodeToUTF8($0, mode: .strict) } }
+                switch strict {
+                case .success(let utf8): XCTAssertFalse(illFormed, "\(units)"); XCTAssertEqual(utf8, decoded)
+                case .failure(let error): XCTAssertTrue(illFormed, "\(units)"); XCTAssertEqual((error as? PlistError)?.kind, .encoding)
+                }
+            }
+        }
+    }
+
+    func testUTF32ValuesThatAreNoScalarsAreReplaced() throws {
+        let text = "x\u{10FFFF}"
+        var bytes: [UInt8] = [0x00, 0x00, 0xFE, 0xFF]
+        for scalar in text.unicodeScalars { bytes += withUnsafeBytes(of: scalar.value.bigEndian, Array.init) }
+        bytes += withUnsafeBytes(of: UInt32(0x11_0000).bigEndian, Array.init)
+        let decoded = try bytes.withUnsafeBytes { try TextDecoding.decodeToUTF8($0, mode: .replacing) }
+        XCTAssertEqual(String(decoding: decoded, as: UTF8.self), text + "\u{FFFD}")
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { try TextDecoding.decodeToUTF8($0, mode: .strict) }) { error in
+            XCTAssertEqual((error as? PlistError)?.message, "0x110000 is not a Unicode scalar")
+        }
+    }
+}

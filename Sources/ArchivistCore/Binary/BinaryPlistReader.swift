@@ -19,4 +19,9 @@ public enum BinaryPlistReader {
         let value = try scanner.readRoot()
         return PlistDocument(value: value, format: .binary, diagnostics: scanner.diagnostics)
     }
+
+    /// Reads a binary property list from bytes.
+    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        try bytes.withUnsafeBytes { try read($0, options: options) }
+    }
 }

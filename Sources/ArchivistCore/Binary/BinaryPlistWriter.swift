@@ -11,6 +11,15 @@ import Darwin
 public enum BinaryPlistWriter {
     /// Writes a tree as a binary property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        let out = ByteSink(capacity: 64)
+        try write(value, options: options, into: out)
+        return out.bytes()
+    }
+
+    /// Appends the binary property list of `value` to `out`. The tree is
+    /// flattened into numbered objects first rather than walked in output
+    /// order, since equal scalars are written once and referenced by number.
+    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
         let (scalars, containers, refs) = BinaryFlattener.count(value, depth: 0)
@@ -18,7 +27,7 @@ public enum BinaryPlistWriter {
         flattener.objects.reserveCapacity(scalars + containers)
         flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(value, depth: 0)
-        return flattener.serialize()
+        flattener.serialize(into: out)
     }
 }
 
@@ -94,15 +103,18 @@ private struct BinaryFlattener {
         }
     }
 
-    func serialize() -> [UInt8] {
+    /// Appends the objects, the offset table and the trailer to `out`.
+    func serialize(into out: ByteSink) {
         let n = objects.count
         let refSize = BinaryFlattener.bytesNeeded(UInt64(n))
-        let out = ByteSink(capacity: 64 + n * 16)
+        out.reserve(64 + n * 16)
+        // Offsets count from the start of this property list.
+        let start = out.count
         out.append("bplist00")
         var offsets = [Int](repeating: 0, count: n)
         refs.withUnsafeBufferPointer { refs in
             for (i, object) in objects.enumerated() {
-                offsets[i] = out.count
+                offsets[i] = out.count - start
                 switch object {
                 case .scalar(let v): BinaryFlattener.writeScalar(v, into: out)
                 case .array(let start, let count):
@@ -114,14 +126,13 @@ private struct BinaryFlattener {
                 }
             }
         }
-        let tableOffset = out.count
+        let tableOffset = out.count - start
         let offsetSize = BinaryFlattener.bytesNeeded(UInt64(tableOffset))
         offsets.withUnsafeBufferPointer { BinaryFlattener.appendRefs($0, 0, n, size: offsetSize, into: out) }
         out.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
         BinaryFlattener.appendBE(UInt64(n), size: 8, into: out)
         BinaryFlattener.appendBE(0, size: 8, into: out)
         BinaryFlattener.appendBE(UInt64(tableOffset), size: 8, into: out)
-        return out.bytes()
     }
 
     /// `count` big-endian integers of `size` bytes from `values[start...]`.

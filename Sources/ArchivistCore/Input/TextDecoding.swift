@@ -17,23 +17,33 @@ package enum TextDecoding {
         return nil
     }
 
-    /// The text as UTF-8 without a BOM. Input without a BOM is returned as it is;
-    /// ill-formed code units become U+FFFD.
-    /// Like `decodeToUTF8`, but UTF-16 and UTF-32 text must be well formed: a
-    /// lone surrogate (or a UTF-32 value that is no scalar) is an `.encoding`
-    /// error at its line and column in the decoded text, since a Swift string
-    /// cannot hold it and replacing it would lose it.
-    static func decodeToUTF8Strictly(_ bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
+    /// What becomes of UTF-16 and UTF-32 text that is not well formed.
+    package enum Mode: Sendable {
+        /// Ill-formed code units become U+FFFD (for sniffing and checks that
+        /// only look).
+        case replacing
+        /// A lone surrogate (or a UTF-32 value that is no scalar) is an
+        /// `.encoding` error at its line and column in the decoded text, since
+        /// a Swift string cannot hold it and replacing it would lose it.
+        case strict
+    }
+
+    /// The text as UTF-8 without a BOM; input without a BOM is returned as it is.
+    /// Only `.strict` throws.
+    package static func decodeToUTF8(_ bytes: UnsafeRawBufferPointer, mode: Mode) throws -> [UInt8] {
         guard let (encoding, bom) = detectBOM(bytes) else { return Array(bytes) }
         let body = UnsafeRawBufferPointer(rebasing: bytes[bom...])
         var out: [UInt8] = []
         out.reserveCapacity(body.count)
         var line = 1, lineStart = 0
-        func fail(_ what: String) -> PlistError {
-            PlistError(.encoding, what, at: .text(line: line, column: out.count - lineStart + 1))
+        func illFormed(_ what: String) throws -> Unicode.Scalar {
+            guard mode == .replacing else {
+                throw PlistError(.encoding, what, at: .text(line: line, column: out.count - lineStart + 1))
+            }
+            return "\u{FFFD}"
         }
         func append(_ scalar: Unicode.Scalar) {
-            for b in UTF8.encode(scalar).map({ Array($0) }) ?? [] { out.append(b) }
+            UTF8.encode(scalar) { out.append($0) }
             if scalar == "\n" {
                 line += 1
                 lineStart = out.count
@@ -54,14 +64,15 @@ package enum TextDecoding {
                 switch u {
                 case 0xD800...0xDBFF:
                     guard i + 1 < body.count, case 0xDC00...0xDFFF = unit(i) else {
-                        throw fail("lone UTF-16 surrogate 0x\(String(u, radix: 16, uppercase: true))")
+                        append(try illFormed("lone UTF-16 surrogate 0x\(String(u, radix: 16, uppercase: true))"))
+                        continue
                     }
                     let low = unit(i)
                     i += 2
                     let value = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
                     append(Unicode.Scalar(value) ?? "\u{FFFD}")
                 case 0xDC00...0xDFFF:
-                    throw fail("lone UTF-16 surrogate 0x\(String(u, radix: 16, uppercase: true))")
+                    append(try illFormed("lone UTF-16 surrogate 0x\(String(u, radix: 16, uppercase: true))"))
                 default:
                     append(Unicode.Scalar(u) ?? "\u{FFFD}")
                 }
@@ -72,43 +83,15 @@ package enum TextDecoding {
             while i + 3 < body.count {
                 let b0 = UInt32(body[i]), b1 = UInt32(body[i + 1]), b2 = UInt32(body[i + 2]), b3 = UInt32(body[i + 3])
                 let v = big ? (b0 << 24 | b1 << 16 | b2 << 8 | b3) : (b3 << 24 | b2 << 16 | b1 << 8 | b0)
-                guard let scalar = Unicode.Scalar(v) else { throw fail("0x\(String(v, radix: 16, uppercase: true)) is not a Unicode scalar") }
-                append(scalar)
+                append(try Unicode.Scalar(v) ?? illFormed("0x\(String(v, radix: 16, uppercase: true)) is not a Unicode scalar"))
                 i += 4
             }
         }
         return out
     }
 
+    /// The text as UTF-8 without a BOM, ill-formed code units replaced by U+FFFD.
     package static func decodeToUTF8(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        guard let (encoding, bom) = detectBOM(bytes) else { return Array(bytes) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[bom...])
-        var out: [UInt8] = []
-        out.reserveCapacity(body.count)
-        switch encoding {
-        case .utf8:
-            out.append(contentsOf: body)
-        case .utf16BE, .utf16LE:
-            let big = encoding == .utf16BE
-            var units: [UInt16] = []
-            units.reserveCapacity(body.count / 2)
-            var i = 0
-            while i + 1 < body.count {
-                units.append(big ? UInt16(body[i]) << 8 | UInt16(body[i + 1]) : UInt16(body[i + 1]) << 8 | UInt16(body[i]))
-                i += 2
-            }
-            _ = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) { out.append($0) }
-        case .utf32BE, .utf32LE:
-            let big = encoding == .utf32BE
-            var i = 0
-            while i + 3 < body.count {
-                let b0 = UInt32(body[i]), b1 = UInt32(body[i + 1]), b2 = UInt32(body[i + 2]), b3 = UInt32(body[i + 3])
-                let v = big ? (b0 << 24 | b1 << 16 | b2 << 8 | b3) : (b3 << 24 | b2 << 16 | b1 << 8 | b0)
-                let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
-                out.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
-                i += 4
-            }
-        }
-        return out
+        (try? decodeToUTF8(bytes, mode: .replacing)) ?? []
     }
 }

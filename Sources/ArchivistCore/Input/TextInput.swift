@@ -15,14 +15,14 @@ enum TextInput {
         }
         guard let (encoding, bomLength) = TextDecoding.detectBOM(buffer) else {
             guard detectsUnmarkedUTF16or32, let encoding = unmarkedEncoding(buffer) else { return try body(buffer) }
-            let text = try decodeUnmarked(buffer, as: encoding, strictly: true)
+            let text = try decodeUnmarked(buffer, as: encoding, mode: .strict)
             return try text.withUnsafeBytes { try body($0) }
         }
         switch encoding {
         case .utf8:
             return try body(UnsafeRawBufferPointer(rebasing: buffer[bomLength...]))
         case .utf16BE, .utf16LE, .utf32BE, .utf32LE:
-            let text = try TextDecoding.decodeToUTF8Strictly(buffer)
+            let text = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
             return try text.withUnsafeBytes { try body($0) }
         }
     }
@@ -53,12 +53,11 @@ extension TextInput {
 
     /// Unmarked UTF-16 or UTF-32 text as UTF-8, decoded as if it had its BOM.
     static func decodeUnmarked(_ bytes: UnsafeRawBufferPointer, as encoding: TextDecoding.Encoding) -> [UInt8] {
-        (try? decodeUnmarked(bytes, as: encoding, strictly: false)) ?? []
+        (try? decodeUnmarked(bytes, as: encoding, mode: .replacing)) ?? []
     }
 
-    /// Text without a BOM in a known encoding, as UTF-8; `strictly` makes lone
-    /// surrogates errors instead of U+FFFD.
-    static func decodeUnmarked(_ bytes: UnsafeRawBufferPointer, as encoding: TextDecoding.Encoding, strictly: Bool) throws -> [UInt8] {
+    /// Text without a BOM in a known encoding, as UTF-8, decoded in `mode`.
+    static func decodeUnmarked(_ bytes: UnsafeRawBufferPointer, as encoding: TextDecoding.Encoding, mode: TextDecoding.Mode) throws -> [UInt8] {
         let bom: [UInt8]
         switch encoding {
         case .utf8: bom = [0xEF, 0xBB, 0xBF]
@@ -69,7 +68,7 @@ extension TextInput {
         }
         var marked = bom
         marked.append(contentsOf: bytes)
-        return try marked.withUnsafeBytes { strictly ? try TextDecoding.decodeToUTF8Strictly($0) : TextDecoding.decodeToUTF8($0) }
+        return try marked.withUnsafeBytes { try TextDecoding.decodeToUTF8($0, mode: mode) }
     }
 }
 

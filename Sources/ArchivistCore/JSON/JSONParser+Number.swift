@@ -56,7 +56,7 @@ extension JSONParser {
             throw error(.invalidValue, "number \(shown) is beyond the range of a 64-bit real", at: start)
         }
         if fractionEnd == integerEnd, !hasExponent {
-            pendingDiagnostics.add(.integerBeyond64Bits, "integer \(shown) does not fit in 64 bits; Apple's parsers read it as the real \(value)", at: start)
+            scanner.report(.integerBeyond64Bits, "integer \(shown) does not fit in 64 bits; Apple's parsers read it as the real \(value)", at: start)
         }
         return .real(PlistReal(value))
     }

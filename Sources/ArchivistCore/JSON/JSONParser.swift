@@ -1,42 +1,36 @@
-/// A strict RFC 8259 JSON scanner over one UTF-8 buffer that builds the tree
-/// directly. Containers are kept on an explicit stack, so nesting costs heap
-/// memory only and stops at `Limits.maxDepth`.
-struct JSONParser {
-    let text: UnsafeRawBufferPointer
-    let limits: Limits
-    /// The read position (a byte offset into `text`).
-    var i = 0
-    /// Lone surrogates and duplicate keys, in input order.
-    var pendingDiagnostics = TextDiagnostics()
-    private var objectCount = 0
-    /// Reused for strings that hold escapes.
-    private var scratch: [UInt8] = []
+/// A strict RFC 8259 JSON parser over one UTF-8 buffer, written on
+/// `TextScanner`, that builds the tree directly. Containers are kept on an
+/// explicit stack, so nesting costs heap memory only and stops at
+/// `Limits.maxDepth`.
+struct JSONParser: TextEscapes {
+    /// Position, strings, limits and errors.
+    var scanner: TextScanner
 
     init(text: UnsafeRawBufferPointer, limits: Limits) {
-        self.text = text
-        self.limits = limits
+        scanner = TextScanner(text: text, limits: limits, dialect: .json)
     }
 
-    /// A container being filled.
-    private struct Frame {
-        var isObject: Bool
-        var start: Int
-        var items: [PlistValue] = []
-        var members = DictionaryBuilder()
-        /// The key whose value is being read.
-        var key = ""
-        var keyOffset = 0
+    /// The text being read.
+    var text: UnsafeRawBufferPointer { scanner.text }
+    /// The read position (a byte offset into `text`).
+    var i: Int {
+        get { scanner.i }
+        set { scanner.i = newValue }
+    }
+
+    private enum Kind {
+        case array, object
     }
 
     // MARK: - Document
 
     /// Lone surrogates and duplicate keys found so far, in input order.
-    var diagnostics: [PlistDiagnostic] { pendingDiagnostics.resolved(in: text) }
+    var diagnostics: [PlistDiagnostic] { scanner.diagnostics }
 
     /// Parses the whole buffer: one value and nothing but whitespace around it.
     mutating func parseDocument() throws -> PlistValue {
         let n = text.count
-        var stack: [Frame] = []
+        var stack: [TextScanner.Container<Kind>] = []
         var value: PlistValue
         parsing: while true {
             // A value starts here.
@@ -46,8 +40,8 @@ struct JSONParser {
             }
             switch text[i] {
             case UInt8(ascii: "{"):
-                try checkDepth(stack.count)
-                try countObject()
+                try scanner.checkDepth(stack.count)
+                try scanner.countObject()
                 let start = i
                 i += 1
                 skipWhitespace()
@@ -55,14 +49,14 @@ struct JSONParser {
                     i += 1
                     value = .dictionary(PlistDictionary())
                 } else {
-                    var frame = Frame(isObject: true, start: start)
+                    var frame = TextScanner.Container(kind: Kind.object, start: start)
                     try readKey(into: &frame, comma: nil)
                     stack.append(frame)
                     continue parsing
                 }
             case UInt8(ascii: "["):
-                try checkDepth(stack.count)
-                try countObject()
+                try scanner.checkDepth(stack.count)
+                try scanner.countObject()
                 let start = i
                 i += 1
                 skipWhitespace()
@@ -70,23 +64,23 @@ struct JSONParser {
                     i += 1
                     value = .array([])
                 } else {
-                    stack.append(Frame(isObject: false, start: start))
+                    stack.append(TextScanner.Container(kind: .array, start: start))
                     continue parsing
                 }
             case UInt8(ascii: "\""):
                 value = .string(try parseString())
-                try countObject()
+                try scanner.countObject()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = try parseNumber()
-                try countObject()
+                try scanner.countObject()
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
                 value = .bool(true)
-                try countObject()
+                try scanner.countObject()
             case UInt8(ascii: "f"):
                 try expectLiteral("false")
                 value = .bool(false)
-                try countObject()
+                try scanner.countObject()
             case UInt8(ascii: "n"):
                 let at = i
                 try expectLiteral("null")
@@ -98,13 +92,10 @@ struct JSONParser {
             // Hand the finished value to the containers around it.
             while let t = stack.indices.last {
                 skipWhitespace()
-                if stack[t].isObject {
-                    let key = stack[t].key
-                    let keyOffset = stack[t].keyOffset
-                    if let first = stack[t].members.add(key: key, at: keyOffset, value: value) {
-                        pendingDiagnostics.add(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept", at: keyOffset, related: first)
-                    }
-                    guard i < n else { throw error(.syntax, "unexpected end of input in the object that starts at \(position(stack[t].start)), expected ',' or '}'") }
+                switch stack[t].kind {
+                case .object:
+                    scanner.addMember(value, to: &stack[t])
+                    guard i < n else { throw scanner.endOfInput(in: "object", startingAt: stack[t].start, expecting: "',' or '}'") }
                     if text[i] == UInt8(ascii: ",") {
                         i += 1
                         try readKey(into: &stack[t], comma: i - 1)
@@ -113,9 +104,9 @@ struct JSONParser {
                     guard text[i] == UInt8(ascii: "}") else { throw unexpected(expecting: "',' or '}' after an object member") }
                     i += 1
                     value = .dictionary(stack.removeLast().members.dictionary)
-                } else {
+                case .array:
                     stack[t].items.append(value)
-                    guard i < n else { throw error(.syntax, "unexpected end of input in the array that starts at \(position(stack[t].start)), expected ',' or ']'") }
+                    guard i < n else { throw scanner.endOfInput(in: "array", startingAt: stack[t].start, expecting: "',' or ']'") }
                     if text[i] == UInt8(ascii: ",") {
                         let comma = i
                         i += 1
@@ -138,7 +129,7 @@ struct JSONParser {
 
     /// Reads `"key" :` into the frame; `comma` is the offset of the comma
     /// before it, to name a trailing comma as such.
-    private mutating func readKey(into frame: inout Frame, comma: Int?) throws {
+    private mutating func readKey(into frame: inout TextScanner.Container<Kind>, comma: Int?) throws {
         skipWhitespace()
         guard i < text.count, text[i] == UInt8(ascii: "\"") else {
             if let comma, i < text.count, text[i] == UInt8(ascii: "}") {
@@ -175,158 +166,49 @@ struct JSONParser {
     }
 
     /// Parses a string whose opening quote is at `i`.
-    private mutating func parseString() throws -> String {
-        let n = text.count
-        let open = i
-        let start = i + 1
-        var j = start
-        while j < n {
-            let b = text[j]
-            if b == UInt8(ascii: "\"") {
-                try checkLength(j - start, at: open)
-                i = j + 1
-                return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<j]), as: UTF8.self)
-            }
-            if b == UInt8(ascii: "\\") { return try parseEscapedString(open: open, start: start, escape: j) }
-            j = try advanceOverCharacter(at: j)
-        }
-        throw error(.syntax, "unterminated string", at: open)
-    }
-
-    /// Steps over one unescaped character of a string: ASCII other than a
-    /// control character, or a well-formed UTF-8 sequence.
     @inline(__always)
-    private func advanceOverCharacter(at j: Int) throws -> Int {
-        let b = text[j]
-        if b >= 0x20, b < 0x80 { return j + 1 }
-        if b < 0x20 {
-            throw error(.syntax, "unescaped control character U+\(TextInput.hex(UInt32(b), width: 4)) in a string", at: j)
-        }
-        guard let length = UTF8Validation.multibyteLength(in: text, at: j) else {
-            throw error(.encoding, "invalid UTF-8 byte 0x\(TextInput.hex(UInt32(b), width: 2)) in a string", at: j)
-        }
-        return j + length
+    private mutating func parseString() throws -> String {
+        try scanner.readQuotedString(unescapingWith: Self.self)
     }
 
-    /// The slow path of `parseString`, from the first backslash at `escape`.
-    private mutating func parseEscapedString(open: Int, start: Int, escape: Int) throws -> String {
-        let n = text.count
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: text[start..<escape])
-        var j = escape
-        while j < n {
-            let b = text[j]
-            if b == UInt8(ascii: "\"") {
-                try checkLength(scratch.count, at: open)
-                i = j + 1
-                return String(decoding: scratch, as: UTF8.self)
+    /// Decodes the escape whose backslash is at `j` (the string opens at `open`).
+    static func unescape(_ scanner: inout TextScanner, at j: Int, open: Int) throws -> Int {
+        let text = scanner.text
+        guard j + 1 < text.count else { throw scanner.error(.syntax, "unterminated string", at: open) }
+        switch text[j + 1] {
+        case UInt8(ascii: "\""): scanner.appendUnescaped(0x22 as UInt8)
+        case UInt8(ascii: "\\"): scanner.appendUnescaped(0x5C as UInt8)
+        case UInt8(ascii: "/"): scanner.appendUnescaped(0x2F as UInt8)
+        case UInt8(ascii: "b"): scanner.appendUnescaped(0x08 as UInt8)
+        case UInt8(ascii: "f"): scanner.appendUnescaped(0x0C as UInt8)
+        case UInt8(ascii: "n"): scanner.appendUnescaped(0x0A as UInt8)
+        case UInt8(ascii: "r"): scanner.appendUnescaped(0x0D as UInt8)
+        case UInt8(ascii: "t"): scanner.appendUnescaped(0x09 as UInt8)
+        case UInt8(ascii: "u"):
+            guard let next = scanner.appendUnicodeEscape(at: j) else {
+                throw scanner.error(.syntax, "invalid \\u escape: expected four hexadecimal digits", at: j)
             }
-            if b != UInt8(ascii: "\\") {
-                let runStart = j
-                while j < n, text[j] != UInt8(ascii: "\""), text[j] != UInt8(ascii: "\\") {
-                    j = try advanceOverCharacter(at: j)
-                }
-                scratch.append(contentsOf: text[runStart..<j])
-                try checkLength(scratch.count, at: open)
-                continue
-            }
-            guard j + 1 < n else { break }
-            switch text[j + 1] {
-            case UInt8(ascii: "\""): scratch.append(0x22)
-            case UInt8(ascii: "\\"): scratch.append(0x5C)
-            case UInt8(ascii: "/"): scratch.append(0x2F)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "u"):
-                j = try appendUnicodeEscape(at: j)
-                continue
-            default:
-                throw error(.syntax, "invalid escape in a string: '\\' followed by \(TextInput.describeCharacter(in: text, at: j + 1))", at: j)
-            }
-            j += 2
-        }
-        throw error(.syntax, "unterminated string", at: open)
-    }
-
-    /// Decodes `\uXXXX` at `j` (and a following low-surrogate escape that
-    /// completes a pair), appends the scalar, and returns the offset after it.
-    private mutating func appendUnicodeEscape(at j: Int) throws -> Int {
-        guard let unit = hex4(at: j + 2) else {
-            throw error(.syntax, "invalid \\u escape: expected four hexadecimal digits", at: j)
-        }
-        var scalar: Unicode.Scalar
-        var next = j + 6
-        switch unit {
-        case 0xD800...0xDBFF:
-            if next + 1 < text.count, text[next] == UInt8(ascii: "\\"), text[next + 1] == UInt8(ascii: "u"),
-               let low = hex4(at: next + 2), (0xDC00...0xDFFF).contains(low),
-               let combined = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)) {
-                scalar = combined
-                next += 6
-            } else {
-                scalar = loneSurrogate(unit, at: j)
-            }
-        case 0xDC00...0xDFFF:
-            scalar = loneSurrogate(unit, at: j)
+            return next
         default:
-            scalar = Unicode.Scalar(unit) ?? "\u{FFFD}"
+            throw scanner.error(.syntax, "invalid escape in a string: '\\' followed by \(TextInput.describeCharacter(in: text, at: j + 1))", at: j)
         }
-        UTF8.encode(scalar) { scratch.append($0) }
-        return next
+        return j + 2
     }
 
-    private mutating func loneSurrogate(_ unit: UInt16, at offset: Int) -> Unicode.Scalar {
-        pendingDiagnostics.add(.loneSurrogate, "lone UTF-16 surrogate \\u\(TextInput.hex(UInt32(unit), width: 4)) replaced by U+FFFD", at: offset)
-        return "\u{FFFD}"
-    }
-
-    /// Four hexadecimal digits at `offset` as a UTF-16 code unit.
-    private func hex4(at offset: Int) -> UInt16? {
-        guard offset + 4 <= text.count else { return nil }
-        var value: UInt16 = 0
-        for k in offset..<offset + 4 {
-            guard let digit = TextInput.hexValue(text[k]) else { return nil }
-            value = value << 4 | UInt16(digit)
-        }
-        return value
-    }
-
-    // MARK: - Bookkeeping
-
-    private mutating func countObject() throws {
-        objectCount += 1
-        guard objectCount <= limits.maxObjects else {
-            throw error(.limitExceeded, "more than \(limits.maxObjects) values")
-        }
-    }
-
-    private func checkDepth(_ open: Int) throws {
-        guard open < limits.maxDepth else {
-            throw error(.limitExceeded, "containers nested deeper than \(limits.maxDepth) levels")
-        }
-    }
-
-    private func checkLength(_ length: Int, at offset: Int) throws {
-        guard length <= limits.maxValueLength else {
-            throw error(.limitExceeded, "a string longer than \(limits.maxValueLength) bytes", at: offset)
-        }
-    }
+    // MARK: - Errors
 
     func error(_ kind: PlistError.Kind, _ message: String, at offset: Int? = nil) -> PlistError {
-        PlistError(kind, message, at: .text(in: text, offset: offset ?? i))
+        scanner.error(kind, message, at: offset)
     }
 
     private func unexpected(expecting what: String) -> PlistError {
-        if i + 1 < text.count, text[i] == UInt8(ascii: "/"), text[i + 1] == UInt8(ascii: "/") || text[i + 1] == UInt8(ascii: "*") {
-            return error(.syntax, "JSON has no comments: remove the comment that starts here (expected \(what))")
-        }
-        return error(.syntax, "unexpected \(TextInput.describeCharacter(in: text, at: i)), expected \(what)")
+        scanner.unexpected(expecting: what)
     }
+}
 
-    private func position(_ offset: Int) -> String {
-        SourceLocation.text(in: text, offset: offset).shortDescription
-    }
+extension TextScanner.Dialect {
+    /// RFC 8259 strings: no control characters, `\uXXXX` with four digits.
+    static let json = TextScanner.Dialect(longValueName: "string", invalidUTF8Note: " in a string", allowsControlCharacters: false,
+                                          unicodeEscapeLetter: UInt8(ascii: "u"), unicodeEscapeNeedsFourDigits: true,
+                                          nameForCommentErrors: "JSON")
 }

@@ -15,88 +15,93 @@
 public enum JSONPlistWriter {
     /// The JSON text of `value`.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        var out: [UInt8] = []
+        let out = ByteSink()
+        try write(value, options: options, into: out)
+        return out.bytes()
+    }
+
+    /// Appends the JSON text of `value` to `out`.
+    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var walk = PlistTraversal(value, sortKeys: false)
         let pretty = options.pretty
         let encoderStyle = options.jsonEncoderStyle
         while let step = walk.next() {
             switch step {
             case .scalar(let scalar, let slot):
-                begin(slot, depth: walk.depth, pretty: pretty, encoderStyle: encoderStyle, into: &out)
-                try writeScalar(scalar, pretty: pretty, encoderStyle: encoderStyle, keyPath: { walk.keyPath(to: slot) }, into: &out)
+                begin(slot, depth: walk.depth, pretty: pretty, encoderStyle: encoderStyle, into: out)
+                try writeScalar(scalar, pretty: pretty, encoderStyle: encoderStyle, keyPath: { walk.keyPath(to: slot) }, into: out)
             case .beginArray(_, let slot):
-                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: &out)
+                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: out)
                 out.append(UInt8(ascii: "["))
             case .beginDictionary(_, let slot):
-                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: &out)
+                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: out)
                 out.append(UInt8(ascii: "{"))
             case .endArray(let count, _):
-                end(count: count, depth: walk.depth, pretty: pretty, into: &out)
+                end(count: count, depth: walk.depth, pretty: pretty, into: out)
                 out.append(UInt8(ascii: "]"))
             case .endDictionary(let count, _):
-                end(count: count, depth: walk.depth, pretty: pretty, into: &out)
+                end(count: count, depth: walk.depth, pretty: pretty, into: out)
                 out.append(UInt8(ascii: "}"))
             }
         }
         if pretty { out.append(0x0A) }
-        return out
     }
 
     /// The separator, line break, indent and key that come before a node.
-    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, encoderStyle: Bool, into out: inout [UInt8]) {
+    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, encoderStyle: Bool, into out: ByteSink) {
         switch slot {
         case .root:
             return
         case .element, .entry:
             if slot.index > 0 { out.append(UInt8(ascii: ",")) }
-            if pretty { newline(depth: depth, into: &out) }
+            if pretty { newline(depth: depth, into: out) }
         }
         if case .entry(let key, _) = slot {
-            appendString(key, escapingSlashes: encoderStyle, into: &out)
+            appendString(key, escapingSlashes: encoderStyle, into: out)
             out.append(UInt8(ascii: ":"))
             if pretty { out.append(UInt8(ascii: " ")) }
         }
     }
 
     /// The line break before a closing bracket of a non-empty container.
-    private static func end(count: Int, depth: Int, pretty: Bool, into out: inout [UInt8]) {
-        if pretty, count > 0 { newline(depth: depth, into: &out) }
+    private static func end(count: Int, depth: Int, pretty: Bool, into out: ByteSink) {
+        if pretty, count > 0 { newline(depth: depth, into: out) }
     }
 
-    private static func newline(depth: Int, into out: inout [UInt8]) {
+    private static func newline(depth: Int, into out: ByteSink) {
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        out.append(repeating: UInt8(ascii: " "), count: 2 * depth)
     }
 
-    private static func writeScalar(_ value: PlistValue, pretty: Bool, encoderStyle: Bool, keyPath: () -> String, into out: inout [UInt8]) throws {
+    private static func writeScalar(_ value: PlistValue, pretty: Bool, encoderStyle: Bool, keyPath: () -> String, into out: ByteSink) throws {
         switch value {
         case .string(let s):
-            appendString(s, escapingSlashes: encoderStyle, into: &out)
+            appendString(s, escapingSlashes: encoderStyle, into: out)
         case .integer(let i):
-            appendInteger(i, into: &out)
+            out.appendDecimal(i)
         case .real(let r):
             guard r.value.isFinite else {
                 throw PlistError(.notRepresentable, "JSON has no \(r.value.isNaN ? "NaN" : "infinity") (real \(describe(keyPath())))")
             }
-            appendReal(r.value, withoutIntegralFraction: encoderStyle, into: &out)
+            appendReal(r.value, withoutIntegralFraction: encoderStyle, into: out)
         case .bool(let b):
-            out.append(contentsOf: b ? "true".utf8 : "false".utf8)
+            out.append(b ? "true" : "false" as StaticString)
         case .date(let d):
             out.append(UInt8(ascii: "\""))
-            guard ISO8601.appendFormatted(d, into: &out, fraction: true) else {
+            guard ISO8601.appendFormatted(d, into: out, fraction: true) else {
                 throw PlistError(.notRepresentable, "the date \(describe(keyPath())) (\(d.secondsSinceReferenceDate) s since 2001) cannot be written as an ISO 8601 date")
             }
             out.append(UInt8(ascii: "\""))
         case .data(let bytes):
             out.append(UInt8(ascii: "\""))
-            Base64.encode(bytes, into: &out)
+            bytes.withUnsafeBufferPointer { Base64.encode($0, into: out) }
             out.append(UInt8(ascii: "\""))
         case .uid(let u):
-            out.append(contentsOf: (pretty ? "{\"CF$UID\": " : "{\"CF$UID\":").utf8)
-            appendInteger(PlistInteger(u), into: &out)
+            out.append(pretty ? "{\"CF$UID\": " : "{\"CF$UID\":" as StaticString)
+            out.appendDecimal(PlistInteger(u))
             out.append(UInt8(ascii: "}"))
         case .null:
-            out.append(contentsOf: "null".utf8)
+            out.append("null")
         case .array, .dictionary:
             // The traversal hands containers over as begin/end steps.
             break
@@ -110,63 +115,43 @@ public enum JSONPlistWriter {
     /// Swift's shortest round-tripping form, which is valid JSON for finite
     /// values (`1.0`, `0.1`, `1e+20`, `5e-324`, `-0.0`); `JSONEncoder` leaves
     /// the `.0` of integral values out (`1`, `-0`).
-    private static func appendReal(_ value: Double, withoutIntegralFraction: Bool, into out: inout [UInt8]) {
+    private static func appendReal(_ value: Double, withoutIntegralFraction: Bool, into out: ByteSink) {
         var text = value.description
         if withoutIntegralFraction, text.hasSuffix(".0") { text.removeLast(2) }
-        text.withUTF8 { out.append(contentsOf: $0) }
+        out.append(utf8: text)
     }
-
-    /// Plain decimal over the whole signed and unsigned range, without
-    /// building a `String`.
-    private static func appendInteger(_ integer: PlistInteger, into out: inout [UInt8]) {
-        var magnitude = integer.bitPattern
-        if integer.isNegative {
-            out.append(UInt8(ascii: "-"))
-            magnitude = Int64(bitPattern: integer.bitPattern).magnitude
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var k = buffer.count
-            repeat {
-                k -= 1
-                buffer[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[k...]))
-        }
-    }
-
-    private static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A quoted JSON string: `"` and `\` (and `/` when `escapingSlashes`, as
     /// `JSONEncoder` writes it) escaped, control characters as `\n`, `\t`...
     /// or `\u00XX`; everything else copied as UTF-8.
-    static func appendString(_ string: String, escapingSlashes: Bool = false, into out: inout [UInt8]) {
+    static func appendString(_ string: String, escapingSlashes: Bool = false, into out: ByteSink) {
         out.append(UInt8(ascii: "\""))
         var s = string
-        s.withUTF8 { bytes in
-            var runStart = 0
-            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || (b == 0x2F && escapingSlashes) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
-                runStart = k + 1
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x2F: out.append(0x2F)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                default:
-                    out.append(contentsOf: "u00".utf8)
-                    out.append(lowercaseHexDigits[Int(b >> 4)])
-                    out.append(lowercaseHexDigits[Int(b & 0x0F)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
+        s.withUTF8 { out.appendEscaped($0, JSONEscaping(escapingSlashes: escapingSlashes)) }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// RFC 8259's escapes, with `/` escaped too when `escapingSlashes`.
+private struct JSONEscaping: BackslashEscaping {
+    var escapingSlashes: Bool
+
+    static let hexEscapePrefix: StaticString = "u00"
+
+    @inline(__always)
+    func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == 0x22 || b == 0x5C || (b == 0x2F && escapingSlashes)
+    }
+
+    func letter(for b: UInt8) -> UInt8? {
+        switch b {
+        case 0x22, 0x5C, 0x2F: return b
+        case 0x0A: return UInt8(ascii: "n")
+        case 0x0D: return UInt8(ascii: "r")
+        case 0x09: return UInt8(ascii: "t")
+        case 0x08: return UInt8(ascii: "b")
+        case 0x0C: return UInt8(ascii: "f")
+        default: return nil
+        }
     }
 }

@@ -1,21 +1,21 @@
-/// A scanner for old-style (NeXTSTEP/OpenStep) property lists over one UTF-8
-/// buffer, accepting what Core Foundation's parser (`CFOldStylePList.c`)
-/// accepts. Containers are kept on an explicit stack, so nesting costs heap
-/// memory only and stops at `Limits.maxDepth`.
-struct OpenStepParser {
-    let text: UnsafeRawBufferPointer
-    let limits: Limits
-    /// The read position (a byte offset into `text`).
-    private var i = 0
-    /// Lone surrogates and duplicate keys, in input order.
-    private var pendingDiagnostics = TextDiagnostics()
-    private var objectCount = 0
-    /// Reused for strings that hold escapes.
-    private var scratch: [UInt8] = []
+/// A parser for old-style (NeXTSTEP/OpenStep) property lists over one UTF-8
+/// buffer, written on `TextScanner`, accepting what Core Foundation's parser
+/// (`CFOldStylePList.c`) accepts. Containers are kept on an explicit stack, so
+/// nesting costs heap memory only and stops at `Limits.maxDepth`.
+struct OpenStepParser: TextEscapes {
+    /// Position, strings, limits and errors.
+    private var scanner: TextScanner
 
     init(text: UnsafeRawBufferPointer, limits: Limits) {
-        self.text = text
-        self.limits = limits
+        scanner = TextScanner(text: text, limits: limits, dialect: .openStep)
+    }
+
+    /// The text being read.
+    private var text: UnsafeRawBufferPointer { scanner.text }
+    /// The read position (a byte offset into `text`).
+    private var i: Int {
+        get { scanner.i }
+        set { scanner.i = newValue }
     }
 
     private enum Kind {
@@ -25,16 +25,7 @@ struct OpenStepParser {
         case stringsFile
     }
 
-    /// A container being filled.
-    private struct Frame {
-        var kind: Kind
-        var start: Int
-        var items: [PlistValue] = []
-        var members = DictionaryBuilder()
-        /// The key whose value is being read.
-        var key = ""
-        var keyOffset = 0
-    }
+    private typealias Frame = TextScanner.Container<Kind>
 
     /// What the scanner looks for next.
     private enum Expect {
@@ -50,7 +41,7 @@ struct OpenStepParser {
     // MARK: - Document
 
     /// Lone surrogates and duplicate keys found so far, in input order.
-    var diagnostics: [PlistDiagnostic] { pendingDiagnostics.resolved(in: text) }
+    var diagnostics: [PlistDiagnostic] { scanner.diagnostics }
 
     /// Parses the whole buffer, as Core Foundation does: whitespace only is an
     /// empty dictionary; a value followed by more text is either a strings file
@@ -61,9 +52,7 @@ struct OpenStepParser {
         guard try skipSpace() else { return value }
         guard case .string = value else { throw unexpected(expecting: "the end of input after the property list") }
         // `key = value; ...`: read again from the start as a strings file.
-        i = 0
-        pendingDiagnostics.removeAll()
-        objectCount = 0
+        scanner.restart()
         return try parse(from: [Frame(kind: .stringsFile, start: 0)])
     }
 
@@ -95,7 +84,7 @@ struct OpenStepParser {
                 default:
                     throw unexpected(expecting: "a value")
                 }
-                try countObject()
+                try scanner.countObject()
             case .elementOrEnd:
                 guard try skipSpace() else { throw endOfInput(in: stack, expecting: "an array element or ')'") }
                 guard text[i] == UInt8(ascii: ")") else {
@@ -134,7 +123,7 @@ struct OpenStepParser {
                 guard text[i] == UInt8(ascii: ";") else { throw unexpected(expecting: "'=' or ';' after the key") }
                 // `key;` is short for `key = key;` (the `;` is consumed below).
                 value = .string(key)
-                try countObject()
+                try scanner.countObject()
             }
 
             // Hand the finished value to the container around it.
@@ -153,10 +142,7 @@ struct OpenStepParser {
                     value = .array(stack.removeLast().items)
                 case .dictionary, .stringsFile:
                     let key = stack[t].key
-                    let keyOffset = stack[t].keyOffset
-                    if let first = stack[t].members.add(key: key, at: keyOffset, value: value) {
-                        pendingDiagnostics.add(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept", at: keyOffset, related: first)
-                    }
+                    scanner.addMember(value, to: &stack[t])
                     guard try skipSpace(), text[i] == UInt8(ascii: ";") else {
                         throw error(.syntax, "missing ';' after the value of key \"\(key)\" (found \(TextInput.describeCharacter(in: text, at: i)))")
                     }
@@ -170,10 +156,8 @@ struct OpenStepParser {
     }
 
     private mutating func open(_ kind: Kind, on stack: inout [Frame]) throws {
-        guard stack.count < limits.maxDepth else {
-            throw error(.limitExceeded, "containers nested deeper than \(limits.maxDepth) levels")
-        }
-        try countObject()
+        try scanner.checkDepth(stack.count)
+        try scanner.countObject()
         stack.append(Frame(kind: kind, start: i))
         i += 1
     }
@@ -196,13 +180,13 @@ struct OpenStepParser {
                 while i < n {
                     let c = text[i]
                     if c == 0x0A || c == 0x0D || isLineOrParagraphSeparator(at: i) { break }
-                    i = try advanceOverCharacter(at: i)
+                    i = try scanner.advanceOverCharacter(at: i)
                 }
             case UInt8(ascii: "/") where i + 1 < n && text[i + 1] == UInt8(ascii: "*"):
                 // An unterminated comment runs to the end, as in Core Foundation.
                 i += 2
                 while i < n, !(text[i] == UInt8(ascii: "*") && i + 1 < n && text[i + 1] == UInt8(ascii: "/")) {
-                    i = try advanceOverCharacter(at: i)
+                    i = try scanner.advanceOverCharacter(at: i)
                 }
                 i = min(i + 2, n)
             default:
@@ -210,17 +194,6 @@ struct OpenStepParser {
             }
         }
         return false
-    }
-
-    /// Steps over one character of a string or comment, checking that it is UTF-8.
-    @inline(__always)
-    private func advanceOverCharacter(at j: Int) throws -> Int {
-        let b = text[j]
-        if b < 0x80 { return j + 1 }
-        guard let length = UTF8Validation.multibyteLength(in: text, at: j) else {
-            throw error(.encoding, "invalid UTF-8 byte 0x\(TextInput.hex(UInt32(b), width: 2)) (OpenStep text must be UTF-8, or UTF-16 with a byte-order mark)", at: j)
-        }
-        return j + length
     }
 
     private func isLineOrParagraphSeparator(at k: Int) -> Bool {
@@ -244,120 +217,53 @@ struct OpenStepParser {
     private mutating func parseUnquotedString() throws -> String {
         let start = i
         while i < text.count, Self.isUnquotedCharacter(text[i]) { i += 1 }
-        try checkLength(i - start, at: start)
+        try scanner.checkLength(i - start, at: start)
         return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self)
     }
 
     /// Parses a string quoted with `"` or `'` (the byte at `i`).
+    @inline(__always)
     private mutating func parseQuotedString() throws -> String {
+        try scanner.readQuotedString(unescapingWith: Self.self)
+    }
+
+    /// Decodes the escape whose backslash is at `backslash` (the string opens at `open`).
+    static func unescape(_ scanner: inout TextScanner, at backslash: Int, open: Int) throws -> Int {
+        let text = scanner.text
         let n = text.count
-        let open = i
-        let quote = text[i]
-        let start = i + 1
-        var j = start
-        while j < n {
-            let b = text[j]
-            if b == quote {
-                try checkLength(j - start, at: open)
-                i = j + 1
-                return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<j]), as: UTF8.self)
-            }
-            if b == UInt8(ascii: "\\") { return try parseEscapedString(open: open, quote: quote, start: start, escape: j) }
-            j = try advanceOverCharacter(at: j)
+        guard backslash + 1 < n else {
+            throw scanner.error(.syntax, "unterminated string (it ends with a backslash)", at: open)
         }
-        throw error(.syntax, "unterminated string", at: open)
-    }
-
-    /// The slow path of `parseQuotedString`, from the first backslash at `escape`.
-    private mutating func parseEscapedString(open: Int, quote: UInt8, start: Int, escape: Int) throws -> String {
-        let n = text.count
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: text[start..<escape])
-        var j = escape
-        while j < n {
-            let b = text[j]
-            if b == quote {
-                try checkLength(scratch.count, at: open)
-                i = j + 1
-                return String(decoding: scratch, as: UTF8.self)
+        let e = text[backslash + 1]
+        var j = backslash + 2
+        switch e {
+        case UInt8(ascii: "0")...UInt8(ascii: "7"):
+            // Up to three octal digits of a NeXTSTEP byte, wrapping at 8 bits as CF does.
+            var byte = e - UInt8(ascii: "0")
+            var digits = 1
+            while digits < 3, j < n, text[j] >= UInt8(ascii: "0"), text[j] <= UInt8(ascii: "7") {
+                byte = byte &<< 3 &+ (text[j] - UInt8(ascii: "0"))
+                digits += 1
+                j += 1
             }
-            if b != UInt8(ascii: "\\") {
-                let runStart = j
-                while j < n, text[j] != quote, text[j] != UInt8(ascii: "\\") { j = try advanceOverCharacter(at: j) }
-                scratch.append(contentsOf: text[runStart..<j])
-                try checkLength(scratch.count, at: open)
-                continue
-            }
-            guard j + 1 < n else {
-                throw error(.syntax, "unterminated string (it ends with a backslash)", at: open)
-            }
-            let e = text[j + 1]
-            j += 2
-            switch e {
-            case UInt8(ascii: "0")...UInt8(ascii: "7"):
-                // Up to three octal digits of a NeXTSTEP byte, wrapping at 8 bits as CF does.
-                var byte = e - UInt8(ascii: "0")
-                var digits = 1
-                while digits < 3, j < n, text[j] >= UInt8(ascii: "0"), text[j] <= UInt8(ascii: "7") {
-                    byte = byte &<< 3 &+ (text[j] - UInt8(ascii: "0"))
-                    digits += 1
-                    j += 1
-                }
-                appendScalar(NeXTSTEPEncoding.scalar(byte))
-            case UInt8(ascii: "U"):
-                let escapeOffset = j - 2
-                let (unit, afterDigits) = utf16Escape(from: j)
-                j = afterDigits
-                switch unit {
-                case 0xD800...0xDBFF:
-                    if j + 1 < n, text[j] == UInt8(ascii: "\\"), text[j + 1] == UInt8(ascii: "U"),
-                       case let (low, afterLow) = utf16Escape(from: j + 2), (0xDC00...0xDFFF).contains(low),
-                       let scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)) {
-                        appendScalar(scalar)
-                        j = afterLow
-                    } else {
-                        appendScalar(loneSurrogate(unit, at: escapeOffset))
-                    }
-                case 0xDC00...0xDFFF:
-                    appendScalar(loneSurrogate(unit, at: escapeOffset))
-                default:
-                    appendScalar(Unicode.Scalar(unit) ?? "\u{FFFD}")
-                }
-            case UInt8(ascii: "a"): scratch.append(0x07)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "v"): scratch.append(0x0B)
-            default:
-                // Any other character stands for itself (`\"`, `\\`, `\'`, a newline...).
-                let end = try advanceOverCharacter(at: j - 1)
-                scratch.append(contentsOf: text[(j - 1)..<end])
-                j = end
-            }
+            scanner.appendUnescaped(NeXTSTEPEncoding.scalar(byte))
+        case UInt8(ascii: "U"):
+            // Up to four digits, none giving U+0000: never nil in this dialect.
+            j = scanner.appendUnicodeEscape(at: backslash) ?? j
+        case UInt8(ascii: "a"): scanner.appendUnescaped(0x07 as UInt8)
+        case UInt8(ascii: "b"): scanner.appendUnescaped(0x08 as UInt8)
+        case UInt8(ascii: "f"): scanner.appendUnescaped(0x0C as UInt8)
+        case UInt8(ascii: "n"): scanner.appendUnescaped(0x0A as UInt8)
+        case UInt8(ascii: "r"): scanner.appendUnescaped(0x0D as UInt8)
+        case UInt8(ascii: "t"): scanner.appendUnescaped(0x09 as UInt8)
+        case UInt8(ascii: "v"): scanner.appendUnescaped(0x0B as UInt8)
+        default:
+            // Any other character stands for itself (`\"`, `\\`, `\'`, a newline...).
+            let end = try scanner.advanceOverCharacter(at: j - 1)
+            scanner.appendUnescaped((j - 1)..<end)
+            j = end
         }
-        throw error(.syntax, "unterminated string", at: open)
-    }
-
-    /// `\U` takes up to four hexadecimal digits (none gives U+0000), as CF does.
-    private func utf16Escape(from start: Int) -> (unit: UInt16, end: Int) {
-        var unit: UInt16 = 0
-        var k = start
-        while k < start + 4, k < text.count, let digit = TextInput.hexValue(text[k]) {
-            unit = unit << 4 | UInt16(digit)
-            k += 1
-        }
-        return (unit, k)
-    }
-
-    private mutating func appendScalar(_ scalar: Unicode.Scalar) {
-        UTF8.encode(scalar) { scratch.append($0) }
-    }
-
-    private mutating func loneSurrogate(_ unit: UInt16, at offset: Int) -> Unicode.Scalar {
-        pendingDiagnostics.add(.loneSurrogate, "lone UTF-16 surrogate \\U\(TextInput.hex(UInt32(unit), width: 4)) replaced by U+FFFD", at: offset)
-        return "\u{FFFD}"
+        return j
     }
 
     // MARK: - Data
@@ -380,7 +286,7 @@ struct OpenStepParser {
                     throw error(.syntax, "odd number of hexadecimal digits in data (\(TextInput.describeCharacter(in: text, at: i + 1)) after the digit)", at: i + 1)
                 }
                 bytes.append(high << 4 | low)
-                try checkLength(bytes.count, at: open)
+                try scanner.checkLength(bytes.count, at: open)
                 i += 2
             } else if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
                 i += 1
@@ -393,36 +299,29 @@ struct OpenStepParser {
         throw error(.syntax, "unterminated data: expected '>'", at: open)
     }
 
-    // MARK: - Bookkeeping
-
-    private mutating func countObject() throws {
-        objectCount += 1
-        guard objectCount <= limits.maxObjects else {
-            throw error(.limitExceeded, "more than \(limits.maxObjects) values")
-        }
-    }
-
-    private func checkLength(_ length: Int, at offset: Int) throws {
-        guard length <= limits.maxValueLength else {
-            throw error(.limitExceeded, "a value longer than \(limits.maxValueLength) bytes", at: offset)
-        }
-    }
+    // MARK: - Errors
 
     private func error(_ kind: PlistError.Kind, _ message: String, at offset: Int? = nil) -> PlistError {
-        PlistError(kind, message, at: .text(in: text, offset: offset ?? i))
+        scanner.error(kind, message, at: offset)
     }
 
     private func unexpected(expecting what: String) -> PlistError {
-        error(.syntax, "unexpected \(TextInput.describeCharacter(in: text, at: i)), expected \(what)")
+        scanner.unexpected(expecting: what)
     }
 
     /// The error for the end of input inside the innermost open container.
     private func endOfInput(in stack: [Frame], expecting what: String) -> PlistError {
         guard let frame = stack.last, frame.kind != .stringsFile else {
-            return error(.syntax, "unexpected end of input, expected \(what)")
+            return scanner.endOfInput(in: nil, startingAt: 0, expecting: what)
         }
-        let container = frame.kind == .array ? "array" : "dictionary"
-        let start = SourceLocation.text(in: text, offset: frame.start).shortDescription
-        return error(.syntax, "unexpected end of input in the \(container) that starts at \(start), expected \(what)")
+        return scanner.endOfInput(in: frame.kind == .array ? "array" : "dictionary", startingAt: frame.start, expecting: what)
     }
+}
+
+extension TextScanner.Dialect {
+    /// Core Foundation's old-style strings: any character, `\U` with up to four digits.
+    static let openStep = TextScanner.Dialect(
+        longValueName: "value", invalidUTF8Note: " (OpenStep text must be UTF-8, or UTF-16 with a byte-order mark)",
+        allowsControlCharacters: true, unicodeEscapeLetter: UInt8(ascii: "U"), unicodeEscapeNeedsFourDigits: false,
+        nameForCommentErrors: nil)
 }

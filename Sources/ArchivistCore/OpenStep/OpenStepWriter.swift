@@ -27,65 +27,70 @@
 public enum OpenStepWriter {
     /// The OpenStep text of `value`, ending with a newline.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        var out: [UInt8] = []
+        let out = ByteSink()
+        try write(value, options: options, into: out)
+        return out.bytes()
+    }
+
+    /// Appends the OpenStep text of `value`, ending with a newline, to `out`.
+    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var walk = PlistTraversal(value, sortKeys: !options.keepKeyOrder)
         while let step = walk.next() {
             switch step {
             case .scalar(let scalar, let slot):
-                begin(slot, depth: walk.depth, into: &out)
-                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, holdsUIDs: { holdsUID(value) }, into: &out)
-                finish(slot, into: &out)
+                begin(slot, depth: walk.depth, into: out)
+                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, holdsUIDs: { holdsUID(value) }, into: out)
+                finish(slot, into: out)
             case .beginArray(_, let slot):
-                begin(slot, depth: walk.depth - 1, into: &out)
+                begin(slot, depth: walk.depth - 1, into: out)
                 out.append(UInt8(ascii: "("))
             case .beginDictionary(_, let slot):
-                begin(slot, depth: walk.depth - 1, into: &out)
+                begin(slot, depth: walk.depth - 1, into: out)
                 out.append(UInt8(ascii: "{"))
             case .endArray(_, let slot):
-                newline(depth: walk.depth, into: &out)
+                newline(depth: walk.depth, into: out)
                 out.append(UInt8(ascii: ")"))
-                finish(slot, into: &out)
+                finish(slot, into: out)
             case .endDictionary(_, let slot):
-                newline(depth: walk.depth, into: &out)
+                newline(depth: walk.depth, into: out)
                 out.append(UInt8(ascii: "}"))
-                finish(slot, into: &out)
+                finish(slot, into: out)
             }
         }
         out.append(0x0A)
-        return out
     }
 
     /// The separator, line break, indent and key that come before a node.
-    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, into out: inout [UInt8]) {
+    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, into out: ByteSink) {
         switch slot {
         case .root:
             break
         case .element(let index):
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            newline(depth: depth, into: &out)
+            newline(depth: depth, into: out)
         case .entry(let key, _):
-            newline(depth: depth, into: &out)
-            appendString(key, into: &out)
-            out.append(contentsOf: " = ".utf8)
+            newline(depth: depth, into: out)
+            appendString(key, into: out)
+            out.append(" = ")
         }
     }
 
     /// The `;` that ends a dictionary entry.
-    private static func finish(_ slot: PlistTraversal.Slot, into out: inout [UInt8]) {
+    private static func finish(_ slot: PlistTraversal.Slot, into out: ByteSink) {
         if case .entry = slot { out.append(UInt8(ascii: ";")) }
     }
 
-    private static func newline(depth: Int, into out: inout [UInt8]) {
+    private static func newline(depth: Int, into out: ByteSink) {
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(0x09, count: depth))
+        out.append(repeating: 0x09, count: depth)
     }
 
-    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, holdsUIDs: () -> Bool, into out: inout [UInt8]) throws {
+    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, holdsUIDs: () -> Bool, into out: ByteSink) throws {
         switch value {
         case .string(let s):
-            appendString(s, into: &out)
+            appendString(s, into: out)
         case .data(let bytes):
-            appendData(bytes, into: &out)
+            appendData(bytes, into: out)
         case .integer, .real, .bool, .date, .uid, .null:
             let path = keyPath()
             let place = path.isEmpty ? "at the top level" : "at \"\(path)\""
@@ -112,8 +117,8 @@ public enum OpenStepWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `<0fbd7777 12345678 9a>`.
-    private static func appendData(_ bytes: [UInt8], into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + bytes.count * 9 / 4 + 2)
+    private static func appendData(_ bytes: [UInt8], into out: ByteSink) {
+        out.reserve(bytes.count * 9 / 4 + 2)
         out.append(UInt8(ascii: "<"))
         for (k, b) in bytes.enumerated() {
             if k > 0, k % 4 == 0 { out.append(UInt8(ascii: " ")) }
@@ -125,37 +130,40 @@ public enum OpenStepWriter {
 
     /// A string, bare when every byte is one of `[A-Za-z0-9_$/:.-]` and quoted
     /// with escapes otherwise.
-    static func appendString(_ string: String, into out: inout [UInt8]) {
+    static func appendString(_ string: String, into out: ByteSink) {
         var s = string
         s.withUTF8 { bytes in
             if !bytes.isEmpty, bytes.allSatisfy(OpenStepParser.isUnquotedCharacter) {
-                out.append(contentsOf: bytes)
+                out.append(bytes)
                 return
             }
             out.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for (k, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
-                runStart = k + 1
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x07: out.append(UInt8(ascii: "a"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0B: out.append(UInt8(ascii: "v"))
-                default:
-                    out.append(contentsOf: "U00".utf8)
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0x0F)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            out.appendEscaped(bytes, OpenStepEscaping())
             out.append(UInt8(ascii: "\""))
+        }
+    }
+}
+
+/// Core Foundation's old-style escapes: control characters, `"`, `\` and DEL.
+private struct OpenStepEscaping: BackslashEscaping {
+    static let hexEscapePrefix: StaticString = "U00"
+
+    @inline(__always)
+    func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F
+    }
+
+    func letter(for b: UInt8) -> UInt8? {
+        switch b {
+        case 0x22, 0x5C: return b
+        case 0x0A: return UInt8(ascii: "n")
+        case 0x09: return UInt8(ascii: "t")
+        case 0x0D: return UInt8(ascii: "r")
+        case 0x07: return UInt8(ascii: "a")
+        case 0x08: return UInt8(ascii: "b")
+        case 0x0C: return UInt8(ascii: "f")
+        case 0x0B: return UInt8(ascii: "v")
+        default: return nil
         }
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 
 /// The writers' output: one growing buffer, appended to with plain stores and
 /// `memcpy` (no per-append generic collection code), handed over as one
-/// `[UInt8]` (or `String`) at the end. Public for the renderers of other
+/// `[UInt8]` (or `String`) at the end. Package API for the renderers of other
 /// modules (`dump`).
 package final class ByteSink {
     private var base: UnsafeMutablePointer<UInt8>

@@ -12,14 +12,9 @@ package enum Base64 {
 
     /// The padded base64 text of `bytes`, on one line.
     package static func encode(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        encode(bytes, into: &out)
-        return out
-    }
-
-    /// Appends the padded base64 text of `bytes` to `out`, on one line.
-    package static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { encode($0, into: &out) }
+        let out = ByteSink(capacity: (bytes.count + 2) / 3 * 4)
+        bytes.withUnsafeBufferPointer { encode($0, into: out) }
+        return out.bytes()
     }
 
     /// Appends the padded base64 text of `bytes` to a writer's buffer, on one line.
@@ -51,42 +46,6 @@ package enum Base64 {
                     break
                 }
                 return k
-            }
-        }
-    }
-
-    /// Appends the padded base64 text of `bytes` to `out`, on one line.
-    package static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        let n = bytes.count
-        out.reserveCapacity(out.count + (n + 2) / 3 * 4)
-        alphabet.withUnsafeBufferPointer { a in
-            do {
-                let b = bytes
-                var i = 0
-                while i + 3 <= n {
-                    let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
-                    out.append(a[Int(v >> 18)])
-                    out.append(a[Int(v >> 12 & 0x3F)])
-                    out.append(a[Int(v >> 6 & 0x3F)])
-                    out.append(a[Int(v & 0x3F)])
-                    i += 3
-                }
-                switch n - i {
-                case 1:
-                    let v = UInt32(b[i]) << 16
-                    out.append(a[Int(v >> 18)])
-                    out.append(a[Int(v >> 12 & 0x3F)])
-                    out.append(UInt8(ascii: "="))
-                    out.append(UInt8(ascii: "="))
-                case 2:
-                    let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
-                    out.append(a[Int(v >> 18)])
-                    out.append(a[Int(v >> 12 & 0x3F)])
-                    out.append(a[Int(v >> 6 & 0x3F)])
-                    out.append(UInt8(ascii: "="))
-                default:
-                    break
-                }
             }
         }
     }

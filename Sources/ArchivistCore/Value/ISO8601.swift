@@ -45,32 +45,46 @@ package enum ISO8601 {
         return out
     }
 
-    /// Appends `YYYY-MM-DDTHH:MM:SSZ` as bytes (what `formatIfRepresentable`
-    /// returns, without building a `String`); false, appending nothing, for a
-    /// date that is not finite or too far away. With `fraction`, a date between
-    /// whole seconds gets `.DIGITS` before the `Z`: as few digits as `parse`
-    /// needs to give back exactly the same `Double`.
-    package static func appendFormatted(_ date: PlistDate, into out: inout [UInt8], fraction: Bool = false) -> Bool {
+    /// Appends `YYYY-MM-DDTHH:MM:SSZ` (what `formatIfRepresentable` returns,
+    /// without building a `String`) to a writer's buffer; false, appending
+    /// nothing, for a date that is not finite or too far away. With `fraction`,
+    /// a date between whole seconds gets `.DIGITS` before the `Z`: as few
+    /// digits as `parse` needs to give back exactly the same `Double`.
+    static func appendFormatted(_ date: PlistDate, into out: ByteSink, fraction: Bool = false) -> Bool {
         guard let f = fields(of: date) else { return false }
-        @inline(__always) func two(_ v: Int, _ out: inout [UInt8]) {
-            out.append(UInt8(truncatingIfNeeded: 0x30 + v / 10))
-            out.append(UInt8(truncatingIfNeeded: 0x30 + v % 10))
-        }
+        let t = date.secondsSinceReferenceDate
+        let withFraction = fraction && t != t.rounded(.down)
         var year = f.year
-        if year < 0 { out.append(UInt8(ascii: "-")); year = -year }
-        if year < 10_000 {
-            let y = Int(year)
-            two(y / 100, &out); two(y % 100, &out)
-        } else {
-            out.append(contentsOf: String(year).utf8)
+        if year < 0 {
+            out.append(UInt8(ascii: "-"))
+            year = -year
         }
-        out.append(UInt8(ascii: "-")); two(f.month, &out)
-        out.append(UInt8(ascii: "-")); two(f.day, &out)
-        out.append(UInt8(ascii: "T")); two(f.hour, &out)
-        out.append(UInt8(ascii: ":")); two(f.minute, &out)
-        out.append(UInt8(ascii: ":")); two(f.second, &out)
-        if fraction { appendFraction(of: date.secondsSinceReferenceDate, into: &out) }
-        out.append(UInt8(ascii: "Z"))
+        if year >= 10_000 { out.append(utf8: String(year)) }
+        let fourDigitYear = year < 10_000 ? Int(year) : nil
+        out.appendUninitialized(max: 20) { p in
+            var k = 0
+            @inline(__always) func two(_ v: Int) {
+                p[k] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
+                p[k + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                k += 2
+            }
+            @inline(__always) func one(_ b: UInt8) {
+                p[k] = b
+                k += 1
+            }
+            if let y = fourDigitYear { two(y / 100); two(y % 100) }
+            one(UInt8(ascii: "-")); two(f.month)
+            one(UInt8(ascii: "-")); two(f.day)
+            one(UInt8(ascii: "T")); two(f.hour)
+            one(UInt8(ascii: ":")); two(f.minute)
+            one(UInt8(ascii: ":")); two(f.second)
+            if !withFraction { one(UInt8(ascii: "Z")) }
+            return k
+        }
+        if withFraction {
+            appendFraction(of: t, into: out)
+            out.append(UInt8(ascii: "Z"))
+        }
         return true
     }
 
@@ -78,7 +92,7 @@ package enum ISO8601 {
     /// the past), when there is one. The digits are those of the shortest
     /// decimal that rounds to `t`, so `parse` gives `t` back: for a negative
     /// `t` (`-A.B`) they are the complement of `B` (`W + 0.F` with `W = -A-1`).
-    private static func appendFraction(of t: Double, into out: inout [UInt8]) {
+    private static func appendFraction(of t: Double, into out: ByteSink) {
         guard t.isFinite, t != t.rounded(.down) else { return }
         var shortest = t.magnitude.description
         shortest.withUTF8 { text in
@@ -109,45 +123,23 @@ package enum ISO8601 {
             var last = count - 1
             while last >= first, digit(last) == zero { last -= 1 }
             guard last >= first else { return }
-            out.append(UInt8(ascii: "."))
-            let start = out.count
-            if point < 0 { out.append(contentsOf: repeatElement(zero, count: -point)) }
-            for k in first...last { out.append(digit(k)) }
-            // Below zero the fraction after the floored second is one minus it:
-            // the last digit d becomes 10 - d, the others 9 - d.
-            if t < 0 {
-                for k in start..<out.count {
-                    out[k] = zero + (k == out.count - 1 ? 10 - (out[k] - zero) : 9 - (out[k] - zero))
+            let leadingZeros = max(-point, 0)
+            let length = 1 + leadingZeros + (last - first + 1)
+            out.appendUninitialized(max: length) { p in
+                p[0] = UInt8(ascii: ".")
+                var k = 1
+                while k <= leadingZeros { p[k] = zero; k += 1 }
+                for d in first...last { p[k] = digit(d); k += 1 }
+                // Below zero the fraction after the floored second is one minus it:
+                // the last digit d becomes 10 - d, the others 9 - d.
+                if t < 0 {
+                    for j in 1..<length {
+                        p[j] = zero + (j == length - 1 ? 10 - (p[j] - zero) : 9 - (p[j] - zero))
+                    }
                 }
+                return length
             }
         }
-    }
-
-    /// `appendFormatted` into a writer's buffer.
-    static func appendFormatted(_ date: PlistDate, into out: ByteSink) -> Bool {
-        guard let f = fields(of: date) else { return false }
-        if f.year < 0 || f.year >= 10_000 {
-            var bytes: [UInt8] = []
-            _ = appendFormatted(date, into: &bytes)
-            out.append(bytes)
-            return true
-        }
-        out.appendUninitialized(max: 20) { p in
-            @inline(__always) func two(_ at: Int, _ v: Int) {
-                p[at] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
-                p[at + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
-            }
-            let y = Int(f.year)
-            two(0, y / 100); two(2, y % 100)
-            p[4] = UInt8(ascii: "-"); two(5, f.month)
-            p[7] = UInt8(ascii: "-"); two(8, f.day)
-            p[10] = UInt8(ascii: "T"); two(11, f.hour)
-            p[13] = UInt8(ascii: ":"); two(14, f.minute)
-            p[16] = UInt8(ascii: ":"); two(17, f.second)
-            p[19] = UInt8(ascii: "Z")
-            return 20
-        }
-        return true
     }
 
     /// Like `formatIfRepresentable`, falling back to the raw seconds for dates

@@ -10,39 +10,39 @@ public enum XMLPlistReader {
         try read(buffer, options: options, direct: true)
     }
 
+    /// Reads an XML property list from bytes.
+    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        try bytes.withUnsafeBytes { try read($0, options: options) }
+    }
+
     /// `direct: false` always reads with libxml2 (tests compare the two paths).
     static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions, direct: Bool) throws -> PlistDocument {
         guard buffer.count <= Int(Int32.max) else {
             throw PlistError(.limitExceeded, "XML input of \(buffer.count) bytes is larger than libxml2 reads")
         }
-        var diagnostics: [PlistDiagnostic] = []
+        var document = try readTree(buffer, options: options, direct: direct)
         if let mismatch = XMLEncodingCheck.mismatch(buffer) {
-            diagnostics.append(PlistDiagnostic(.encodingMismatch, mismatch, at: .text(line: 1, column: 1)))
+            document.diagnostics.insert(PlistDiagnostic(.encodingMismatch, mismatch, at: .text(line: 1, column: 1)), at: 0)
         }
-        // libxml2 2.9 has no UTF-32 decoder: transcode such input to UTF-8 first.
+        return document
+    }
+
+    /// The one place a reading path is chosen: UTF-32 transcoded for libxml2
+    /// (2.9 has no UTF-32 decoder), the common shape of XML plists read
+    /// directly, anything else (and every error) through libxml2, with carriage
+    /// returns protected where there are any.
+    private static func readTree(_ buffer: UnsafeRawBufferPointer, options: ReadOptions, direct: Bool) throws -> PlistDocument {
         if let bom = TextDecoding.detectBOM(buffer), bom.encoding == .utf32BE || bom.encoding == .utf32LE {
-            let utf8 = try TextDecoding.decodeToUTF8Strictly(buffer)
-            return try utf8.withUnsafeBytes { bytes in
-                var doc = try parse(bytes, encoding: "UTF-8", options: options)
-                doc.diagnostics = diagnostics + doc.diagnostics
-                return doc
-            }
+            let utf8 = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
+            return try utf8.withUnsafeBytes { try parse($0, encoding: "UTF-8", options: options) }
         }
-        // The common shape of XML plists is read directly; anything else (and
-        // every error) goes through libxml2 below.
         if direct, let value = XMLFastReader.read(buffer, limits: options.limits) {
-            return PlistDocument(value: value, format: .xml, diagnostics: diagnostics)
+            return PlistDocument(value: value, format: .xml, diagnostics: [])
         }
         if let protected = XMLCarriageReturns.protect(buffer) {
-            return try protected.withUnsafeBytes { bytes in
-                var doc = try parse(bytes, encoding: nil, options: options)
-                doc.diagnostics = diagnostics + doc.diagnostics
-                return doc
-            }
+            return try protected.withUnsafeBytes { try parse($0, encoding: nil, options: options) }
         }
-        var doc = try parse(buffer, encoding: nil, options: options)
-        doc.diagnostics = diagnostics + doc.diagnostics
-        return doc
+        return try parse(buffer, encoding: nil, options: options)
     }
 
     private static func parse(_ buffer: UnsafeRawBufferPointer, encoding: String?, options: ReadOptions) throws -> PlistDocument {

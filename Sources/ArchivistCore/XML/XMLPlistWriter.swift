@@ -7,11 +7,20 @@ import CArchivistSupport
 public enum XMLPlistWriter {
     /// Writes a tree as an XML property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        let w = XMLEmitter(keepKeyOrder: options.keepKeyOrder)
-        w.out.append(XMLEmitter.header)
+        let out = ByteSink()
+        try write(value, options: options, into: out)
+        return out.bytes()
+    }
+
+    /// Appends the XML property list of `value` to `out`. The emitter recurses
+    /// rather than walking `PlistTraversal`, since it refuses nesting deeper
+    /// than `XMLEmitter.maxDepth` (which bounds the recursion) and reuses one
+    /// dictionary's sorted key order for the next, which the walk cannot.
+    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        let w = XMLEmitter(keepKeyOrder: options.keepKeyOrder, out: out)
+        out.append(XMLEmitter.header)
         try w.emit(value, indent: 0)
-        w.out.append("</plist>\n")
-        return w.out.bytes()
+        out.append("</plist>\n")
     }
 }
 
@@ -25,14 +34,15 @@ final class XMLEmitter {
     static let maxDepth = 512
 
     let keepKeyOrder: Bool
-    let out = ByteSink()
+    let out: ByteSink
     /// The last dictionary's keys and their sorted order: arrays of records
     /// repeat the same keys, so the order is usually computed once.
     private var lastKeys: [String] = []
     private var lastOrder: [Int] = []
 
-    init(keepKeyOrder: Bool) {
+    init(keepKeyOrder: Bool, out: ByteSink) {
         self.keepKeyOrder = keepKeyOrder
+        self.out = out
     }
 
     @inline(__always)

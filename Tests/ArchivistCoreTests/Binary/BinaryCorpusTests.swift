@@ -38,10 +38,3 @@ final class BinaryCorpusTests: XCTestCase {
         }
     }
 }
-
-extension BinaryPlistReader {
-    /// Test convenience: reads an array of bytes.
-    static func read(_ bytes: [UInt8]) throws -> PlistDocument {
-        try bytes.withUnsafeBytes { try read($0) }
-    }
-}
