@@ -84,22 +84,13 @@ extension CLITests {
         var output: String
     }
 
-    /// Runs a tool found on PATH (swiftc) or a built program, in the scratch folder.
+    /// Runs a tool found on PATH (swiftc) or a built program, in the scratch
+    /// folder, with standard output and standard error on one pipe.
     func spawn(_ executable: String, _ args: [String]) throws -> Program {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.hasPrefix("/") ? args : [executable] + args
-        process.currentDirectoryURL = work
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Program(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let result = try shell([executable] + args, in: work, environment: env)
+        return Program(status: result.status, output: result.stdout)
     }
 
     /// Compiles Swift files of the scratch folder into a program of module
