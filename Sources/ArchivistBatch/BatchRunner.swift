@@ -67,25 +67,31 @@ package enum BatchInterrupt {
 /// Runs a batch's items on `jobs` threads. Items are taken in order; their
 /// outcomes are handed to `report` in item order as soon as every earlier one
 /// is done, so what is printed does not depend on the number of jobs.
-package final class BatchRunner: @unchecked Sendable {
-    private let lock = PthreadLock()
-    private var next = 0
-    private var results: [BatchOutcome?]
-    private var reported = 0
-    private var stop = false
-    /// True when the run stopped early (fail-fast or interrupt).
-    package private(set) var stoppedEarly = false
+package final class BatchRunner: Sendable {
+    /// What the jobs share: the next item to take, the outcomes so far and
+    /// how far they have been reported.
+    private struct Progress {
+        var next = 0
+        var results: [BatchOutcome?]
+        var reported = 0
+        var stop = false
+        var stoppedEarly = false
+    }
 
+    private let state: Locked<Progress>
     let count: Int
     let jobs: Int
     let failFast: Bool
+
+    /// True when the run stopped early (fail-fast or interrupt).
+    package var stoppedEarly: Bool { state.withLock { $0.stoppedEarly } }
 
     /// A runner for `count` items.
     package init(count: Int, jobs: Int, failFast: Bool) {
         self.count = count
         self.jobs = max(1, min(jobs, max(count, 1)))
         self.failFast = failFast
-        self.results = Array(repeating: nil, count: count)
+        self.state = Locked(Progress(results: Array(repeating: nil, count: count)))
     }
 
     /// Runs `work` for every item (until stopped) and returns the outcomes of
@@ -102,28 +108,28 @@ package final class BatchRunner: @unchecked Sendable {
         } else {
             DispatchQueue.concurrentPerform(iterations: jobs, execute: body)
         }
-        return results.compactMap { $0 }
+        return state.withLock { $0.results.compactMap { $0 } }
     }
 
     private func take() -> Int? {
-        lock.locked {
-            if stop || BatchInterrupt.isRequested {
-                if next < count { stoppedEarly = true }
+        state.withLock { state in
+            if state.stop || BatchInterrupt.isRequested {
+                if state.next < count { state.stoppedEarly = true }
                 return nil
             }
-            guard next < count else { return nil }
-            defer { next += 1 }
-            return next
+            guard state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
     }
 
     private func finish(_ index: Int, _ outcome: BatchOutcome, report: (Int, BatchOutcome) -> Void) {
-        lock.locked {
-            results[index] = outcome
-            if failFast, outcome.status == .failed { stop = true }
-            while reported < count, let done = results[reported] {
-                report(reported, done)
-                reported += 1
+        state.withLock { state in
+            state.results[index] = outcome
+            if failFast, outcome.status == .failed { state.stop = true }
+            while state.reported < count, let done = state.results[state.reported] {
+                report(state.reported, done)
+                state.reported += 1
             }
         }
     }

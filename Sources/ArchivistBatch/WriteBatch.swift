@@ -10,7 +10,7 @@ import ArchivistCore
 /// loss every destination is either the old file or the complete new one
 /// (never an empty or partial file), and once `commit()` returns every result
 /// survives one. Staging is safe from several threads at once.
-package final class WriteBatch: @unchecked Sendable {
+package final class WriteBatch: Sendable {
     /// A staged file and the item it belongs to.
     private struct Entry {
         var item: Int
@@ -25,8 +25,7 @@ package final class WriteBatch: @unchecked Sendable {
         package var error: PlistError
     }
 
-    private let lock = PthreadLock()
-    private var entries: [Entry] = []
+    private let entries = Locked<[Entry]>([])
 
     /// An empty batch.
     package init() {}
@@ -37,7 +36,7 @@ package final class WriteBatch: @unchecked Sendable {
     /// `FileIO.stage(_:for:flush:)` does; then nothing is left behind.
     package func stage(_ bytes: [UInt8], to path: String, item: Int) throws {
         let file = try FileIO.stage(bytes, for: path, flush: false)
-        lock.locked { entries.append(Entry(item: item, file: file)) }
+        entries.withLock { $0.append(Entry(item: item, file: file)) }
     }
 
     /// Puts every staged file in place (see the type's description) and
@@ -47,7 +46,7 @@ package final class WriteBatch: @unchecked Sendable {
     /// not placed either (no result replaces an original whose backup failed).
     /// When the contents cannot be flushed, nothing is placed.
     package func commit() -> [Failure] {
-        let staged = lock.locked { () -> [Entry] in
+        let staged = entries.withLock { entries -> [Entry] in
             defer { entries = [] }
             // Item order; one item's files keep the order they were staged in.
             return entries.enumerated().sorted { ($0.element.item, $0.offset) < ($1.element.item, $1.offset) }.map(\.element)

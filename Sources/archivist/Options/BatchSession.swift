@@ -182,12 +182,13 @@ enum Clock {
 }
 
 /// A one-line progress bar on standard error: files done, rate, time left.
-final class Progress: @unchecked Sendable {
+/// The runner reports items one at a time, but from whichever job finished
+/// them, so what it remembers between draws is kept locked.
+final class Progress: Sendable {
     let total: Int
     let enabled: Bool
     let started: Double
-    private var lastDraw = 0.0
-    private var drawn = false
+    private let drawing = Locked((lastDraw: 0.0, drawn: false))
 
     init(total: Int, enabled: Bool, started: Double) {
         self.total = total
@@ -197,24 +198,29 @@ final class Progress: @unchecked Sendable {
 
     func show(done: Int) {
         guard enabled else { return }
-        let now = Clock.now()
-        guard now - lastDraw > 0.1 || done == total else { return }
-        lastDraw = now
-        let elapsed = max(now - started, 0.001)
-        let rate = Double(done) / elapsed
-        let eta = rate > 0 ? Double(total - done) / rate : 0
-        let width = 30
-        let filled = total > 0 ? width * done / total : width
-        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        let line = "\r[\(bar)] \(done)/\(total) \(Int(rate)) files/s ETA \(Int(eta.rounded())) s "
-        write(STDERR_FILENO, line, line.utf8.count)
-        drawn = true
+        drawing.withLock { drawing in
+            let now = Clock.now()
+            guard now - drawing.lastDraw > 0.1 || done == total else { return }
+            drawing.lastDraw = now
+            let elapsed = max(now - started, 0.001)
+            let rate = Double(done) / elapsed
+            let eta = rate > 0 ? Double(total - done) / rate : 0
+            let width = 30
+            let filled = total > 0 ? width * done / total : width
+            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+            let line = "\r[\(bar)] \(done)/\(total) \(Int(rate)) files/s ETA \(Int(eta.rounded())) s "
+            write(STDERR_FILENO, line, line.utf8.count)
+            drawing.drawn = true
+        }
     }
 
     func clear() {
-        guard enabled, drawn else { return }
-        let blank = "\r" + String(repeating: " ", count: 72) + "\r"
-        write(STDERR_FILENO, blank, blank.utf8.count)
-        drawn = false
+        guard enabled else { return }
+        drawing.withLock { drawing in
+            guard drawing.drawn else { return }
+            let blank = "\r" + String(repeating: " ", count: 72) + "\r"
+            write(STDERR_FILENO, blank, blank.utf8.count)
+            drawing.drawn = false
+        }
     }
 }

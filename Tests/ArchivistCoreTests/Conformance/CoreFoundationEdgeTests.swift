@@ -116,7 +116,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
     /// JSON output keeps the fraction of a second, with as many digits as the
     /// date needs, and they read back to the same `Double`.
     func testJSONDatesKeepTheirFraction() throws {
-        var seconds: [Double] = [730_907_159.75, 0.5, -0.5, 0.999999, -0.25, 1e-7, -1e-7, 5e-324, -5e-324, 123.456,
+        var seconds: [Double] = [730_907_159.75, 0.5, -0.5, 0.999999, -0.25, 1e-7, -1e-7, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 123.456,
                                  -63_113_904_000.125, 3e10 + 0.1, 1e15 - 0.5, 0.1, -978_307_200.001]
         var g = Generator(state: 5)
         for _ in 0..<2000 {

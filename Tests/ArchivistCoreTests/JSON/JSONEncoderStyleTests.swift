@@ -14,7 +14,7 @@ final class JSONEncoderStyleTests: XCTestCase {
     }
 
     func testRealsAsJSONEncoderWritesThem() throws {
-        let reals: [Double] = [120, -0.0, 0, 0.1, 0.25, -3.5, 1e20, 1e-7, 5e-324, 1.7976931348623157e308, 720_000_000, 1234567.125]
+        let reals: [Double] = [120, -0.0, 0, 0.1, 0.25, -3.5, 1e20, 1e-7, .leastNonzeroMagnitude, 1.7976931348623157e308, 720_000_000, 1234567.125]
         XCTAssertEqual(try write(.array(reals.map { .double($0) })), try foundation(reals))
         for r in reals { XCTAssertEqual(try write(.array([.double(r)])), try foundation([r]), "\(r)") }
     }

@@ -17,7 +17,7 @@ final class XMLWriterTests: XCTestCase {
     }
 
     func testRealsMatchFoundation() throws {
-        let values: [Double] = [1, 100, 2.5, 0.1, 1.0 / 3, 1e300, 1e-7, 1e15, 1e16, 1e21, 123456789.125, -0.0, .nan, .infinity, -.infinity, -2.75, 5e-324]
+        let values: [Double] = [1, 100, 2.5, 0.1, 1.0 / 3, 1e300, 1e-7, 1e15, 1e16, 1e21, 123456789.125, -0.0, .nan, .infinity, -.infinity, -2.75, .leastNonzeroMagnitude]
         try assertMatchesFoundation(.array(values.map { .double($0) } + [.real(PlistReal(float: 0.1))]))
     }
 
