@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "ArchivistBatch",
-            dependencies: ["ArchivistCore"]
+            dependencies: ["ArchivistCore", "CArchivistSupport"]
         ),
         .target(
             name: "ArchivistArchive",

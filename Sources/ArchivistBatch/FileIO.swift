@@ -1,4 +1,5 @@
 import ArchivistCore
+import CArchivistSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -184,7 +185,7 @@ package enum FileIO {
     /// place: one `syncfs` per file system on Linux, else `fsync` of each
     /// file. Throws naming the first file that could not be flushed.
     package static func flushContents(of staged: [StagedFile]) throws {
-        if let syncfs = fileSystemSync {
+        if archivist_has_syncfs() != 0 {
             var flushed: Set<UInt64> = []
             var seenFolders: Set<String> = []
             for file in staged where seenFolders.insert(file.folder).inserted {
@@ -194,7 +195,7 @@ package enum FileIO {
                 let fd = open(file.folder, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
                 defer { close(fd) }
-                guard syncfs(fd) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
+                guard archivist_syncfs(fd) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
             }
             return
         }
@@ -205,18 +206,6 @@ package enum FileIO {
             guard fsync(fd) == 0 else { throw ioError("cannot write \(file.path)") }
         }
     }
-
-    /// Linux's `syncfs(2)`, which flushes one file system at once, looked up
-    /// at run time (the C library declares it only for `_GNU_SOURCE`); nil
-    /// where the platform has none.
-    private static let fileSystemSync: (@convention(c) (Int32) -> Int32)? = {
-        #if os(Linux)
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
 
     /// True when something exists at `path` (a symbolic link counts even when
     /// it dangles).

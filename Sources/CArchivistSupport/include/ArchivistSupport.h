@@ -11,4 +11,12 @@ int archivist_format_g17(double value, char *buffer, int size);
 /// `%.17g` through snprintf, always (the reference the fast path is tested against).
 int archivist_format_g17_reference(double value, char *buffer, int size);
 
+/// 1 where `archivist_syncfs` flushes a whole file system (Linux's
+/// `syncfs(2)`, which the C library declares only for `_GNU_SOURCE`), else 0.
+int archivist_has_syncfs(void);
+
+/// Flushes the file system holding the open file `fd`; -1 where the platform
+/// has no `syncfs`.
+int archivist_syncfs(int fd);
+
 #endif
