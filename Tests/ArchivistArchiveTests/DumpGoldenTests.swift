@@ -86,3 +86,56 @@ final class DumpGoldenTests: XCTestCase {
         }
     }
 }
+
+/// One object referenced from two fields (Foundation archives it once).
+final class SharedValuePair: NSObject, NSCoding {
+    let first: NSObject, second: NSObject
+    init(_ value: NSObject) { first = value; second = value }
+    func encode(with coder: NSCoder) {
+        coder.encode(first, forKey: "first")
+        coder.encode(second, forKey: "second")
+    }
+    init?(coder: NSCoder) { nil }
+}
+
+/// A shared NSString, NSData or NSDate shows in full at every reference in
+/// `dump --json`: a `{"ref": N}` always names an `"id"` shown before it.
+final class JSONViewReferenceTests: XCTestCase {
+
+    /// The ids and refs of a view, in document order.
+    func refsHaveIds(_ value: PlistValue, ids: inout Set<Int64>, file: StaticString = #filePath, line: UInt = #line) {
+        switch value {
+        case .dictionary(let d):
+            if case .integer(let id)? = d["id"], let n = id.int64Value { ids.insert(n) }
+            if case .integer(let ref)? = d["ref"], let n = ref.int64Value {
+                XCTAssertTrue(ids.contains(n), "ref \(n) before any id \(n)", file: file, line: line)
+            }
+            for (_, v) in d { refsHaveIds(v, ids: &ids, file: file, line: line) }
+        case .array(let items):
+            for v in items { refsHaveIds(v, ids: &ids, file: file, line: line) }
+        case .string, .integer, .real, .bool, .date, .data, .uid, .null:
+            break
+        }
+    }
+
+    func testSharedValuesRepeatAndEveryRefHasAnId() throws {
+        let values: [NSObject] = [NSString(string: "shared text"), NSData(bytes: [1, 2, 3], length: 3), NSDate(timeIntervalSinceReferenceDate: 12.5)]
+        for value in values {
+            let data = try NSKeyedArchiver.archivedData(withRootObject: SharedValuePair(value), requiringSecureCoding: false)
+            let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).value)
+            let view = try ArchiveJSONView.tree(graph)
+            var ids: Set<Int64> = []
+            refsHaveIds(view, ids: &ids)
+            let text = String(decoding: try PropertyList.write(view, as: .json), as: UTF8.self)
+            XCTAssertFalse(text.contains("\"ref\""), text)
+        }
+        // Every archive of the corpus: no dangling ref.
+        let folder = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            guard let graph = try? ObjectGraph(try PropertyList.read(bytes).value) else { continue }
+            var ids: Set<Int64> = []
+            refsHaveIds(try ArchiveJSONView.tree(graph), ids: &ids)
+        }
+    }
+}

@@ -2,7 +2,9 @@ import ArchivistCore
 
 /// The machine-readable form of `dump`: the same view as `ArchiveDumper` as a
 /// tree for the JSON writer. Objects are `{"class": ..., "fields": [...]}` with
-/// `"id"` when shared; later references are `{"ref": N}`; inline primitives are
+/// `"id"` when shared; later references are `{"ref": N}` (strings, data and
+/// dates are values: shown in full wherever they are referenced, so every
+/// `"ref"` names an `"id"` shown before it); inline primitives are
 /// `{"inline": value}`; Foundation values are plain JSON values or
 /// `{"class": "NSArray", "items": [...]}` / `{"class": "NSDictionary", "entries": [[k, v], ...]}`.
 public struct ArchiveJSONView {
@@ -44,7 +46,12 @@ public struct ArchiveJSONView {
         case .object(let o):
             try budget.spend(object: i)
             if onStack[i] || (shown[i] && incoming[i] > 1) {
-                return .dictionary(PlistDictionary([("ref", .int(Int64(i)))]))
+                switch FoundationValue.interpret(o, in: graph) {
+                case .string(let s)?: return .string(s)
+                case .data(let b)?: return .data(b)
+                case .date(let t)?: return .date(PlistDate(secondsSinceReferenceDate: t))
+                default: return .dictionary(PlistDictionary([("ref", .int(Int64(i)))]))
+                }
             }
             shown[i] = true
             var out = PlistDictionary()
