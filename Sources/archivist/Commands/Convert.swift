@@ -148,7 +148,7 @@ struct Convert: ParsableCommand {
             }
         }
         let session = try BatchSession(inputs: inputs, options: batch)
-        let converter = try session.converter(format: to.plistFormat, output: output, style: style, readOptions: limits.readOptions)
+        let converter = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions)
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
         let stdin = stdinBytes
@@ -186,7 +186,15 @@ struct Convert: ParsableCommand {
     private func codableJSON(_ bytes: [UInt8], rules ruleSet: MigrationRules) throws -> [UInt8] {
         let tree = try CodableExport.tree(try PropertyList.read(bytes, options: limits.readOptions).value, rules: ruleSet,
                                           options: CodableOptions(dates: dates, cycles: cycles))
-        return try PropertyList.write(tree, as: .json, options: style.writeOptions)
+        return try PropertyList.write(tree, as: .json, options: writeOptions)
+    }
+
+    /// The layout flags, and for codable-json the number and escape style of
+    /// JSONEncoder (`120`, not `120.0`; `\/`), whose output it stands for.
+    private var writeOptions: WriteOptions {
+        var options = style.writeOptions
+        options.jsonEncoderStyle = to == .codableJSON
+        return options
     }
 
     /// --sqlite: the column's archives as Codable JSON, into files or a column.

@@ -156,7 +156,7 @@ struct Migrate: ParsableCommand {
             if failed { throw ExitCode.failure }
             return
         }
-        let converter = try session.converter(format: to, output: output, style: style, readOptions: ReadOptions())
+        let converter = try session.converter(format: to, output: output, writeOptions: style.writeOptions, readOptions: ReadOptions())
         let stdin = stdinBytes
         let ok = try session.run { index in
             let item = converter.items[index]

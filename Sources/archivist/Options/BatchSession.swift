@@ -37,13 +37,13 @@ struct BatchSession {
 
     /// The converter for the planned items: checks that the output target can
     /// take them (status 64 if not) and creates the output folder.
-    func converter(format: PlistFormat?, output: OutputOptions, style: StyleOptions, readOptions: ReadOptions) throws -> BatchConverter {
+    func converter(format: PlistFormat?, output: OutputOptions, writeOptions: WriteOptions, readOptions: ReadOptions) throws -> BatchConverter {
         if !items.isEmpty, let problem = output.target.usageProblem(inputs: items.map(\.source)) {
             Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
             throw ExitCode.validationFailure
         }
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
-                                       readOptions: readOptions, writeOptions: style.writeOptions, staging: writes)
+                                       readOptions: readOptions, writeOptions: writeOptions, staging: writes)
         try failing(at: nil) {
             try converter.prepare()
         }
