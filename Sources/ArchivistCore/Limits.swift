@@ -8,6 +8,11 @@ public struct Limits: Sendable, Equatable {
     /// references can make a writer produce (converting 10,000,000 values takes
     /// about a second).
     public var maxObjects: Int = 10_000_000
+    /// Maximum bytes of string and data content that shared references may
+    /// add: each time a binary plist's shared string or data is used again,
+    /// its length counts (a 1 MB value referenced from 2,000 places adds about
+    /// 2 GB to what a writer produces). Values used once do not count.
+    public var maxSharedExpansion: Int = 1 << 30
     /// Maximum length in bytes of one string or data value.
     public var maxValueLength: Int = 1 << 31
     /// Maximum size of an input in bytes.

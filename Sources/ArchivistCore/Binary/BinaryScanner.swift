@@ -24,12 +24,19 @@ struct BinaryScanner {
     private var cache: [PlistValue?]
     /// Number of nodes each cached object expands to, to bound the logical tree size.
     private var expandedSize: [Int]
+    /// Bytes of string and data content each cached object holds, to bound
+    /// what its reuses add (`Limits.maxSharedExpansion`).
+    private var expandedBytes: [Int]
     /// Objects currently being decoded (for cycle detection).
     private var onStack: [Bool]
     /// Prints of the keys of the small dictionaries being read (see `keyPrint`), a stack.
     private var keyPrints: [UInt64] = []
     /// Logical nodes produced so far.
     private var nodeCount = 0
+    /// Bytes of string and data content decoded so far.
+    private var byteCount = 0
+    /// Bytes of string and data content added by reusing shared values.
+    private var sharedBytes = 0
     /// Duplicate keys and lone surrogates found.
     private(set) var diagnostics: [PlistDiagnostic] = []
 
@@ -67,6 +74,7 @@ struct BinaryScanner {
         }
         cache = [PlistValue?](repeating: nil, count: shared)
         expandedSize = [Int](repeating: 0, count: shared)
+        expandedBytes = [Int](repeating: 0, count: shared)
     }
 
     /// Counts the references to each object from every container whose header
@@ -194,12 +202,19 @@ struct BinaryScanner {
         }
         if let cached = cache[slot] {
             try account(expandedSize[slot], object: index)
+            sharedBytes += expandedBytes[slot]
+            byteCount += expandedBytes[slot]
+            if sharedBytes > limits.maxSharedExpansion {
+                throw fail(.limitExceeded, "shared strings and data expand to more than \(limits.maxSharedExpansion) bytes beyond the input (each reuse counts)",
+                           offset: at, object: index)
+            }
             return cached
         }
-        let start = nodeCount
+        let start = nodeCount, startBytes = byteCount
         let v = try decode(index, at: at, depth: depth)
         cache[slot] = v
         expandedSize[slot] = nodeCount - start
+        expandedBytes[slot] = byteCount - startBytes
         return v
     }
 
@@ -253,11 +268,13 @@ struct BinaryScanner {
             let (n, p) = try count(marker: marker, at: at, object: index)
             try checkLength(n, object: index, at: at)
             try checkRange(p, n, object: index, what: "data")
+            byteCount += n
             return .data(Array(UnsafeRawBufferPointer(rebasing: buf[p..<(p + n)])))
         case 0x5:
             let (n, p) = try count(marker: marker, at: at, object: index)
             try checkLength(n, object: index, at: at)
             try checkRange(p, n, object: index, what: "ASCII string")
+            byteCount += n
             return .string(BinaryStrings.ascii(UnsafeRawBufferPointer(rebasing: buf[p..<(p + n)])))
         case 0x6:
             let (n, p) = try count(marker: marker, at: at, object: index)
@@ -265,6 +282,7 @@ struct BinaryScanner {
             guard !bytes.overflow else { throw fail(.corrupt, "UTF-16 string length overflows", offset: at, object: index) }
             try checkLength(bytes.partialValue, object: index, at: at)
             try checkRange(p, bytes.partialValue, object: index, what: "UTF-16 string")
+            byteCount += bytes.partialValue
             let (s, lone) = BinaryStrings.utf16BE(UnsafeRawBufferPointer(rebasing: buf[p..<(p + bytes.partialValue)]))
             if lone {
                 diagnostics.append(PlistDiagnostic(.loneSurrogate, "string holds a lone UTF-16 surrogate (read as U+FFFD)",
