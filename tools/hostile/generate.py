@@ -83,6 +83,10 @@ save("ref-size-9.bplist", good[:-26] + bytes([9]) + good[-25:], "error", "size 9
 levels = 60
 objs = [array([i + 1, i + 1]) for i in range(levels)] + [b"\x09"]
 save("shared-explosion.bplist", bplist(objs), "error", "expands to more than", "2^60 paths through shared arrays (a billion laughs without entities)")
+# One 600 KB data object referenced 2,000 times: few values, 1.2 GB once converted.
+shared_data = bytes([0x4F, 0x12]) + struct.pack(">I", 600_000) + b"*" * 600_000
+save("shared-data-bytes.bplist", bplist([array([1] * 2_000, ref_size=2), shared_data], ref_size=2),
+     "error", "shared strings and data expand", "a 600 KB data object referenced 2,000 times (1.2 GB of output under the object limit)")
 
 # Text encodings and duplicate keys.
 save("lone-surrogate.json", '{"a": "\\ud800"}', "error", "surrogate", "a lone UTF-16 surrogate")
