@@ -54,42 +54,34 @@ public struct ColumnFill {
     public func run(on db: SQLiteDatabase, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
         try check(in: db)
         var outcome = Outcome()
-        try db.execute("BEGIN IMMEDIATE")
-        var committed = false
-        defer { if !committed { try? db.execute("ROLLBACK") } }
-        let table = SQLiteDatabase.quote(source.table), column = SQLiteDatabase.quote(target)
-        if try !db.columns(of: source.table).contains(where: { $0.name == target }) {
-            try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) BLOB")
-            outcome.addedColumn = true
-        }
-        let current = try db.prepare("SELECT \(column) FROM \(table) WHERE rowid = ?")
-        var updates: [(Int64, [UInt8])] = []
-        try source.forEachBlob(in: db, row: row) { rowid, bytes in
-            do {
-                let value = try transform(bytes)
-                current.reset()
-                try current.bind(1, int: rowid)
-                if try current.step(), current.blob(0) == value {
-                    outcome.unchanged += 1
-                } else {
-                    updates.append((rowid, value))
-                }
-            } catch {
-                let failure = StoreMigration.Failure(row: rowid, error)
-                guard keepGoing else { throw failure }
-                outcome.failures.append(failure)
+        try db.transaction(write: true) {
+            let table = SQLiteDatabase.quote(source.table), column = SQLiteDatabase.quote(target)
+            if try !db.columns(of: source.table).contains(where: { $0.name == target }) {
+                try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) BLOB")
+                outcome.addedColumn = true
             }
+            let current = try db.prepare("SELECT \(column) FROM \(table) WHERE rowid = ?")
+            var updates: [(rowid: Int64, bytes: [UInt8])] = []
+            try source.forEachBlob(in: db, row: row) { rowid, bytes in
+                do {
+                    let value = try transform(bytes)
+                    current.reset()
+                    try current.bind(1, int: rowid)
+                    if try current.step(), current.blob(0) == value {
+                        outcome.unchanged += 1
+                    } else {
+                        updates.append((rowid, value))
+                    }
+                } catch {
+                    let failure = StoreMigration.Failure(row: rowid, error)
+                    guard keepGoing else { throw failure }
+                    outcome.failures.append(failure)
+                }
+            }
+            try db.updateBlobs(table: source.table, column: target, updates)
+            outcome.written = updates.map(\.rowid)
+            return true
         }
-        let update = try db.prepare("UPDATE \(table) SET \(column) = ? WHERE rowid = ?")
-        for (rowid, value) in updates {
-            update.reset()
-            try update.bind(1, blob: value)
-            try update.bind(2, int: rowid)
-            _ = try update.step()
-            outcome.written.append(rowid)
-        }
-        try db.execute("COMMIT")
-        committed = true
         return outcome
     }
 }

@@ -66,36 +66,29 @@ public struct StoreMigration {
     public func run(on db: SQLiteDatabase) throws -> Outcome {
         try column.check(in: db)
         var outcome = Outcome()
-        try db.execute(dryRun ? "BEGIN" : "BEGIN IMMEDIATE")
-        var committed = false
-        defer { if !committed { try? db.execute("ROLLBACK") } }
-        var updates: [(Int64, [UInt8])] = []
-        try column.forEachBlob(in: db) { row, bytes in
-            do {
-                let document = try PropertyList.read(bytes)
-                let result = try migrator.migrate(document.value)
-                if result.report.isEmpty {
-                    outcome.unchanged += 1
-                } else {
-                    updates.append((row, try PropertyList.write(result.value, as: document.format)))
-                    outcome.migrated.append((row, result.report))
+        try db.transaction(write: !dryRun) {
+            var updates: [(rowid: Int64, bytes: [UInt8])] = []
+            try column.forEachBlob(in: db) { row, bytes in
+                do {
+                    let document = try PropertyList.read(bytes)
+                    let result = try migrator.migrate(document.value)
+                    if result.report.isEmpty {
+                        outcome.unchanged += 1
+                    } else {
+                        updates.append((row, try PropertyList.write(result.value, as: document.format)))
+                        outcome.migrated.append((row, result.report))
+                    }
+                } catch {
+                    let failure = Failure(row: row, error)
+                    guard keepGoing else { throw failure }
+                    outcome.failures.append(failure)
                 }
-            } catch {
-                let failure = Failure(row: row, error)
-                guard keepGoing else { throw failure }
-                outcome.failures.append(failure)
             }
+            // A dry run computes everything and rolls back.
+            guard !dryRun else { return false }
+            try db.updateBlobs(table: column.table, column: column.column, updates)
+            return true
         }
-        if dryRun { return outcome }
-        let update = try db.prepare("UPDATE \(SQLiteDatabase.quote(column.table)) SET \(SQLiteDatabase.quote(column.column)) = ? WHERE rowid = ?")
-        for (row, bytes) in updates {
-            update.reset()
-            try update.bind(1, blob: bytes)
-            try update.bind(2, int: row)
-            _ = try update.step()
-        }
-        try db.execute("COMMIT")
-        committed = true
         return outcome
     }
 }

@@ -55,6 +55,30 @@ public final class SQLiteDatabase {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("SQL failed") }
     }
 
+    /// Runs `body` in one transaction and commits when it returns true; when
+    /// it returns false or throws, everything it did is rolled back. `write`
+    /// takes the write lock at once (`BEGIN IMMEDIATE`), so no other writer
+    /// can slip in between reading the rows and updating them.
+    package func transaction(write: Bool, _ body: () throws -> Bool) throws {
+        try execute(write ? "BEGIN IMMEDIATE" : "BEGIN")
+        var committed = false
+        defer { if !committed { try? execute("ROLLBACK") } }
+        guard try body() else { return }
+        try execute("COMMIT")
+        committed = true
+    }
+
+    /// Sets `column` of `table` to each blob, by rowid.
+    package func updateBlobs(table: String, column: String, _ rows: [(rowid: Int64, bytes: [UInt8])]) throws {
+        let update = try prepare("UPDATE \(Self.quote(table)) SET \(Self.quote(column)) = ? WHERE rowid = ?")
+        for (rowid, bytes) in rows {
+            update.reset()
+            try update.bind(1, blob: bytes)
+            try update.bind(2, int: rowid)
+            _ = try update.step()
+        }
+    }
+
     /// Prepares one statement.
     package func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?
