@@ -74,16 +74,7 @@ final class BinaryOracleTests: XCTestCase {
 final class BinaryHostileTests: XCTestCase {
     /// Builds a bplist from raw object bytes with 1-byte refs and offsets.
     func make(_ objects: [[UInt8]], top: UInt8 = 0) -> [UInt8] {
-        var out = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for o in objects { offsets.append(UInt8(out.count)); out += o }
-        let table = out.count
-        out += offsets
-        out += [0, 0, 0, 0, 0, 0, 1, 1]
-        out += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
-        out += [0, 0, 0, 0, 0, 0, 0, top]
-        out += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
-        return out
+        Fixtures.bplist(objects, top: top)
     }
 
     func testDirectCycle() {

@@ -156,20 +156,6 @@ final class CoreFoundationEdgeTests: XCTestCase {
 
     // MARK: - Binary counts and UIDs
 
-    /// A binary plist of `objects` with 1-byte references and offsets.
-    private func binary(_ objects: [[UInt8]]) -> [UInt8] {
-        var out = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for o in objects { offsets.append(UInt8(out.count)); out += o }
-        let table = out.count
-        out += offsets
-        out += [0, 0, 0, 0, 0, 0, 1, 1]
-        out += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
-        out += [0, 0, 0, 0, 0, 0, 0, 0]
-        out += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
-        return out
-    }
-
     /// A count of 2 written as an integer of 2^k bytes (leading bytes `high`).
     private func count2(log2 k: UInt8, high: UInt8 = 0) -> [UInt8] {
         let width = 1 << Int(k)
@@ -186,10 +172,10 @@ final class CoreFoundationEdgeTests: XCTestCase {
             for high: UInt8 in [0, 1] {
                 let count = count2(log2: k, high: high)
                 let cases = [
-                    binary([[0xAF] + count + [1, 1], [0x10, 7]]),
-                    binary([[0x5F] + count + Array("ab".utf8)]),
-                    binary([[0x4F] + count + [0xFE, 0xFF]]),
-                    binary([[0xA1, 1], [0x6F] + count + [0, 0x61, 0, 0xE9]]),
+                    Fixtures.bplist([[0xAF] + count + [1, 1], [0x10, 7]]),
+                    Fixtures.bplist([[0x5F] + count + Array("ab".utf8)]),
+                    Fixtures.bplist([[0x4F] + count + [0xFE, 0xFF]]),
+                    Fixtures.bplist([[0xA1, 1], [0x6F] + count + [0, 0x61, 0, 0xE9]]),
                 ]
                 for bytes in cases {
                     let expected = try FoundationBridge.foundationRead(bytes)
@@ -199,7 +185,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
             }
         }
         // The last 8 bytes of a 16-byte count are the count, in dictionaries too.
-        let dict = binary([[0xDF, 0x14] + [UInt8](repeating: 0, count: 15) + [1] + [1, 2], [0x51, 0x61], [0x10, 7]])
+        let dict = Fixtures.bplist([[0xDF, 0x14] + [UInt8](repeating: 0, count: 15) + [1] + [1, 2], [0x51, 0x61], [0x10, 7]])
         XCTAssertEqual(try BinaryPlistReader.read(dict).value, try FoundationBridge.foundationRead(dict))
     }
 
@@ -218,18 +204,18 @@ final class CoreFoundationEdgeTests: XCTestCase {
             payload[width - 1] = 5
             if width > 1 { payload[width - 2] = 1 }
             if width > 8 { payload[0] = 0x7F }
-            let bytes = binary([[0x80 | UInt8(width - 1)] + payload])
+            let bytes = Fixtures.bplist([[0x80 | UInt8(width - 1)] + payload])
             let ours = try BinaryPlistReader.read(bytes).value
             XCTAssertEqual(ours, try foundationUID(bytes), "UID of \(width) bytes")
         }
         for payload: [UInt8] in [[1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]] {
-            let bytes = binary([[0x80 | UInt8(payload.count - 1)] + payload])
+            let bytes = Fixtures.bplist([[0x80 | UInt8(payload.count - 1)] + payload])
             XCTAssertThrowsError(try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil))
             XCTAssertThrowsError(try BinaryPlistReader.read(bytes)) { error in
                 XCTAssertEqual((error as? PlistError)?.location, .binary(offset: 8, object: 0))
             }
         }
-        let largest = binary([[0x83, 0xFF, 0xFF, 0xFF, 0xFF]])
+        let largest = Fixtures.bplist([[0x83, 0xFF, 0xFF, 0xFF, 0xFF]])
         XCTAssertEqual(try BinaryPlistReader.read(largest).value, .uid(4_294_967_295))
         XCTAssertEqual(try foundationUID(largest), .uid(4_294_967_295))
         // Nor is such a UID written, where Foundation could not read it back.

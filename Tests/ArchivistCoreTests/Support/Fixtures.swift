@@ -3,6 +3,20 @@ import Foundation
 /// Paths of the test fixtures: the bundled `Corpus/` and the shared conformance
 /// corpus beside the repository (`../shared/corpus`).
 enum Fixtures {
+    /// A binary plist of raw object bodies with 1-byte references and offsets.
+    static func bplist(_ objects: [[UInt8]], top: UInt8 = 0) -> [UInt8] {
+        var out = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for o in objects { offsets.append(UInt8(out.count)); out += o }
+        let table = out.count
+        out += offsets
+        out += [0, 0, 0, 0, 0, 0, 1, 1]
+        out += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+        out += [0, 0, 0, 0, 0, 0, 0, top]
+        out += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        return out
+    }
+
     /// The package root (the folder holding Package.swift).
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
