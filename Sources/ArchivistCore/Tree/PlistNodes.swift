@@ -1,0 +1,64 @@
+/// Text as a node source stores it: UTF-8 in a `PlistTree`, and in a binary
+/// property list read in place ASCII/Latin-1 (one byte per character) or
+/// UTF-16 big-endian. Valid only while the source's buffer is.
+package struct TextBytes {
+    /// How the bytes encode the text.
+    package enum Encoding {
+        /// UTF-8, already validated.
+        case utf8
+        /// One byte per character, U+0000...U+00FF (a binary plist's `0x5X` string).
+        case latin1
+        /// UTF-16 code units, big-endian (a binary plist's `0x6X` string).
+        case utf16BE
+    }
+
+    /// The encoded text.
+    package var bytes: UnsafeRawBufferPointer
+    /// Its encoding.
+    package var encoding: Encoding
+
+    package init(_ bytes: UnsafeRawBufferPointer, _ encoding: Encoding) {
+        self.bytes = bytes
+        self.encoding = encoding
+    }
+}
+
+/// One node as a writer sees it: a scalar with its value (text and bytes by
+/// reference into the source), or a container with its size.
+package enum PlistItem {
+    case string(TextBytes)
+    case data(UnsafeRawBufferPointer)
+    case integer(PlistInteger)
+    case real(PlistReal)
+    case bool(Bool)
+    case date(PlistDate)
+    case uid(UInt64)
+    case null
+    case array(count: Int)
+    case dictionary(count: Int)
+}
+
+/// Read access to a property list by node number, for the writers: a
+/// `PlistTree` (every node already checked) and a binary property list read in
+/// place (each node checked as it is visited, so reads may throw). Writers are
+/// generic over it and specialised for each source: no existentials, no
+/// per-node allocation.
+///
+/// A writer visits a container between `enter` and `leave`; a source that can
+/// hold cycles refuses to enter a container that is already open.
+package protocol PlistNodes {
+    /// The top node.
+    var rootNode: Int { get }
+    /// What `node` is.
+    mutating func item(_ node: Int) throws -> PlistItem
+    /// Element `i` of an array node.
+    mutating func element(_ i: Int, of node: Int) throws -> Int
+    /// The key (a string node) of entry `i` of a dictionary node.
+    mutating func key(_ i: Int, of node: Int) throws -> Int
+    /// The value of entry `i` of a dictionary node.
+    mutating func value(_ i: Int, of node: Int) throws -> Int
+    /// Called before a container's children are visited, `depth` containers deep.
+    mutating func enter(_ node: Int, depth: Int) throws
+    /// Called after a container's children were visited.
+    mutating func leave(_ node: Int)
+}

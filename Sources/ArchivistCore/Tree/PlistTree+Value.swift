@@ -1,0 +1,73 @@
+extension PlistTree {
+    /// The tree of a value (dictionary keys stored once, strings as UTF-8).
+    /// Nesting deeper than `limits.maxDepth` is refused.
+    public init(_ value: PlistValue, limits: Limits = .default) throws {
+        var builder = PlistTreeBuilder()
+        let root = try PlistTree.build(value, into: &builder, depth: 0, maxDepth: limits.maxDepth)
+        self = try builder.finish(root: root)
+    }
+
+    private static func build(_ value: PlistValue, into b: inout PlistTreeBuilder, depth: Int, maxDepth: Int) throws -> Int {
+        switch value {
+        case .string(let s): return b.string(s)
+        case .integer(let i): return b.integer(i)
+        case .real(let r): return b.real(r)
+        case .bool(let v): return b.bool(v)
+        case .date(let d): return b.date(d)
+        case .data(let bytes): return bytes.withUnsafeBytes { b.data($0) }
+        case .uid(let u): return b.uid(u)
+        case .null: return b.null()
+        case .array(let items):
+            guard depth < maxDepth else { throw tooDeep(maxDepth) }
+            let mark = b.openArray()
+            for item in items { b.append(try build(item, into: &b, depth: depth + 1, maxDepth: maxDepth), to: mark) }
+            return b.close(mark)
+        case .dictionary(let d):
+            guard depth < maxDepth else { throw tooDeep(maxDepth) }
+            var mark = b.openDictionary()
+            for (key, item) in d {
+                let v = try build(item, into: &b, depth: depth + 1, maxDepth: maxDepth)
+                _ = b.add(key: b.key(key), value: v, to: &mark)
+            }
+            return b.close(mark)
+        }
+    }
+
+    private static func tooDeep(_ maxDepth: Int) -> PlistError {
+        PlistError(.limitExceeded, "nesting deeper than \(maxDepth) levels")
+    }
+
+    /// The whole tree as an editable `PlistValue` (shared nodes become copies
+    /// that share storage until edited).
+    public var value: PlistValue { value(at: root) }
+
+    /// The subtree at `node` as a `PlistValue`.
+    public func value(at node: Int) -> PlistValue {
+        withView { view in PlistTree.value(node, in: view) }
+    }
+
+    private static func value(_ node: Int, in view: View) -> PlistValue {
+        switch view.item(node) {
+        case .string(let text): return .string(String(decoding: text.bytes, as: UTF8.self))
+        case .data(let bytes): return .data(Array(bytes))
+        case .integer(let i): return .integer(i)
+        case .real(let r): return .real(r)
+        case .bool(let v): return .bool(v)
+        case .date(let d): return .date(d)
+        case .uid(let u): return .uid(u)
+        case .null: return .null
+        case .array(let count):
+            var items: [PlistValue] = []
+            items.reserveCapacity(count)
+            for i in 0..<count { items.append(value(view.element(i, of: node), in: view)) }
+            return .array(items)
+        case .dictionary(let count):
+            var d = PlistDictionary(minimumCapacity: count)
+            for i in 0..<count {
+                guard case .string(let key) = view.item(view.key(i, of: node)) else { continue }
+                d.appendUnchecked(key: String(decoding: key.bytes, as: UTF8.self), value: value(view.value(i, of: node), in: view))
+            }
+            return .dictionary(d)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+/// Builds a `PlistTree` bottom-up, as every reader produces nodes: scalars as
+/// they are read, a container when it closes. Children wait on one stack and
+/// move into the tree's link array when their container closes, so nothing is
+/// allocated per node; dictionary keys are stored once per document.
+package struct PlistTreeBuilder {
+    private var nodes: [PlistTree.Node] = []
+    private var links: [UInt32] = []
+    private var bytes: [UInt8] = []
+    /// Children of the open containers, innermost last.
+    private var pending: [UInt32] = []
+    /// Open-addressing table of the keys stored so far: node number + 1, 0 = empty.
+    private var keyTable: [UInt32] = []
+    private var keyCount = 0
+    /// Set when more nodes or links were made than 32-bit numbers reach.
+    private var overflowed = false
+
+    /// A builder expecting about `nodes` nodes and `bytes` bytes of text and data.
+    package init(expectedNodes: Int = 0, expectedBytes: Int = 0) {
+        nodes.reserveCapacity(max(expectedNodes, 16))
+        links.reserveCapacity(max(expectedNodes, 16))
+        bytes.reserveCapacity(max(expectedBytes, 64))
+        keyTable = [UInt32](repeating: 0, count: 64)
+    }
+
+    /// Nodes made so far.
+    package var nodeCount: Int { nodes.count }
+
+    @inline(__always)
+    private mutating func add(_ node: PlistTree.Node) -> Int {
+        let n = nodes.count
+        if n >= Int(UInt32.max) { overflowed = true }
+        nodes.append(node)
+        return n
+    }
+
+    // MARK: - Scalars
+
+    /// A string node from UTF-8 that the caller has validated.
+    @inline(__always)
+    package mutating func string(utf8: UnsafeRawBufferPointer) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        return add(PlistTree.Node(.string, count: utf8.count, payload: UInt64(start)))
+    }
+
+    /// A string node.
+    package mutating func string(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { string(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A string node whose UTF-8 `write` appends to `bytes` (at most `maxCount`
+    /// bytes; it returns how many it wrote), for readers that transcode or unescape.
+    package mutating func string(maxCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: maxCount))
+        let written = bytes.withUnsafeMutableBytes { write(UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + maxCount)])) }
+        bytes.removeLast(maxCount - min(max(written, 0), maxCount))
+        return add(PlistTree.Node(.string, count: bytes.count - start, payload: UInt64(start)))
+    }
+
+    /// A dictionary key: a string node stored once per document, so equal
+    /// keys (byte for byte, as CoreFoundation compares them) are the same node.
+    package mutating func key(utf8: UnsafeRawBufferPointer) -> Int {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        let mask = keyTable.count - 1
+        var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
+        while true {
+            let entry = keyTable[slot]
+            if entry == 0 { break }
+            let candidate = nodes[Int(entry - 1)]
+            if candidate.count == utf8.count,
+               bytes.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[candidate.start..<(candidate.start + candidate.count)]).elementsEqual(utf8) }) {
+                return Int(entry - 1)
+            }
+            slot = (slot + 1) & mask
+        }
+        let node = string(utf8: utf8)
+        keyTable[slot] = UInt32(truncatingIfNeeded: node + 1)
+        keyCount += 1
+        if keyCount * 2 > keyTable.count { growKeyTable() }
+        return node
+    }
+
+    /// A dictionary key from a `String`.
+    package mutating func key(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { key(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func growKeyTable() {
+        let old = keyTable
+        keyTable = [UInt32](repeating: 0, count: old.count * 2)
+        let mask = keyTable.count - 1
+        for entry in old where entry != 0 {
+            let n = nodes[Int(entry - 1)]
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for i in n.start..<(n.start + n.count) { h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3 }
+            var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
+            while keyTable[slot] != 0 { slot = (slot + 1) & mask }
+            keyTable[slot] = entry
+        }
+    }
+
+    /// A data node.
+    package mutating func data(_ content: UnsafeRawBufferPointer) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: content)
+        return add(PlistTree.Node(.data, count: content.count, payload: UInt64(start)))
+    }
+
+    /// A data node whose bytes `write` appends (at most `maxCount`; it returns how many it wrote).
+    package mutating func data(maxCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: maxCount))
+        let written = bytes.withUnsafeMutableBytes { write(UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + maxCount)])) }
+        bytes.removeLast(maxCount - min(max(written, 0), maxCount))
+        return add(PlistTree.Node(.data, count: bytes.count - start, payload: UInt64(start)))
+    }
+
+    @inline(__always)
+    package mutating func integer(_ value: PlistInteger) -> Int {
+        add(PlistTree.Node(.integer, flags: value.isUnsignedBeyondInt64 ? PlistTree.unsignedFlag : 0, payload: value.bitPattern))
+    }
+
+    @inline(__always)
+    package mutating func real(_ value: PlistReal) -> Int {
+        add(PlistTree.Node(.real, flags: value.width == .bits32 ? PlistTree.float32Flag : 0, payload: value.value.bitPattern))
+    }
+
+    @inline(__always)
+    package mutating func bool(_ value: Bool) -> Int {
+        add(PlistTree.Node(.bool, payload: value ? 1 : 0))
+    }
+
+    @inline(__always)
+    package mutating func date(_ value: PlistDate) -> Int {
+        add(PlistTree.Node(.date, payload: value.secondsSinceReferenceDate.bitPattern))
+    }
+
+    @inline(__always)
+    package mutating func uid(_ value: UInt64) -> Int {
+        add(PlistTree.Node(.uid, payload: value))
+    }
+
+    package mutating func null() -> Int {
+        add(PlistTree.Node(.null, payload: 0))
+    }
+
+    // MARK: - Containers
+
+    /// An open array: where its elements start on the pending stack.
+    package struct ArrayMark {
+        fileprivate let start: Int
+    }
+
+    /// An open dictionary: where its entries start on the pending stack, and
+    /// an index of its keys once it is large enough for scans to cost more.
+    package struct DictionaryMark {
+        fileprivate let start: Int
+        fileprivate var count = 0
+        fileprivate var index: [UInt32: Int]?
+    }
+
+    package func openArray() -> ArrayMark { ArrayMark(start: pending.count) }
+
+    @inline(__always)
+    package mutating func append(_ element: Int, to mark: ArrayMark) {
+        pending.append(UInt32(truncatingIfNeeded: element))
+    }
+
+    package mutating func close(_ mark: ArrayMark) -> Int {
+        let count = pending.count - mark.start
+        let start = links.count
+        links.append(contentsOf: pending[mark.start...])
+        pending.removeLast(count)
+        if links.count >= Int(UInt32.max) { overflowed = true }
+        return add(PlistTree.Node(.array, count: count, payload: UInt64(start)))
+    }
+
+    package func openDictionary() -> DictionaryMark { DictionaryMark(start: pending.count) }
+
+    /// Adds an entry whose key is a node from `key(utf8:)`. A key already in
+    /// the dictionary keeps its place and takes the new value, as Apple's
+    /// readers keep the last value; the result is then that entry's position.
+    package mutating func add(key: Int, value: Int, to mark: inout DictionaryMark) -> Int? {
+        let k = UInt32(truncatingIfNeeded: key)
+        if let index = mark.index {
+            if let i = index[k] {
+                pending[mark.start + 2 * i + 1] = UInt32(truncatingIfNeeded: value)
+                return i
+            }
+        } else {
+            var p = mark.start
+            let end = pending.count
+            while p < end {
+                if pending[p] == k {
+                    pending[p + 1] = UInt32(truncatingIfNeeded: value)
+                    return (p - mark.start) / 2
+                }
+                p += 2
+            }
+        }
+        pending.append(k)
+        pending.append(UInt32(truncatingIfNeeded: value))
+        mark.count += 1
+        if mark.index != nil {
+            mark.index?[k] = mark.count - 1
+        } else if mark.count == 32 {
+            var index = [UInt32: Int](minimumCapacity: 64)
+            for i in 0..<mark.count { index[pending[mark.start + 2 * i]] = i }
+            mark.index = index
+        }
+        return nil
+    }
+
+    package mutating func close(_ mark: DictionaryMark) -> Int {
+        let start = links.count
+        links.append(contentsOf: pending[mark.start...])
+        pending.removeLast(pending.count - mark.start)
+        if links.count >= Int(UInt32.max) { overflowed = true }
+        return add(PlistTree.Node(.dictionary, count: mark.count, payload: UInt64(start)))
+    }
+
+    /// The tree whose top node is `root`.
+    package mutating func finish(root: Int) throws -> PlistTree {
+        guard !overflowed else {
+            throw PlistError(.limitExceeded, "the property list has more than \(UInt32.max) nodes or children")
+        }
+        let tree = PlistTree(nodes: nodes, links: links, bytes: bytes, root: root)
+        nodes = []
+        links = []
+        bytes = []
+        return tree
+    }
+}
