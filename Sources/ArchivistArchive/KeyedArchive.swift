@@ -26,6 +26,18 @@ public struct KeyedArchive: Sendable {
         }
     }
 
+    /// `looksLikeArchive(_:)` for a compact tree, reading only the top dictionary's keys.
+    public static func looksLikeArchive(_ tree: PlistTree) -> Bool {
+        guard tree.kind(of: tree.root) == .dictionary else { return false }
+        for i in 0..<tree.count(of: tree.root) {
+            let key = tree.entry(i, of: tree.root).key
+            if tree.string(at: key, equals: "$archiver") || tree.string(at: key, equals: "$objects") || tree.string(at: key, equals: "$top") {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Validates a tree as a keyed archive.
     public init(_ value: PlistValue) throws {
         func fail(_ message: String, keyPath: String = "") -> PlistError {

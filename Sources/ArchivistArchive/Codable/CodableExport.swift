@@ -336,8 +336,8 @@ struct CodableExporter {
     /// Data: a keyed archive inside it is replaced by its root object; other
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
-        if expandsNestedArchives, nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
-            return try exportEmbedded(doc.value, path: path, depth: depth) ?? .null
+        if expandsNestedArchives, nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), case let nested = doc.value, KeyedArchive.looksLikeArchive(nested) {
+            return try exportEmbedded(nested, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
     }

@@ -310,8 +310,8 @@ struct SchemaInference: Sendable {
         case .date: return .date
         case .null, .uid: return nil
         case .data(let bytes):
-            if let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
-                return try value(doc.value, nameHint: nameHint, path: path, depth: depth + 1)
+            if let doc = EmbeddedPlist.document(bytes), case let nested = doc.value, KeyedArchive.looksLikeArchive(nested) {
+                return try value(nested, nameHint: nameHint, path: path, depth: depth + 1)
             }
             return .data
         case .array(let items):

@@ -139,9 +139,10 @@ struct NestedPlist {
         guard let doc = EmbeddedPlist.document(bytes) else {
             return EmbeddedPlist.json(bytes).map { NestedPlist(tree: $0, graph: nil, label: "JSON") }
         }
-        if KeyedArchive.looksLikeArchive(doc.value), let graph = try? ObjectGraph(doc.value) {
-            return NestedPlist(tree: doc.value, graph: graph, label: "a keyed archive")
+        let value = doc.value
+        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
+            return NestedPlist(tree: value, graph: graph, label: "a keyed archive")
         }
-        return NestedPlist(tree: doc.value, graph: nil, label: doc.format == .binary ? "a binary property list" : "an XML property list")
+        return NestedPlist(tree: value, graph: nil, label: doc.format == .binary ? "a binary property list" : "an XML property list")
     }
 }

@@ -17,8 +17,9 @@ public struct FileInfo: Sendable {
             r["version"] = .string("bplist00")
         }
         r["size"] = .int(Int64(bytes.count))
+        let value = document.value
         var counter = TreeCounter()
-        counter.count(document.value, depth: 1)
+        counter.count(value, depth: 1)
         r["values"] = .int(Int64(counter.values))
         r["maxDepth"] = .int(Int64(counter.maxDepth))
         if document.format == .binary {
@@ -29,11 +30,11 @@ public struct FileInfo: Sendable {
                 ("offsetTable", .int(Int64(b.offsetTableOffset))), ("objectsWrittenMoreThanOnce", .int(Int64(b.duplicateObjects))),
             ]))
         }
-        if KeyedArchive.looksLikeArchive(document.value) {
-            r["archive"] = try Self.archive(document.value)
+        if KeyedArchive.looksLikeArchive(value) {
+            r["archive"] = try Self.archive(value)
         }
         var nested: [PlistValue] = []
-        Self.nested(document.value, path: "", into: &nested, depth: 0)
+        Self.nested(value, path: "", into: &nested, depth: 0)
         if !nested.isEmpty { r["nestedArchives"] = .array(nested) }
         report = r
     }
@@ -78,9 +79,9 @@ public struct FileInfo: Sendable {
         case .array(let items):
             for (i, v) in items.enumerated() { nested(v, path: ArchivePaths.joined(path, String(i)), into: &out, depth: depth + 1) }
         case .data(let bytes):
-            if let doc = EmbeddedPlist.document(bytes), KeyedArchive.looksLikeArchive(doc.value) {
+            if let doc = EmbeddedPlist.document(bytes), case let value = doc.value, KeyedArchive.looksLikeArchive(value) {
                 var entry = PlistDictionary([("keyPath", .string(path)), ("format", .string(doc.format.rawValue)), ("size", .int(Int64(bytes.count)))])
-                if let graph = try? ObjectGraph(doc.value) {
+                if let graph = try? ObjectGraph(value) {
                     var census = ClassCensus()
                     census.add(graph)
                     entry["classes"] = .array(census.entries.map { .string($0.name.readable) })

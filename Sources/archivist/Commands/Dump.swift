@@ -123,8 +123,9 @@ struct Dump: ParsableCommand {
     private func text(_ document: PlistDocument) throws -> String {
         if format == .dot { return try dot(document) }
         let options = self.options
+        let value = document.value
         if let keyPath {
-            switch try PlistKeyPath(keyPath).resolve(in: document.value) {
+            switch try PlistKeyPath(keyPath).resolve(in: value) {
             case .value(let v):
                 return try TreeDumper.render(v, options: options)
             case .node(let graph, let i):
@@ -133,31 +134,33 @@ struct Dump: ParsableCommand {
                 return try refs.map { try ArchiveDumper.render(graph, node: $0, options: options) }.joined()
             }
         }
-        if !raw, KeyedArchive.looksLikeArchive(document.value) {
-            return try ArchiveDumper.render(try ObjectGraph(document.value), options: options)
+        if !raw, KeyedArchive.looksLikeArchive(value) {
+            return try ArchiveDumper.render(try ObjectGraph(value), options: options)
         }
-        return try TreeDumper.render(document.value, options: options)
+        return try TreeDumper.render(value, options: options)
     }
 
     /// The object graph for Graphviz, from the root or from where --key-path leads.
     private func dot(_ document: PlistDocument) throws -> String {
+        let value = document.value
         if let keyPath {
             // A key path names where to start: an object of an archive, nested ones included.
-            guard case .node(let graph, let i) = try PlistKeyPath(keyPath).resolve(in: document.value) else {
+            guard case .node(let graph, let i) = try PlistKeyPath(keyPath).resolve(in: value) else {
                 throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
             }
             return ArchiveGraphviz.render(graph, from: i, named: keyPath)
         }
-        guard KeyedArchive.looksLikeArchive(document.value) else {
+        guard KeyedArchive.looksLikeArchive(value) else {
             throw PlistError(.invalidValue, "--format dot draws keyed archives, and this is a plain property list (--key-path leads into an archive it holds)")
         }
-        return ArchiveGraphviz.render(try ObjectGraph(document.value))
+        return ArchiveGraphviz.render(try ObjectGraph(value))
     }
 
     /// The JSON view: an archive's objects, or the plain tree.
     private func jsonView(_ document: PlistDocument) throws -> PlistValue {
-        guard !raw, KeyedArchive.looksLikeArchive(document.value) else { return document.value }
-        return try ArchiveJSONView.tree(try ObjectGraph(document.value), options: options)
+        let value = document.value
+        guard !raw, KeyedArchive.looksLikeArchive(value) else { return value }
+        return try ArchiveJSONView.tree(try ObjectGraph(value), options: options)
     }
 
     private func jsonText(_ view: PlistValue) throws -> String {

@@ -176,9 +176,12 @@ struct Lint: ParsableCommand {
             if let requireFormat, document.format != requireFormat {
                 extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))
             }
-            census?.add(document.value)
-            if KeyedArchive.looksLikeArchive(document.value) { extra += UnarchiverCheck.errors(in: try KeyedArchive(document.value)) }
-            if let policy { extra += try SecureCodingCheck.errors(in: document.value, policy: policy) }
+            // Plain property lists need no value: reading them built the compact tree.
+            guard try census != nil || policy != nil || KeyedArchive.looksLikeArchive(document.tree) else { return extra }
+            let value = document.value
+            census?.add(value)
+            if KeyedArchive.looksLikeArchive(value) { extra += UnarchiverCheck.errors(in: try KeyedArchive(value)) }
+            if let policy { extra += try SecureCodingCheck.errors(in: value, policy: policy) }
             return extra
         }
     }
