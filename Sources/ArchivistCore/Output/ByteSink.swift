@@ -8,24 +8,72 @@ import Darwin
 /// `memcpy` (no per-append generic collection code), handed over as one
 /// `[UInt8]` (or `String`) at the end. Package API for the renderers of other
 /// modules (`dump`).
+///
+/// A sink made with a `drain` hands its bytes to the drain whenever the next
+/// append would not fit in its buffer, so a writer's output streams out in
+/// pieces of about the buffer's size instead of growing with the output; call
+/// `finish()` at the end. Core does no file access: the drain is the caller's.
 package final class ByteSink {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    /// Where full buffers go, when streaming.
+    private let drain: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// Bytes already handed to the drain.
+    private var drained = 0
+    /// The drain's first failure; later output is dropped and `finish` throws it.
+    private var drainError: (any Error)?
 
     package init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        drain = nil
+    }
+
+    /// A sink that streams: its buffer (`capacity` bytes) goes to `drain`
+    /// each time it is full, and what remains when `finish()` is called.
+    package init(capacity: Int = 1 << 20, drain: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+        self.drain = drain
     }
 
     deinit { base.deallocate() }
 
-    /// The number of bytes written.
-    package var byteCount: Int { count }
+    /// The number of bytes written (those already drained included).
+    package var byteCount: Int { drained + count }
+
+    /// Hands what is buffered to the drain (a sink without one keeps it) and
+    /// reports the drain's first failure.
+    package func finish() throws {
+        if drain != nil { flush() }
+        if let drainError { throw drainError }
+    }
+
+    private func flush() {
+        guard let drain, count > 0 else { return }
+        if drainError == nil {
+            do {
+                try drain(UnsafeRawBufferPointer(start: base, count: count))
+            } catch {
+                drainError = error
+            }
+        }
+        drained += count
+        count = 0
+    }
 
     @inline(__always)
     func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(count + extra) }
+        if count + extra > capacity { makeRoom(extra) }
+    }
+
+    private func makeRoom(_ extra: Int) {
+        if drain != nil {
+            flush()
+            if extra <= capacity { return }
+        }
+        grow(count + extra)
     }
 
     private func grow(_ needed: Int) {

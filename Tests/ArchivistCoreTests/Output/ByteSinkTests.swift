@@ -1,0 +1,45 @@
+import XCTest
+@testable import ArchivistCore
+
+final class ByteSinkTests: XCTestCase {
+    /// A draining sink passes on exactly what a plain one collects, in
+    /// pieces no larger than its buffer (except a single larger append).
+    func testDrainingSinkStreamsTheSameBytes() throws {
+        var streamed: [UInt8] = []
+        var largest = 0
+        let draining = ByteSink(capacity: 256) { piece in
+            streamed.append(contentsOf: piece)
+            largest = max(largest, piece.count)
+        }
+        let plain = ByteSink()
+        var expected: [UInt8] = []
+        for i in 0..<2_000 {
+            for sink in [draining, plain] {
+                sink.append(utf8: "item \(i) ")
+                sink.appendDecimal(PlistInteger(Int64(i * 7919)))
+                sink.append(repeating: 0x09, count: i % 11)
+            }
+        }
+        let big = [UInt8](repeating: 0x41, count: 1_000)
+        draining.append(big)
+        plain.append(big)
+        try draining.finish()
+        expected = plain.bytes()
+        XCTAssertEqual(streamed, expected)
+        XCTAssertEqual(draining.byteCount, expected.count)
+        XCTAssertLessThanOrEqual(largest, 1_000)
+        XCTAssertGreaterThan(streamed.count, 40_000)
+    }
+
+    func testADrainFailureIsReportedAtFinish() {
+        struct Full: Error {}
+        var calls = 0
+        let sink = ByteSink(capacity: 64) { _ in
+            calls += 1
+            throw Full()
+        }
+        for _ in 0..<100 { sink.append(utf8: "0123456789") }
+        XCTAssertThrowsError(try sink.finish()) { XCTAssertTrue($0 is Full) }
+        XCTAssertEqual(calls, 1, "after a failure the drain is not called again")
+    }
+}
