@@ -3,7 +3,10 @@ import ArchivistCore
 /// Checks every UID and class reference of `$objects` and finds, breadth first,
 /// the key path by which each object is first reached from `$top`.
 enum ArchiveValidator {
-    static func validate(objects: [PlistValue], top: [(key: String, object: Int)]) throws -> ArchivePaths {
+    /// The paths of a tree's `$objects` (`objects`: their node numbers), and
+    /// for each entry the index of its class dictionary (`ArchiveStorage.noClass`
+    /// for entries that are not objects).
+    static func validate(tree: PlistTree, objects: [UInt32], top: [(key: String, object: Int)]) throws -> (ArchivePaths, [UInt32]) {
         let count = objects.count
         var paths = ArchivePaths(count: count)
         var queue: [Int] = []
@@ -18,8 +21,8 @@ enum ArchiveValidator {
         while head < queue.count {
             let object = queue[head]
             head += 1
-            let shape = ContainerShape(object, in: objects)
-            try forEachUID(in: objects[object], steps: &steps) { uid, steps in
+            let shape = ContainerShape(object, in: tree, objects: objects)
+            try forEachUID(in: Int(objects[object]), of: tree, steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
                     let field = FieldStep.text(steps)
@@ -34,9 +37,12 @@ enum ArchiveValidator {
             }
         }
         // Every object, reachable or not: UIDs in range, classes well formed.
+        var classes = [UInt32](repeating: ArchiveStorage.noClass, count: count)
+        var checkedClasses: Set<Int> = []
         for object in 0..<count {
             func base() -> String { paths.path(to: object) ?? "" }
-            try forEachUID(in: objects[object], steps: &steps) { uid, steps in
+            let node = Int(objects[object])
+            try forEachUID(in: node, of: tree, steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = base()
                     let field = FieldStep.text(steps)
@@ -44,32 +50,40 @@ enum ArchiveValidator {
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
             }
-            guard case .dictionary(let d) = objects[object] else { continue }
+            guard tree.kind(of: node) == .dictionary else { continue }
             // A dictionary in $objects is an object (with $class) or a class description.
-            guard let cls = d["$class"] else {
-                if d["$classname"] != nil { continue }
+            guard let cls = tree.value(forKey: "$class", in: node) else {
+                if tree.value(forKey: "$classname", in: node) != nil { continue }
                 throw PlistError(.archive, "object \(object) is a dictionary with neither $class nor $classname",
                                  at: .archive(object: object, keyPath: base()))
             }
-            guard case .uid(let c) = cls else {
-                throw PlistError(.archive, "$class is \(cls.aTypeName), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
+            guard let c = tree.uid(at: cls) else {
+                throw PlistError(.archive, "$class is \(tree.value(at: cls).aTypeName), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
             }
-            try checkClass(Int(c), objects: objects, from: object, path: { join(base(), "$class") })
+            // In range: checked with every UID above.
+            let index = Int(c)
+            if !checkedClasses.contains(index) {
+                try checkClass(index, tree: tree, objects: objects, from: object, path: { join(base(), "$class") })
+                checkedClasses.insert(index)
+            }
+            classes[object] = UInt32(truncatingIfNeeded: index)
         }
-        return paths
+        return (paths, classes)
     }
 
-    private static func checkClass(_ index: Int, objects: [PlistValue], from object: Int, path: () -> String) throws {
-        guard case .dictionary(let cls) = objects[index] else {
-            throw PlistError(.archive, "$class refers to object \(index), \(objects[index].aTypeName), not a class dictionary",
+    private static func checkClass(_ index: Int, tree: PlistTree, objects: [UInt32], from object: Int, path: () -> String) throws {
+        let node = Int(objects[index])
+        guard tree.kind(of: node) == .dictionary else {
+            throw PlistError(.archive, "$class refers to object \(index), \(tree.value(at: node).aTypeName), not a class dictionary",
                              at: .archive(object: object, keyPath: path()))
         }
-        guard case .string? = cls["$classname"] else {
+        guard let name = tree.value(forKey: "$classname", in: node), tree.kind(of: name) == .string else {
             throw PlistError(.archive, "class dictionary at object \(index) has no $classname string",
                              at: .archive(object: index, keyPath: path() + ".$classname"))
         }
-        if let chain = cls["$classes"] {
-            guard case .array(let names) = chain, names.allSatisfy({ $0.stringValue != nil }) else {
+        if let chain = tree.value(forKey: "$classes", in: node) {
+            guard tree.kind(of: chain) == .array,
+                  (0..<tree.count(of: chain)).allSatisfy({ tree.kind(of: tree.element($0, of: chain)) == .string }) else {
                 throw PlistError(.archive, "class dictionary at object \(index) has a $classes that is not an array of strings",
                                  at: .archive(object: index, keyPath: path() + ".$classes"))
             }
@@ -82,33 +96,36 @@ enum ArchiveValidator {
         return base + "." + field
     }
 
-    /// Calls `body` for each UID inside a value (not descending into other
+    /// Calls `body` for each UID inside a node (not descending into other
     /// objects: UIDs are the edges), with the steps of the field path inside the
     /// value (made into text only where a path is kept or reported).
-    private static func forEachUID(in value: PlistValue, steps: inout [FieldStep], depth: Int = 0,
+    private static func forEachUID(in node: Int, of tree: PlistTree, steps: inout [FieldStep], depth: Int = 0,
                                    _ body: (UInt64, [FieldStep]) throws -> Void) throws {
         guard depth < 512 else { return }
-        switch value {
-        case .uid(let u): try body(u, steps)
-        case .array(let items):
-            for (i, item) in items.enumerated() {
-                switch item {
+        switch tree.kind(of: node) {
+        case .uid:
+            if let u = tree.uid(at: node) { try body(u, steps) }
+        case .array:
+            for i in 0..<tree.count(of: node) {
+                let item = tree.element(i, of: node)
+                switch tree.kind(of: item) {
                 case .uid, .array, .dictionary:
                     steps.append(.index(i))
                     defer { steps.removeLast() }
-                    try forEachUID(in: item, steps: &steps, depth: depth + 1, body)
-                default:
+                    try forEachUID(in: item, of: tree, steps: &steps, depth: depth + 1, body)
+                case .string, .integer, .real, .bool, .date, .data, .null:
                     continue
                 }
             }
-        case .dictionary(let d):
-            for (k, v) in d {
-                switch v {
+        case .dictionary:
+            for i in 0..<tree.count(of: node) {
+                let (k, v) = tree.entry(i, of: node)
+                switch tree.kind(of: v) {
                 case .uid, .array, .dictionary:
-                    steps.append(.key(k))
+                    steps.append(.key(tree.string(at: k) ?? ""))
                     defer { steps.removeLast() }
-                    try forEachUID(in: v, steps: &steps, depth: depth + 1, body)
-                default:
+                    try forEachUID(in: v, of: tree, steps: &steps, depth: depth + 1, body)
+                case .string, .integer, .real, .bool, .date, .data, .null:
                     continue
                 }
             }
@@ -142,21 +159,24 @@ enum FieldStep {
 extension ContainerShape {
     /// The shape of an entry of `$objects` not yet validated: Foundation
     /// collections by their class name, dictionary keys where they are strings.
-    init(_ object: Int, in objects: [PlistValue]) {
-        guard case .dictionary(let d) = objects[object], case .uid(let c)? = d["$class"], c < UInt64(objects.count),
-              case .dictionary(let cls) = objects[Int(c)], case .string(let name)? = cls["$classname"] else {
+    init(_ object: Int, in tree: PlistTree, objects: [UInt32]) {
+        let node = Int(objects[object])
+        guard tree.kind(of: node) == .dictionary, let cls = tree.value(forKey: "$class", in: node), let c = tree.uid(at: cls),
+              c < UInt64(objects.count), case let clsNode = Int(objects[Int(c)]), tree.kind(of: clsNode) == .dictionary,
+              let nameNode = tree.value(forKey: "$classname", in: clsNode), let name = tree.string(at: nameNode) else {
             self = .fields
             return
         }
         if FoundationValue.listClasses.contains(name) || name == "NSCountedSet" {
             self = .list
-        } else if FoundationValue.mapClasses.contains(name), case .array(let keys)? = d["NS.keys"] {
-            self = .map(keys: keys.map { key in
-                guard case .uid(let k) = key, k < UInt64(objects.count) else { return nil }
-                switch objects[Int(k)] {
-                case .string(let s): return s
-                case .dictionary(let o): return o["NS.string"]?.stringValue
-                default: return nil
+        } else if FoundationValue.mapClasses.contains(name), let keys = tree.value(forKey: "NS.keys", in: node), tree.kind(of: keys) == .array {
+            self = .map(keys: (0..<tree.count(of: keys)).map { i in
+                guard let k = tree.uid(at: tree.element(i, of: keys)), k < UInt64(objects.count) else { return nil }
+                let key = Int(objects[Int(k)])
+                switch tree.kind(of: key) {
+                case .string: return tree.string(at: key)
+                case .dictionary: return tree.value(forKey: "NS.string", in: key).flatMap { tree.string(at: $0) }
+                case .integer, .real, .bool, .date, .data, .array, .uid, .null: return nil
                 }
             })
         } else {

@@ -10,8 +10,11 @@ public struct KeyedArchive: Sendable {
     public let version: PlistInteger
     /// The `$top` entries (`root` and any others), in the order read.
     public let top: [(key: String, object: Int)]
-    /// `$objects`, index 0 being `$null`.
-    public let objects: [PlistValue]
+    /// `$objects`, index 0 being `$null`: each entry read from the archive's
+    /// compact tree when asked for.
+    public var objects: ArchiveObjects { ArchiveObjects(storage: storage) }
+    /// The tree, `$objects` as its node numbers and each object's class.
+    let storage: ArchiveStorage
     /// For each object, the key path by which it is first reached from `$top`
     /// (`paths.path(to: 5)` is `root.cpu_coder.cores[1]`), nil when unreachable.
     public let paths: ArchivePaths
@@ -40,56 +43,65 @@ public struct KeyedArchive: Sendable {
 
     /// Validates a tree as a keyed archive.
     public init(_ value: PlistValue) throws {
+        try self.init(try PlistTree(value))
+    }
+
+    /// Validates a compact tree (a document's `tree`) as a keyed archive,
+    /// without converting it: `$objects` stay node numbers of the tree.
+    public init(_ tree: PlistTree) throws {
         func fail(_ message: String, keyPath: String = "") -> PlistError {
             PlistError(.archive, message, at: .archive(object: nil, keyPath: keyPath))
         }
-        guard case .dictionary(let envelope) = value else {
-            throw fail("a keyed archive is a dictionary, not \(value.aTypeName)")
+        let envelope = tree.root
+        guard tree.kind(of: envelope) == .dictionary else {
+            throw fail("a keyed archive is a dictionary, not \(tree.value(at: envelope).aTypeName)")
         }
-        guard case .string(let archiver)? = envelope["$archiver"] else {
+        guard let archiverNode = tree.value(forKey: "$archiver", in: envelope), let archiver = tree.string(at: archiverNode) else {
             throw fail("$archiver is missing or not a string", keyPath: "$archiver")
         }
         guard archiver == "NSKeyedArchiver" else {
             throw fail("$archiver is \"\(archiver)\", not \"NSKeyedArchiver\"", keyPath: "$archiver")
         }
-        guard case .integer(let version)? = envelope["$version"] else {
+        guard let versionNode = tree.value(forKey: "$version", in: envelope), let version = tree.integer(at: versionNode) else {
             throw fail("$version is missing or not an integer", keyPath: "$version")
         }
         guard version == PlistInteger(Int64(100_000)) else {
             throw fail("$version is \(version), not 100000", keyPath: "$version")
         }
-        guard case .array(let objects)? = envelope["$objects"] else {
+        guard let objectsNode = tree.value(forKey: "$objects", in: envelope), tree.kind(of: objectsNode) == .array else {
             throw fail("$objects is missing or not an array", keyPath: "$objects")
         }
-        guard objects.first == .string("$null") else {
+        let count = tree.count(of: objectsNode)
+        guard count > 0, tree.string(at: tree.element(0, of: objectsNode), equals: "$null") else {
             throw fail("$objects[0] is not \"$null\"", keyPath: "$objects[0]")
         }
-        guard case .dictionary(let topDict)? = envelope["$top"] else {
+        guard let topNode = tree.value(forKey: "$top", in: envelope), tree.kind(of: topNode) == .dictionary else {
             throw fail("$top is missing or not a dictionary", keyPath: "$top")
         }
         var top: [(key: String, object: Int)] = []
-        for (key, entry) in topDict {
-            guard case .uid(let u) = entry else {
-                throw fail("$top.\(key) is \(entry.aTypeName), not a UID", keyPath: "$top.\(key)")
+        for i in 0..<tree.count(of: topNode) {
+            let (keyNode, entry) = tree.entry(i, of: topNode)
+            let key = tree.string(at: keyNode) ?? ""
+            guard let u = tree.uid(at: entry) else {
+                throw fail("$top.\(key) is \(tree.value(at: entry).aTypeName), not a UID", keyPath: "$top.\(key)")
             }
-            guard u < UInt64(objects.count) else {
-                throw fail("$top.\(key) refers to object \(u), past the \(objects.count) objects", keyPath: "$top.\(key)")
+            guard u < UInt64(count) else {
+                throw fail("$top.\(key) refers to object \(u), past the \(count) objects", keyPath: "$top.\(key)")
             }
             top.append((key, Int(u)))
         }
         self.archiver = archiver
         self.version = version
         self.top = top
-        self.objects = objects
-        self.paths = try ArchiveValidator.validate(objects: objects, top: top)
+        let nodes = (0..<count).map { UInt32(truncatingIfNeeded: tree.element($0, of: objectsNode)) }
+        let (paths, classes) = try ArchiveValidator.validate(tree: tree, objects: nodes, top: top)
+        self.paths = paths
+        storage = ArchiveStorage(tree: tree, objects: nodes, classes: classes)
     }
 
     /// The `$classname` of an object's class, when the object is a class-bearing
     /// dictionary (validated, so present).
     public func className(of object: Int) -> String? {
-        guard object >= 0, object < objects.count, case .dictionary(let d) = objects[object],
-              case .uid(let c)? = d["$class"], case .dictionary(let cls) = objects[Int(c)],
-              case .string(let name)? = cls["$classname"] else { return nil }
-        return name
+        storage.classOf(object).flatMap { storage.classInfo[$0]?.name.archived }
     }
 }

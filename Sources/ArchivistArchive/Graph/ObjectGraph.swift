@@ -4,22 +4,21 @@ import ArchivistCore
 /// An object referenced from several places is one node; cycles are edges like
 /// any other, so nothing here follows them.
 public struct ObjectGraph: Sendable {
-    /// The nodes, indexed as `$objects` is.
-    public var nodes: [ArchivedNode]
+    /// The nodes, indexed as `$objects` is (made from the archive's compact
+    /// tree as they are read; edits are kept beside it).
+    public var nodes: ArchivedNodes
     /// The `$top` entries.
     public var top: [(key: String, object: Int)]
 
     /// The graph of a validated archive.
     public init(_ archive: KeyedArchive) {
         top = archive.top
-        nodes = archive.objects.enumerated().map { index, value in
-            ObjectGraph.node(index: index, value: value, archive: archive)
-        }
+        nodes = ArchivedNodes(archive.storage)
     }
 
     /// A graph of given nodes and `$top` entries.
     init(nodes: [ArchivedNode], top: [(key: String, object: Int)]) {
-        self.nodes = nodes
+        self.nodes = ArchivedNodes(nodes)
         self.top = top
     }
 
@@ -28,33 +27,10 @@ public struct ObjectGraph: Sendable {
         self.init(try KeyedArchive(value))
     }
 
-    private static func node(index: Int, value: PlistValue, archive: KeyedArchive) -> ArchivedNode {
-        if index == 0 { return .null }
-        guard case .dictionary(let d) = value else { return .value(value) }
-        if d["$class"] == nil, case .string(let name)? = d["$classname"] {
-            let chain = (d["$classes"]?.arrayValue ?? []).compactMap(\.stringValue)
-            return .classDescription(ClassName(archived: name), chain: chain)
-        }
-        guard case .uid(let c)? = d["$class"], case .dictionary(let cls) = archive.objects[Int(c)],
-              case .string(let name)? = cls["$classname"] else {
-            return .value(value)
-        }
-        let chain = (cls["$classes"]?.arrayValue ?? []).compactMap(\.stringValue)
-        var fields: [Field] = []
-        fields.reserveCapacity(d.count)
-        for (key, field) in d where key != "$class" {
-            fields.append(Field(key: key, value: fieldValue(field)))
-        }
-        return .object(ArchivedObject(className: ClassName(archived: name), classChain: chain, fields: fields))
-    }
-
-    private static func fieldValue(_ value: PlistValue) -> FieldValue {
-        switch value {
-        case .uid(let u): return .reference(Int(u))
-        case .array(let items) where !items.isEmpty && items.allSatisfy({ if case .uid = $0 { return true } else { return false } }):
-            return .references(items.compactMap { if case .uid(let u) = $0 { return Int(u) } else { return nil } })
-        default: return .inline(value)
-        }
+    /// Validates a compact tree (a document's `tree`) as an archive and builds
+    /// its graph on it, without converting the tree.
+    public init(_ tree: PlistTree) throws {
+        self.init(try KeyedArchive(tree))
     }
 
     /// The object at an index, when that node is an object.
@@ -65,8 +41,12 @@ public struct ObjectGraph: Sendable {
 
     /// The indices a node refers to, in field order.
     public func edges(of index: Int) -> [Int] {
-        guard let o = object(index) else { return [] }
         var out: [Int] = []
+        if let storage = nodes.unedited(index) {
+            storage.edges(of: index, into: &out)
+            return out
+        }
+        guard let o = object(index) else { return [] }
         for field in o.fields {
             switch field.value {
             case .reference(let r): out.append(r)

@@ -73,7 +73,7 @@ public enum JSONPlistWriter {
         out.append(repeating: UInt8(ascii: " "), count: 2 * depth)
     }
 
-    private static func writeScalar(_ value: PlistValue, pretty: Bool, encoderStyle: Bool, keyPath: () -> String, into out: ByteSink) throws {
+    static func writeScalar(_ value: PlistValue, pretty: Bool, encoderStyle: Bool, keyPath: () -> String, into out: ByteSink) throws {
         switch value {
         case .string(let s):
             appendString(s, escapingSlashes: encoderStyle, into: out)

@@ -1,0 +1,115 @@
+import ArchivistCore
+
+/// A validated archive kept compact: its tree, `$objects` as node numbers of
+/// the tree and, for each entry, the index of its class dictionary. Class
+/// names and chains are read once per class. Graph nodes are made from it on
+/// demand (`node(_:)`), so a graph holds no Swift values per object.
+final class ArchiveStorage: Sendable {
+    /// The class index of an entry that is not an object.
+    static let noClass = UInt32.max
+
+    /// A class dictionary, read once.
+    struct ClassInfo: Sendable {
+        var name: ClassName
+        var chain: [String]
+    }
+
+    let tree: PlistTree
+    /// The node of each `$objects` entry.
+    let objects: [UInt32]
+    /// For each entry, the `$objects` index of its class dictionary, or `noClass`.
+    let classes: [UInt32]
+    /// Each class dictionary used by an object, by its `$objects` index.
+    let classInfo: [UInt32: ClassInfo]
+
+    init(tree: PlistTree, objects: [UInt32], classes: [UInt32]) {
+        self.tree = tree
+        self.objects = objects
+        self.classes = classes
+        var info: [UInt32: ClassInfo] = [:]
+        for c in classes where c != Self.noClass && info[c] == nil {
+            info[c] = Self.classDescription(Int(objects[Int(c)]), in: tree)
+        }
+        classInfo = info
+    }
+
+    /// The class index of an object; nil for other entries and indices outside `$objects`.
+    func classOf(_ index: Int) -> UInt32? {
+        guard index >= 0, index < classes.count, classes[index] != Self.noClass else { return nil }
+        return classes[index]
+    }
+
+    /// `$classname` and `$classes` of a dictionary node (validated: a name is there).
+    private static func classDescription(_ node: Int, in tree: PlistTree) -> ClassInfo {
+        let name = tree.value(forKey: "$classname", in: node).flatMap { tree.string(at: $0) } ?? ""
+        var chain: [String] = []
+        if let list = tree.value(forKey: "$classes", in: node), tree.kind(of: list) == .array {
+            chain = (0..<tree.count(of: list)).compactMap { tree.string(at: tree.element($0, of: list)) }
+        }
+        return ClassInfo(name: ClassName(archived: name), chain: chain)
+    }
+
+    /// Entry `index` of `$objects` as a graph node.
+    func node(_ index: Int) -> ArchivedNode {
+        if index == 0 { return .null }
+        let node = Int(objects[index])
+        guard tree.kind(of: node) == .dictionary else { return .value(tree.value(at: node)) }
+        if let c = classOf(index), let info = classInfo[c] {
+            var fields: [Field] = []
+            fields.reserveCapacity(tree.count(of: node))
+            for i in 0..<tree.count(of: node) {
+                let (key, value) = tree.entry(i, of: node)
+                if tree.string(at: key, equals: "$class") { continue }
+                fields.append(Field(key: tree.string(at: key) ?? "", value: fieldValue(value)))
+            }
+            return .object(ArchivedObject(className: info.name, classChain: info.chain, fields: fields))
+        }
+        if let name = tree.value(forKey: "$classname", in: node).flatMap({ tree.string(at: $0) }) {
+            return .classDescription(ClassName(archived: name), chain: Self.classDescription(node, in: tree).chain)
+        }
+        return .value(tree.value(at: node))
+    }
+
+    /// How a field's value node was written: a UID, a non-empty array of UIDs, or inline.
+    private func fieldValue(_ node: Int) -> FieldValue {
+        if let u = tree.uid(at: node) { return .reference(Int(u)) }
+        if isReferenceList(node) {
+            return .references((0..<tree.count(of: node)).map { Int(tree.uid(at: tree.element($0, of: node)) ?? 0) })
+        }
+        return .inline(tree.value(at: node))
+    }
+
+    private func isReferenceList(_ node: Int) -> Bool {
+        guard tree.kind(of: node) == .array, tree.count(of: node) > 0 else { return false }
+        return (0..<tree.count(of: node)).allSatisfy { tree.kind(of: tree.element($0, of: node)) == .uid }
+    }
+
+    /// The `$objects` indices an object refers to, in field order, read from the
+    /// tree without making its fields.
+    func edges(of index: Int, into out: inout [Int]) {
+        guard classOf(index) != nil else { return }
+        let node = Int(objects[index])
+        for i in 0..<tree.count(of: node) {
+            let (key, value) = tree.entry(i, of: node)
+            if let u = tree.uid(at: value) {
+                if !tree.string(at: key, equals: "$class") { out.append(Int(u)) }
+            } else if isReferenceList(value) {
+                for j in 0..<tree.count(of: value) { out.append(Int(tree.uid(at: tree.element(j, of: value)) ?? 0)) }
+            }
+        }
+    }
+}
+
+/// `$objects` of a validated archive, each entry converted from the archive's
+/// compact tree when read.
+public struct ArchiveObjects: RandomAccessCollection, Sendable {
+    let storage: ArchiveStorage
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.objects.count }
+
+    /// Entry `index` as a value.
+    public subscript(index: Int) -> PlistValue {
+        storage.tree.value(at: Int(storage.objects[index]))
+    }
+}

@@ -1,0 +1,128 @@
+/// Pretty JSON written as it is produced, token by token, into a `ByteSink`:
+/// the same text `JSONPlistWriter` gives (with `pretty`) for the tree the
+/// tokens describe, without building that tree. For views that make their
+/// JSON from another structure (`dump --json`) and may stream it out.
+package struct JSONStream {
+    /// Where an open container stands: entries written so far, and how the
+    /// container itself was reached (for error messages).
+    private struct Level {
+        var count = 0
+        var slot: Slot
+    }
+
+    private enum Slot {
+        case root
+        case element(Int)
+        case entry(String)
+    }
+
+    private let out: ByteSink
+    private var levels: [Level] = []
+    /// How the next value is reached: set by `key` or `element`.
+    private var next = Slot.root
+
+    package init(into out: ByteSink) {
+        self.out = out
+    }
+
+    /// Starts the next entry of the open object: separator, line break, indent and `"key": `.
+    package mutating func key(_ key: String) {
+        separate()
+        JSONPlistWriter.appendString(key, into: out)
+        out.append(": " as StaticString)
+        next = .entry(key)
+    }
+
+    /// Starts the next element of the open array.
+    package mutating func element() {
+        let index = levels.last?.count ?? 0
+        separate()
+        next = .element(index)
+    }
+
+    private mutating func separate() {
+        guard !levels.isEmpty else { return }
+        if levels[levels.count - 1].count > 0 { out.append(UInt8(ascii: ",")) }
+        levels[levels.count - 1].count += 1
+        out.append(0x0A)
+        out.append(repeating: UInt8(ascii: " "), count: 2 * levels.count)
+    }
+
+    package mutating func beginObject() {
+        out.append(UInt8(ascii: "{"))
+        levels.append(Level(slot: next))
+    }
+
+    package mutating func endObject() {
+        close()
+        out.append(UInt8(ascii: "}"))
+    }
+
+    package mutating func beginArray() {
+        out.append(UInt8(ascii: "["))
+        levels.append(Level(slot: next))
+    }
+
+    package mutating func endArray() {
+        close()
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func close() {
+        guard let level = levels.popLast() else { return }
+        if level.count > 0 {
+            out.append(0x0A)
+            out.append(repeating: UInt8(ascii: " "), count: 2 * levels.count)
+        }
+        next = level.slot
+    }
+
+    /// A string value.
+    package mutating func string(_ s: String) {
+        JSONPlistWriter.appendString(s, into: out)
+    }
+
+    /// A value, containers included, as `JSONPlistWriter` writes it; NaN,
+    /// infinities and dates beyond the calendar are errors located by the
+    /// key path of the JSON written so far.
+    package mutating func value(_ v: PlistValue) throws {
+        switch v {
+        case .array(let items):
+            beginArray()
+            for item in items {
+                element()
+                try value(item)
+            }
+            endArray()
+        case .dictionary(let d):
+            beginObject()
+            for (k, item) in d {
+                key(k)
+                try value(item)
+            }
+            endObject()
+        case .string, .integer, .real, .bool, .date, .data, .uid, .null:
+            let slot = next
+            try JSONPlistWriter.writeScalar(v, pretty: true, encoderStyle: false, keyPath: { keyPath(to: slot) }, into: out)
+        }
+    }
+
+    /// Ends the text (a line break, as the pretty writer ends it).
+    package func finish() {
+        out.append(0x0A)
+    }
+
+    private func keyPath(to slot: Slot) -> String {
+        var path = ""
+        func append(_ slot: Slot) {
+            switch slot {
+            case .root: break
+            case .element(let index): path += "[\(index)]"
+            case .entry(let key): path += path.isEmpty ? key : "." + key
+            }
+        }
+        for level in levels { append(level.slot) }
+        append(slot)
+        return path
+    }
+}
