@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArchivistCore
 
 /// Line output: results to standard output, errors and warnings to standard error.
 enum Console {
@@ -16,6 +17,24 @@ enum Console {
     /// one place.
     static func flush() {
         fflush(nil)
+    }
+
+    /// A sink whose bytes go to standard output each time its buffer is full
+    /// (after what `output` printed before, so the two keep their order), for
+    /// results written as they are made; `finish()` it at the end.
+    static func outputSink() -> ByteSink {
+        ByteSink { bytes in
+            guard var next = bytes.baseAddress else { return }
+            flush()
+            var left = bytes.count
+            while left > 0 {
+                let n = write(STDOUT_FILENO, next, left)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw PlistError(.io, "cannot write standard output: " + String(cString: strerror(errno))) }
+                next += n
+                left -= n
+            }
+        }
     }
 
     /// Prints an error or warning line on standard error (unbuffered).

@@ -52,10 +52,37 @@ final class DumpGoldenTests: XCTestCase {
         XCTAssertEqual(stripped, try Self.render(url))
     }
 
+    /// Every keyed archive of `Corpus/` and `../shared/corpus`, read as a
+    /// compact tree and rendered from it, gives byte for byte the text and
+    /// JSON views that `dump` and `dump --json` wrote when the graph was built
+    /// from values and the JSON view was a tree written by the JSON writer
+    /// (`Golden/corpus`, `Golden/shared`: file paths with `/` as `_`).
+    func testEveryCorpusArchiveRendersAsBefore() throws {
+        let roots = [("corpus", Self.packageRoot.appendingPathComponent("Corpus")),
+                     ("shared", Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"))]
+        for (folder, root) in roots {
+            let goldens = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldenDir.appendingPathComponent(folder).path))
+            var checked = 0
+            let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            for url in files {
+                let relative = String(url.path.dropFirst(root.path.count + 1)).replacingOccurrences(of: "/", with: "_")
+                guard goldens.contains(relative + ".json") else { continue }
+                let tree = try PropertyList.read([UInt8](try Data(contentsOf: url))).tree
+                let graph = try ObjectGraph(tree)
+                let json = try String(contentsOf: Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative + ".json"), encoding: .utf8)
+                XCTAssertEqual(String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self), json, relative)
+                let text = try String(contentsOf: Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative + ".txt"), encoding: .utf8)
+                XCTAssertEqual(try ArchiveDumper.render(graph), text, relative)
+                checked += 1
+            }
+            XCTAssertEqual(checked * 2, goldens.count, "every golden of \(folder) has its archive")
+        }
+    }
+
     func testJSONView() throws {
         let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
         let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
-        let text = String(decoding: try PropertyList.write(try ArchiveJSONView.tree(graph), as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
+        let text = String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self)
         let goldenURL = Self.goldenDir.appendingPathComponent("cycle.json")
         if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
             try Data(text.utf8).write(to: goldenURL)
@@ -123,10 +150,10 @@ final class JSONViewReferenceTests: XCTestCase {
         for value in values {
             let data = try NSKeyedArchiver.archivedData(withRootObject: SharedValuePair(value), requiringSecureCoding: false)
             let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).value)
-            let view = try ArchiveJSONView.tree(graph)
+            let json = try ArchiveJSONView.json(graph)
             var ids: Set<Int64> = []
-            refsHaveIds(view, ids: &ids)
-            let text = String(decoding: try PropertyList.write(view, as: .json), as: UTF8.self)
+            refsHaveIds(try json.withUnsafeBytes { try PropertyList.read($0, as: .json).value }, ids: &ids)
+            let text = String(decoding: json, as: UTF8.self)
             XCTAssertFalse(text.contains("\"ref\""), text)
         }
         // Every archive of the corpus: no dangling ref.
@@ -135,7 +162,7 @@ final class JSONViewReferenceTests: XCTestCase {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             guard let graph = try? ObjectGraph(try PropertyList.read(bytes).value) else { continue }
             var ids: Set<Int64> = []
-            refsHaveIds(try ArchiveJSONView.tree(graph), ids: &ids)
+            refsHaveIds(try ArchiveJSONView.json(graph).withUnsafeBytes { try PropertyList.read($0, as: .json).value }, ids: &ids)
         }
     }
 }

@@ -53,7 +53,7 @@ final class HostileArchiveTests: XCTestCase {
         let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("Node { … }"))
         XCTAssertLessThan(text.utf8.count, 200_000)
-        _ = try ArchiveJSONView.tree(graph)
+        _ = try ArchiveJSONView.json(graph)
         let written = try GraphWriter.archive(graph)
         XCTAssertEqual(try KeyedArchive(written).objects.count, n + 2)
         var census = ClassCensus()
@@ -83,7 +83,7 @@ final class HostileArchiveTests: XCTestCase {
         var million = DumpOptions()
         million.maxValues = 1_000_000
         let start = Date()
-        XCTAssertThrowsError(try ArchiveJSONView.tree(graph, options: million)) { e in
+        XCTAssertThrowsError(try ArchiveJSONView.json(graph, options: million)) { e in
             XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
             XCTAssertEqual((e as? PlistError)?.location, .archive(object: 2, keyPath: ""))
         }
@@ -99,8 +99,8 @@ final class HostileArchiveTests: XCTestCase {
         var options = DumpOptions()
         options.maxValues = 100
         XCTAssertThrowsError(try ArchiveDumper.render(small, options: options))
-        XCTAssertThrowsError(try ArchiveJSONView.tree(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 3)), options: options))
-        XCTAssertNoThrow(try ArchiveJSONView.tree(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 2)), options: options))
+        XCTAssertThrowsError(try ArchiveJSONView.json(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 3)), options: options))
+        XCTAssertNoThrow(try ArchiveJSONView.json(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 2)), options: options))
     }
 
     func testDenseSharingIsNotExpanded() throws {
@@ -136,7 +136,7 @@ final class HostileArchiveTests: XCTestCase {
         let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("-> @1"), text)
         XCTAssertTrue(text.contains("-> @2"), text)
-        XCTAssertNoThrow(try PropertyList.write(try ArchiveJSONView.tree(graph), as: .json))
+        XCTAssertNoThrow(try ArchiveJSONView.json(graph))
         XCTAssertThrowsError(try PlistKeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
     }
 }

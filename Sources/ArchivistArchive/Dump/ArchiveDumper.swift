@@ -12,7 +12,7 @@ public struct ArchiveDumper {
     var onStack: [Bool]
     /// Labels of shared objects: their index, or in a stable dump the order in which they appear.
     var labels: [Int: Int] = [:]
-    var out = DumpBuffer()
+    var out: DumpBuffer
     /// What the view may still show, shared with nested dumpers.
     var budget: ViewBudget
     /// The text of each data value of `$objects` referred to from several
@@ -23,26 +23,39 @@ public struct ArchiveDumper {
     /// The text of an archive's graph; an error when it would show more than
     /// `options.maxValues` values.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> String {
-        ProcessLifetime.keep(graph, size: graph.nodes.count, as: .derived)
-        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options.maxValues))
-        let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
+        let sink = ByteSink()
+        try render(graph, options: options, into: sink)
+        return sink.text()
+    }
+
+    /// Writes the text of an archive's graph into `sink` as it is made (a
+    /// draining sink sends it on while the rest is rendered).
+    package static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
+        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
+        let objects = graph.objectCount
         d.out += options.stable ? "NSKeyedArchiver archive, \(objects) objects\n"
             : "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
         try d.body(indent: 0)
         d.out += "\n"
-        return d.out.text
     }
 
     /// The text of one node of a graph (what a key path leads to).
     public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) throws -> String {
-        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options.maxValues))
-        try d.node(index, indent: 0)
-        d.out += "\n"
-        return d.out.text
+        let sink = ByteSink()
+        try render(graph, node: index, options: options, into: sink)
+        return sink.text()
     }
 
-    init(graph: ObjectGraph, options: DumpOptions, budget: ViewBudget) {
+    /// Writes the text of one node of a graph into `sink`.
+    package static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
+        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
+        try d.node(index, indent: 0)
+        d.out += "\n"
+    }
+
+    init(graph: ObjectGraph, options: DumpOptions, budget: ViewBudget, out: DumpBuffer) {
         self.graph = graph
+        self.out = out
         self.options = options
         self.budget = budget
         incoming = graph.incomingCounts()
@@ -77,6 +90,9 @@ public struct ArchiveDumper {
         case .null:
             out += "nil"
         case .value(let v):
+            // A value is shown in full at each reference: from the second on, its bytes count.
+            if shown[i] { try budget.spendRepeated(bytes: ViewBudget.bytes(of: v), object: i) }
+            shown[i] = true
             if case .data(let bytes) = v {
                 try data(bytes, indent: indent, node: i)
             } else if case .string(let s) = v {
@@ -116,12 +132,19 @@ public struct ArchiveDumper {
             out += cached.text
             return
         }
+        guard let i = node, incoming[i] > 1 else {
+            var t = TreeDumper(options: options, budget: budget, out: out)
+            try t.value(.data(bytes), indent: indent)
+            budget = t.budget
+            return
+        }
         let before = budget.left
-        var t = TreeDumper(options: options, budget: budget)
+        var t = TreeDumper(options: options, budget: budget, out: DumpBuffer(ByteSink()))
         try t.value(.data(bytes), indent: indent)
         budget = t.budget
-        if let i = node, incoming[i] > 1 { sharedData[i] = (indent, t.out, before - budget.left) }
-        out += t.out
+        let text = t.out.text
+        sharedData[i] = (indent, text, before - budget.left)
+        out += text
     }
 
     private mutating func foundation(_ value: FoundationValue, _ o: ArchivedObject, _ i: Int, indent: Int) throws {
@@ -217,10 +240,10 @@ public struct ArchiveDumper {
                 case .data(let bytes):
                     try data(bytes, indent: indent + 1)
                 case .array, .dictionary, .string, .date, .uid, .null:
-                    var t = TreeDumper(options: options, budget: budget)
+                    var t = TreeDumper(options: options, budget: budget, out: out)
                     try t.value(v, indent: indent + 1)
                     budget = t.budget
-                    out += t.out + " (inline)"
+                    out += " (inline)"
                 }
             case .reference(let r):
                 try node(r, indent: indent + 1)
@@ -239,11 +262,15 @@ public struct ArchiveDumper {
     }
 }
 
-/// The dump's text as UTF-8 bytes in one growing buffer: appending copies
-/// bytes, where appending to a `String` costs hundreds of instructions a time
-/// (a dump makes one append per token).
+/// The dump's text as UTF-8 bytes in a `ByteSink`: appending copies bytes,
+/// where appending to a `String` costs hundreds of instructions a time (a dump
+/// makes one append per token). Nested dumpers share their parent's sink.
 struct DumpBuffer {
-    private let sink = ByteSink()
+    let sink: ByteSink
+
+    init(_ sink: ByteSink) {
+        self.sink = sink
+    }
 
     static func += (buffer: inout DumpBuffer, text: String) {
         buffer.sink.append(utf8: text)

@@ -34,7 +34,7 @@ public enum ArchiveGraphviz {
 
     struct Writer {
         let graph: ObjectGraph
-        var out = DumpBuffer()
+        var out = DumpBuffer(ByteSink())
         /// 0: not met, 1: on the current path, 2: done.
         var state: [UInt8]
         /// Whether each entry is drawn as a node, once known (a large shared

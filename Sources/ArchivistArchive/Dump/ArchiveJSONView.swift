@@ -1,12 +1,13 @@
 import ArchivistCore
 
-/// The machine-readable form of `dump`: the same view as `ArchiveDumper` as a
-/// tree for the JSON writer. Objects are `{"class": ..., "fields": [...]}` with
-/// `"id"` when shared; later references are `{"ref": N}` (strings, data and
-/// dates are values: shown in full wherever they are referenced, so every
-/// `"ref"` names an `"id"` shown before it); inline primitives are
-/// `{"inline": value}`; Foundation values are plain JSON values or
-/// `{"class": "NSArray", "items": [...]}` / `{"class": "NSDictionary", "entries": [[k, v], ...]}`.
+/// The machine-readable form of `dump`: the same view as `ArchiveDumper`,
+/// written as JSON as it is made (no tree of the view is built). Objects are
+/// `{"class": ..., "fields": [...]}` with `"id"` when shared; later references
+/// are `{"ref": N}` (strings, data and dates are values: shown in full
+/// wherever they are referenced, so every `"ref"` names an `"id"` shown before
+/// it); inline primitives are `{"inline": value}`; Foundation values are plain
+/// JSON values or `{"class": "NSArray", "items": [...]}` /
+/// `{"class": "NSDictionary", "entries": [[k, v], ...]}`.
 public struct ArchiveJSONView {
     let graph: ObjectGraph
     let incoming: [Int]
@@ -14,103 +15,233 @@ public struct ArchiveJSONView {
     var onStack: [Bool]
     let depthLimit: Int
     var budget: ViewBudget
-    /// The node count of each container value of `$objects` shown so far.
-    var sizes: [Int: Int] = [:]
+    /// The node count and bytes of each container value of `$objects` shown so far.
+    var sizes: [Int: ViewBudget.Size] = [:]
+    var json: JSONStream
 
-    /// The view of an archive; an error when it would show more than
-    /// `options.maxValues` values.
-    public static func tree(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> PlistValue {
+    /// The view of an archive as pretty JSON text; an error when it would show
+    /// more than `options.maxValues` values or repeat more than
+    /// `options.maxSharedBytes` bytes of shared strings and data.
+    public static func json(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> [UInt8] {
+        let sink = ByteSink()
+        try write(graph, options: options, into: sink)
+        return sink.bytes()
+    }
+
+    /// Writes the view into `sink` as it is made (a draining sink sends it on
+    /// while the rest is written).
+    package static func write(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
+        var json = JSONStream(into: sink)
+        try write(graph, options: options, into: &json)
+        json.finish()
+    }
+
+    /// Writes the view as the next value of a JSON stream.
+    package static func write(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into json: inout JSONStream) throws {
         var v = ArchiveJSONView(graph: graph, incoming: graph.incomingCounts(),
                                 shown: [Bool](repeating: false, count: graph.nodes.count),
                                 onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit,
-                                budget: ViewBudget(options.maxValues))
-        var top = PlistDictionary()
-        for (key, object) in graph.top { top[key] = try v.node(object, depth: 0) }
-        return .dictionary(PlistDictionary([("archiver", .string("NSKeyedArchiver")), ("top", .dictionary(top))]))
+                                budget: ViewBudget(options), json: json)
+        defer { json = v.json }
+        v.json.beginObject()
+        v.json.key("archiver")
+        v.json.string("NSKeyedArchiver")
+        v.json.key("top")
+        v.json.beginObject()
+        for (key, object) in graph.top {
+            v.json.key(key)
+            try v.node(object, depth: 0)
+        }
+        v.json.endObject()
+        v.json.endObject()
     }
 
-    private mutating func node(_ i: Int, depth: Int) throws -> PlistValue {
-        guard i >= 0, i < graph.nodes.count else { return .dictionary(PlistDictionary([("missing", .int(Int64(i)))])) }
+    /// `{"name": value}` for a one-entry object.
+    private mutating func single(_ name: String, _ value: PlistValue) throws {
+        json.beginObject()
+        json.key(name)
+        try json.value(value)
+        json.endObject()
+    }
+
+    private mutating func node(_ i: Int, depth: Int) throws {
+        guard i >= 0, i < graph.nodes.count else { return try single("missing", .int(Int64(i))) }
         switch graph.nodes[i] {
         case .null:
             try budget.spend(object: i)
-            return .dictionary(PlistDictionary([("null", .bool(true))]))
+            try single("null", .bool(true))
         case .value(let v):
-            let size = sizes[i] ?? budget.nodes(of: v)
-            if size > 1 { sizes[i] = size }
-            try budget.spend(size, object: i)
-            return v
+            let size = sizes[i] ?? budget.size(of: v)
+            if size.nodes > 1 { sizes[i] = size }
+            try budget.spend(size.nodes, object: i)
+            if shown[i] { try budget.spendRepeated(bytes: size.bytes, object: i) }
+            shown[i] = true
+            try json.value(v)
         case .classDescription(let name, _):
             try budget.spend(object: i)
-            return .dictionary(PlistDictionary([("classDescription", .string(name.readable))]))
+            try single("classDescription", .string(name.readable))
         case .object(let o):
             try budget.spend(object: i)
             if onStack[i] || (shown[i] && incoming[i] > 1) {
                 switch FoundationValue.interpret(o, in: graph) {
-                case .string(let s)?: return .string(s)
-                case .data(let b)?: return .data(b)
-                case .date(let t)?: return .date(PlistDate(secondsSinceReferenceDate: t))
-                default: return .dictionary(PlistDictionary([("ref", .int(Int64(i)))]))
+                case .string(let s)?: try repeated(.string(s), object: i)
+                case .data(let b)?: try repeated(.data(b), object: i)
+                case .date(let t)?: try json.value(.date(PlistDate(secondsSinceReferenceDate: t)))
+                default: try single("ref", .int(Int64(i)))
                 }
+                return
             }
             shown[i] = true
-            var out = PlistDictionary()
-            if incoming[i] > 1 { out["id"] = .int(Int64(i)) }
-            out["class"] = .string(o.className.readable)
-            if o.className.archived != o.className.readable { out["archivedClass"] = .string(o.className.archived) }
+            let value = depth >= depthLimit ? nil : FoundationValue.interpret(o, in: graph)
+            switch value {
+            case .string(let s)?: return try json.value(.string(s))
+            case .data(let b)?: return try json.value(.data(b))
+            case .date(let t)?: return try json.value(.date(PlistDate(secondsSinceReferenceDate: t)))
+            default: break
+            }
+            json.beginObject()
+            if incoming[i] > 1 {
+                json.key("id")
+                try json.value(.int(Int64(i)))
+            }
+            json.key("class")
+            json.string(o.className.readable)
+            if o.className.archived != o.className.readable {
+                json.key("archivedClass")
+                json.string(o.className.archived)
+            }
             if depth >= depthLimit {
-                out["elided"] = .bool(true)
-                return .dictionary(out)
+                json.key("elided")
+                try json.value(.bool(true))
+                return json.endObject()
             }
             onStack[i] = true
             defer { onStack[i] = false }
-            if let value = FoundationValue.interpret(o, in: graph) {
-                switch value {
-                case .list(let refs): out["items"] = .array(try refs.map { try node($0, depth: depth + 1) })
-                case .map(let keys, let values):
-                    out["entries"] = .array(try zip(keys, values).map { .array([try node($0, depth: depth + 1), try node($1, depth: depth + 1)]) })
-                case .string(let s): return .string(s)
-                case .data(let b): return .data(b)
-                case .date(let t): return .date(PlistDate(secondsSinceReferenceDate: t))
-                case .uuid(let s): out["uuid"] = .string(s)
-                case .url(let base, let relative):
-                    if let relative { out["relative"] = try node(relative, depth: depth + 1) }
-                    if let base { out["base"] = try node(base, depth: depth + 1) }
-                case .null: out["null"] = .bool(true)
-                case .counted(let entries):
-                    out["items"] = .array(try entries.map {
-                        .dictionary(PlistDictionary([("object", try node($0.object, depth: depth + 1)), ("count", .int(Int64($0.count)))]))
-                    })
-                case .geometry(let g):
-                    out["kind"] = .string(g.kind)
-                    switch g {
-                    case .point(let s), .size(let s), .rect(let s): out["value"] = .string(s)
-                    case .range(let location, let length):
-                        out["value"] = .dictionary(PlistDictionary([("location", location), ("length", length)]))
-                    case .edgeInsets(let t, let l, let b, let r):
-                        out["value"] = .dictionary(PlistDictionary([("top", t), ("left", l), ("bottom", b), ("right", r)]))
-                    }
-                case .locale(let identifier): out["identifier"] = .string(identifier)
-                case .timeZone(let zone): out["name"] = .string(zone)
-                case .attributedString(let text, let attributes):
-                    out["string"] = .string(text)
-                    if let attributes { out["attributes"] = try node(attributes, depth: depth + 1) }
-                }
-                return .dictionary(out)
+            if let value {
+                try foundation(value, depth: depth)
+            } else {
+                try fields(o, depth: depth)
             }
-            var fields: [PlistValue] = []
-            for field in o.fields {
-                var f = PlistDictionary()
-                f["key"] = .string(field.key)
-                switch field.value {
-                case .inline(let v): f["inline"] = v
-                case .reference(let r): f["value"] = try node(r, depth: depth + 1)
-                case .references(let rs): f["value"] = .array(try rs.map { try node($0, depth: depth + 1) })
-                }
-                fields.append(.dictionary(f))
-            }
-            out["fields"] = .array(fields)
-            return .dictionary(out)
+            json.endObject()
         }
+    }
+
+    /// A string or data value of a shared object shown again: its bytes count
+    /// against the view's allowance for repeated bytes.
+    private mutating func repeated(_ value: PlistValue, object i: Int) throws {
+        try budget.spendRepeated(bytes: ViewBudget.bytes(of: value), object: i)
+        try json.value(value)
+    }
+
+    /// The entries of a Foundation object after its class.
+    private mutating func foundation(_ value: FoundationValue, depth: Int) throws {
+        switch value {
+        case .list(let refs):
+            json.key("items")
+            json.beginArray()
+            for r in refs {
+                json.element()
+                try node(r, depth: depth + 1)
+            }
+            json.endArray()
+        case .map(let keys, let values):
+            json.key("entries")
+            json.beginArray()
+            for (k, v) in zip(keys, values) {
+                json.element()
+                json.beginArray()
+                json.element()
+                try node(k, depth: depth + 1)
+                json.element()
+                try node(v, depth: depth + 1)
+                json.endArray()
+            }
+            json.endArray()
+        case .string, .data, .date:
+            // Shown as plain values before the object is begun.
+            break
+        case .uuid(let s):
+            json.key("uuid")
+            json.string(s)
+        case .url(let base, let relative):
+            if let relative {
+                json.key("relative")
+                try node(relative, depth: depth + 1)
+            }
+            if let base {
+                json.key("base")
+                try node(base, depth: depth + 1)
+            }
+        case .null:
+            json.key("null")
+            try json.value(.bool(true))
+        case .counted(let entries):
+            json.key("items")
+            json.beginArray()
+            for entry in entries {
+                json.element()
+                json.beginObject()
+                json.key("object")
+                try node(entry.object, depth: depth + 1)
+                json.key("count")
+                try json.value(.int(Int64(entry.count)))
+                json.endObject()
+            }
+            json.endArray()
+        case .geometry(let g):
+            json.key("kind")
+            json.string(g.kind)
+            json.key("value")
+            switch g {
+            case .point(let s), .size(let s), .rect(let s): json.string(s)
+            case .range(let location, let length):
+                try json.value(.dictionary(PlistDictionary([("location", location), ("length", length)])))
+            case .edgeInsets(let t, let l, let b, let r):
+                try json.value(.dictionary(PlistDictionary([("top", t), ("left", l), ("bottom", b), ("right", r)])))
+            }
+        case .locale(let identifier):
+            json.key("identifier")
+            json.string(identifier)
+        case .timeZone(let zone):
+            json.key("name")
+            json.string(zone)
+        case .attributedString(let text, let attributes):
+            json.key("string")
+            json.string(text)
+            if let attributes {
+                json.key("attributes")
+                try node(attributes, depth: depth + 1)
+            }
+        }
+    }
+
+    /// `"fields": [{"key": ..., "inline" or "value": ...}, ...]`.
+    private mutating func fields(_ o: ArchivedObject, depth: Int) throws {
+        json.key("fields")
+        json.beginArray()
+        for field in o.fields {
+            json.element()
+            json.beginObject()
+            json.key("key")
+            json.string(field.key)
+            switch field.value {
+            case .inline(let v):
+                json.key("inline")
+                try json.value(v)
+            case .reference(let r):
+                json.key("value")
+                try node(r, depth: depth + 1)
+            case .references(let rs):
+                json.key("value")
+                json.beginArray()
+                for r in rs {
+                    json.element()
+                    try node(r, depth: depth + 1)
+                }
+                json.endArray()
+            }
+            json.endObject()
+        }
+        json.endArray()
     }
 }

@@ -20,6 +20,11 @@ public struct DumpOptions: Sendable {
     /// conversions, a view counts every value it shows, and a small archive
     /// that describes a huge view is refused rather than shown.
     public var maxValues: Int = Limits.default.maxObjects
+    /// The most bytes of strings and data a view may show again: a value or
+    /// object shared by several places is shown in full at each, and from its
+    /// second showing on its length counts, so a small archive whose long
+    /// string is referred to from many places is refused rather than shown.
+    public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
     /// How many levels of data-inside-data are decoded.
     var nestedLevels = 8
     /// The deepest an archive's objects are shown, whatever `maxDepth` says

@@ -6,22 +6,29 @@ import ArchivistCore
 /// decoded and shown nested.
 public struct TreeDumper {
     let options: DumpOptions
-    var out = ""
+    var out: DumpBuffer
     /// What the view may still show, shared with nested dumpers.
     var budget: ViewBudget
 
     /// The text of a tree; an error when it would show more than
     /// `options.maxValues` values (archives nested in data included).
     public static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) throws -> String {
-        var d = TreeDumper(options: options, budget: ViewBudget(options.maxValues))
-        try d.value(value, indent: 0)
-        d.out += "\n"
-        return d.out
+        let sink = ByteSink()
+        try render(value, options: options, into: sink)
+        return sink.text()
     }
 
-    init(options: DumpOptions, budget: ViewBudget) {
+    /// Writes the text of a tree into `sink` as it is made.
+    package static func render(_ value: PlistValue, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
+        var d = TreeDumper(options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
+        try d.value(value, indent: 0)
+        d.out += "\n"
+    }
+
+    init(options: DumpOptions, budget: ViewBudget, out: DumpBuffer) {
         self.options = options
         self.budget = budget
+        self.out = out
     }
 
     /// True when data holds a property list, keyed archive or JSON that
@@ -61,15 +68,13 @@ public struct TreeDumper {
                 var inner = options
                 inner.nestedLevels -= 1
                 if let graph = nested.graph {
-                    var a = ArchiveDumper(graph: graph, options: inner, budget: budget)
+                    var a = ArchiveDumper(graph: graph, options: inner, budget: budget, out: out)
                     try a.body(indent: indent)
                     budget = a.budget
-                    out += a.out.text
                 } else {
-                    var t = TreeDumper(options: inner, budget: budget)
+                    var t = TreeDumper(options: inner, budget: budget, out: out)
                     try t.value(nested.tree, indent: indent)
                     budget = t.budget
-                    out += t.out
                 }
             } else {
                 out += DumpText.data(bytes, stable: options.stable)

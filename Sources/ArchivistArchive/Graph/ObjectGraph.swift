@@ -39,6 +39,20 @@ public struct ObjectGraph: Sendable {
         return o
     }
 
+    /// The number of nodes that are objects (read from the archive's classes
+    /// without making the nodes).
+    var objectCount: Int {
+        var count = 0
+        for i in nodes.indices {
+            if let storage = nodes.unedited(i) {
+                if storage.classOf(i) != nil { count += 1 }
+            } else if case .object = nodes[i] {
+                count += 1
+            }
+        }
+        return count
+    }
+
     /// The indices a node refers to, in field order.
     public func edges(of index: Int) -> [Int] {
         var out: [Int] = []

@@ -53,7 +53,7 @@ public struct FileInfo: Sendable {
             case .inlinePrimitive: inline += 1
             }
         }
-        let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
+        let objects = graph.objectCount
         return .dictionary(PlistDictionary([
             ("archiver", .string(archive.archiver)), ("version", .integer(archive.version)),
             ("topKeys", .array(archive.top.map { .string($0.key) })),

@@ -17,12 +17,17 @@ package struct JSONStream {
     }
 
     private let out: ByteSink
+    /// Containers open around the text, outside this stream (for indentation).
+    private let outerDepth: Int
     private var levels: [Level] = []
     /// How the next value is reached: set by `key` or `element`.
     private var next = Slot.root
 
-    package init(into out: ByteSink) {
+    /// A stream writing into `out`; `depth` is the number of containers the
+    /// text will be placed in (by `embed` of another stream), for its indents.
+    package init(into out: ByteSink, depth: Int = 0) {
         self.out = out
+        outerDepth = max(depth, 0)
     }
 
     /// Starts the next entry of the open object: separator, line break, indent and `"key": `.
@@ -45,7 +50,7 @@ package struct JSONStream {
         if levels[levels.count - 1].count > 0 { out.append(UInt8(ascii: ",")) }
         levels[levels.count - 1].count += 1
         out.append(0x0A)
-        out.append(repeating: UInt8(ascii: " "), count: 2 * levels.count)
+        out.append(repeating: UInt8(ascii: " "), count: 2 * (outerDepth + levels.count))
     }
 
     package mutating func beginObject() {
@@ -72,7 +77,7 @@ package struct JSONStream {
         guard let level = levels.popLast() else { return }
         if level.count > 0 {
             out.append(0x0A)
-            out.append(repeating: UInt8(ascii: " "), count: 2 * levels.count)
+            out.append(repeating: UInt8(ascii: " "), count: 2 * (outerDepth + levels.count))
         }
         next = level.slot
     }
@@ -105,6 +110,12 @@ package struct JSONStream {
             let slot = next
             try JSONPlistWriter.writeScalar(v, pretty: true, encoderStyle: false, keyPath: { keyPath(to: slot) }, into: out)
         }
+    }
+
+    /// A value another stream wrote (made with this stream's depth at this
+    /// point: one more than its open containers).
+    package mutating func embed(_ text: ByteSink) {
+        out.append(text.bytes())
     }
 
     /// Ends the text (a line break, as the pretty writer ends it).

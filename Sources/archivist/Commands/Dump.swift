@@ -83,29 +83,63 @@ struct Dump: ParsableCommand {
             try failing(at: file) {
                 let document = try PropertyList.read(try FileIO.read(file))
                 if asJSON, keyPath == nil {
-                    Console.output(try jsonText(try jsonView(document)), terminator: "")
+                    let sink = Console.outputSink()
+                    var json = JSONStream(into: sink)
+                    try jsonView(document, into: &json)
+                    json.finish()
+                    try sink.finish()
                 } else {
-                    Console.output(try text(document), terminator: "")
+                    try show(document)
                 }
             }
             return
         }
         // A store: every row (or --row's), each labelled with its rowid; as
-        // JSON, one array of {"row", "value"}.
-        var failed = false
-        var views: [PlistValue] = []
+        // JSON, one array of {"row", "value"}, each row's view made whole
+        // before it is written, so a row that fails leaves no part behind.
+        let sink = Console.outputSink()
+        var json = JSONStream(into: sink)
+        if asJSON, keyPath == nil { json.beginArray() }
         let rowsRead = try store.forEachRowReportingErrors { row in
             let document = try PropertyList.read(row.bytes)
             if asJSON, keyPath == nil {
-                views.append(.dictionary(PlistDictionary([("row", .int(row.rowid)), ("value", try jsonView(document))])))
+                let view = ByteSink()
+                var viewJSON = JSONStream(into: view, depth: 2)
+                try jsonView(document, into: &viewJSON)
+                json.element()
+                json.beginObject()
+                json.key("row")
+                try json.value(.int(row.rowid))
+                json.key("value")
+                json.embed(view)
+                json.endObject()
             } else {
                 Console.output(format == .dot ? "// " + row.label : row.label + ":")
-                Console.output(try text(document), terminator: "")
+                try show(document)
             }
         }
-        if !rowsRead { failed = true }
-        if asJSON, keyPath == nil { Console.output(try jsonText(.array(views)), terminator: "") }
-        if failed { throw ExitCode.failure }
+        if asJSON, keyPath == nil {
+            json.endArray()
+            json.finish()
+        }
+        try sink.finish()
+        if !rowsRead { throw ExitCode.failure }
+    }
+
+    /// Writes the text view (or with --format dot, the Graphviz drawing) to
+    /// standard output; an archive's objects and plain trees are written as
+    /// they are rendered.
+    private func show(_ document: PlistDocument) throws {
+        if format == .dot { return Console.output(try dot(document), terminator: "") }
+        if let keyPath { return Console.output(try text(document, keyPath: keyPath), terminator: "") }
+        let sink = Console.outputSink()
+        let tree = try document.tree
+        if !raw, KeyedArchive.looksLikeArchive(tree) {
+            try ArchiveDumper.render(try ObjectGraph(tree), options: options, into: sink)
+        } else {
+            try TreeDumper.render(tree.value, options: options, into: sink)
+        }
+        try sink.finish()
     }
 
     /// True for --json and --format json.
@@ -118,26 +152,17 @@ struct Dump: ParsableCommand {
         return options
     }
 
-    /// The text view: the tree, the archive's objects, or what --key-path leads
-    /// to; with --format dot, the Graphviz drawing.
-    private func text(_ document: PlistDocument) throws -> String {
-        if format == .dot { return try dot(document) }
+    /// The text view of what --key-path leads to.
+    private func text(_ document: PlistDocument, keyPath: String) throws -> String {
         let options = self.options
-        let value = document.value
-        if let keyPath {
-            switch try PlistKeyPath(keyPath).resolve(in: value) {
-            case .value(let v):
-                return try TreeDumper.render(v, options: options)
-            case .node(let graph, let i):
-                return try ArchiveDumper.render(graph, node: i, options: options)
-            case .references(let graph, let refs):
-                return try refs.map { try ArchiveDumper.render(graph, node: $0, options: options) }.joined()
-            }
+        switch try PlistKeyPath(keyPath).resolve(in: document.value) {
+        case .value(let v):
+            return try TreeDumper.render(v, options: options)
+        case .node(let graph, let i):
+            return try ArchiveDumper.render(graph, node: i, options: options)
+        case .references(let graph, let refs):
+            return try refs.map { try ArchiveDumper.render(graph, node: $0, options: options) }.joined()
         }
-        if !raw, KeyedArchive.looksLikeArchive(value) {
-            return try ArchiveDumper.render(try ObjectGraph(value), options: options)
-        }
-        return try TreeDumper.render(value, options: options)
     }
 
     /// The object graph for Graphviz, from the root or from where --key-path leads.
@@ -156,14 +181,11 @@ struct Dump: ParsableCommand {
         return ArchiveGraphviz.render(try ObjectGraph(value))
     }
 
-    /// The JSON view: an archive's objects, or the plain tree.
-    private func jsonView(_ document: PlistDocument) throws -> PlistValue {
-        let value = document.value
-        guard !raw, KeyedArchive.looksLikeArchive(value) else { return value }
-        return try ArchiveJSONView.tree(try ObjectGraph(value), options: options)
-    }
-
-    private func jsonText(_ view: PlistValue) throws -> String {
-        String(decoding: try PropertyList.write(view, as: .json, options: WriteOptions(pretty: true)), as: UTF8.self)
+    /// The JSON view, written as the next value of `json`: an archive's
+    /// objects, or the plain tree.
+    private func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
+        let tree = try document.tree
+        guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(tree.value) }
+        try ArchiveJSONView.write(try ObjectGraph(tree), options: options, into: &json)
     }
 }
