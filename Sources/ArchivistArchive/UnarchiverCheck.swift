@@ -23,23 +23,19 @@ public enum UnarchiverCheck {
         var classesSeen: Set<Int> = []
         for index in graph.nodes.indices where paths.isReached(index) {
             guard case .object(let o) = graph.nodes[index] else { continue }
-            let path = paths.path(to: index) ?? ""
-            if case .dictionary(let d) = archive.objects[index], case .uid(let c)? = d["$class"], classesSeen.insert(Int(c)).inserted,
-               case .array(let chain)? = dictionary(archive.objects[Int(c)])?["$classes"], chain.isEmpty {
+            // The path is made only for a problem: most objects have none.
+            if let c = archive.storage.classOf(index), classesSeen.insert(Int(c)).inserted,
+               let info = archive.storage.classInfo[c], info.listsClasses, info.chain.isEmpty {
                 out.append(PlistError(.archive, "the class dictionary of \(o.className) (object \(c)) has an empty $classes",
-                                      at: .archive(object: Int(c), keyPath: ArchivePaths.joined(path, "$class") + ".$classes")))
+                                      at: .archive(object: Int(c), keyPath: ArchivePaths.joined(paths.path(to: index) ?? "", "$class") + ".$classes")))
             }
             for problem in FoundationPayload(o, in: graph).problems {
-                out.append(PlistError(.archive, "\(o.className.readable): \(problem)", at: .archive(object: index, keyPath: path)))
+                out.append(PlistError(.archive, "\(o.className.readable): \(problem)", at: .archive(object: index, keyPath: paths.path(to: index) ?? "")))
             }
         }
         return out
     }
 
-    private static func dictionary(_ value: PlistValue) -> PlistDictionary? {
-        if case .dictionary(let d) = value { return d }
-        return nil
-    }
 }
 
 /// The fields of one object of a Foundation class, against what that class's

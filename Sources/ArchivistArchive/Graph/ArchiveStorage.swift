@@ -12,6 +12,8 @@ final class ArchiveStorage: Sendable {
     struct ClassInfo: Sendable {
         var name: ClassName
         var chain: [String]
+        /// Whether the dictionary has a `$classes` (validated: an array of strings).
+        var listsClasses: Bool
     }
 
     let tree: PlistTree
@@ -43,10 +45,11 @@ final class ArchiveStorage: Sendable {
     private static func classDescription(_ node: Int, in tree: PlistTree) -> ClassInfo {
         let name = tree.value(forKey: "$classname", in: node).flatMap { tree.string(at: $0) } ?? ""
         var chain: [String] = []
-        if let list = tree.value(forKey: "$classes", in: node), tree.kind(of: list) == .array {
+        let list = tree.value(forKey: "$classes", in: node)
+        if let list, tree.kind(of: list) == .array {
             chain = (0..<tree.count(of: list)).compactMap { tree.string(at: tree.element($0, of: list)) }
         }
-        return ClassInfo(name: ClassName(archived: name), chain: chain)
+        return ClassInfo(name: ClassName(archived: name), chain: chain, listsClasses: list != nil)
     }
 
     /// Entry `index` of `$objects` as a graph node.

@@ -176,11 +176,13 @@ struct Lint: ParsableCommand {
             if let requireFormat, document.format != requireFormat {
                 extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))
             }
-            // Plain property lists need no value: reading them built the compact tree.
-            guard try census != nil || policy != nil || KeyedArchive.looksLikeArchive(document.tree) else { return extra }
+            // Archives are checked on the compact tree reading built; only the
+            // rules census and the secure-coding check read values.
+            let tree = try document.tree
+            if KeyedArchive.looksLikeArchive(tree) { extra += UnarchiverCheck.errors(in: try KeyedArchive(tree)) }
+            guard census != nil || policy != nil else { return extra }
             let value = document.value
             census?.add(value)
-            if KeyedArchive.looksLikeArchive(value) { extra += UnarchiverCheck.errors(in: try KeyedArchive(value)) }
             if let policy { extra += try SecureCodingCheck.errors(in: value, policy: policy) }
             return extra
         }
