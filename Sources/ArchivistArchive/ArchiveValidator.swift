@@ -16,7 +16,7 @@ enum ArchiveValidator {
         }
         // Breadth-first from $top, so an error names the shortest way there.
         var head = 0
-        var steps: [FieldStep] = []
+        var steps: [TreeStep] = []
         steps.reserveCapacity(8)
         while head < queue.count {
             let object = queue[head]
@@ -25,29 +25,32 @@ enum ArchiveValidator {
             try forEachUID(in: Int(objects[object]), of: tree, steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
-                    let field = FieldStep.text(steps)
+                    let field = FieldStep.text(TreeStep.fieldSteps(steps, in: tree))
                     throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
                 let target = Int(uid)
-                if !paths.isReached(target), !FieldStep.isClass(steps) {
-                    paths.set(target, shape.link(steps, parent: object))
+                if !paths.isReached(target), !TreeStep.isClass(steps, in: tree) {
+                    paths.set(target, shape.link(TreeStep.fieldSteps(steps, in: tree), parent: object))
                     queue.append(target)
                 }
             }
         }
-        // Every object, reachable or not: UIDs in range, classes well formed.
+        // Every object, reachable or not: UIDs in range (those reached were
+        // checked above), classes well formed.
         var classes = [UInt32](repeating: ArchiveStorage.noClass, count: count)
         var checkedClasses: Set<Int> = []
         for object in 0..<count {
             func base() -> String { paths.path(to: object) ?? "" }
             let node = Int(objects[object])
-            try forEachUID(in: node, of: tree, steps: &steps) { uid, steps in
-                guard uid < UInt64(count) else {
-                    let base = base()
-                    let field = FieldStep.text(steps)
-                    throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
-                                     at: .archive(object: object, keyPath: join(base, field)))
+            if !paths.isReached(object) {
+                try forEachUID(in: node, of: tree, steps: &steps) { uid, steps in
+                    guard uid < UInt64(count) else {
+                        let base = base()
+                        let field = FieldStep.text(TreeStep.fieldSteps(steps, in: tree))
+                        throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
+                                         at: .archive(object: object, keyPath: join(base, field)))
+                    }
                 }
             }
             guard tree.kind(of: node) == .dictionary else { continue }
@@ -99,8 +102,8 @@ enum ArchiveValidator {
     /// Calls `body` for each UID inside a node (not descending into other
     /// objects: UIDs are the edges), with the steps of the field path inside the
     /// value (made into text only where a path is kept or reported).
-    private static func forEachUID(in node: Int, of tree: PlistTree, steps: inout [FieldStep], depth: Int = 0,
-                                   _ body: (UInt64, [FieldStep]) throws -> Void) throws {
+    private static func forEachUID(in node: Int, of tree: PlistTree, steps: inout [TreeStep], depth: Int = 0,
+                                   _ body: (UInt64, [TreeStep]) throws -> Void) throws {
         guard depth < 512 else { return }
         switch tree.kind(of: node) {
         case .uid:
@@ -122,7 +125,7 @@ enum ArchiveValidator {
                 let (k, v) = tree.entry(i, of: node)
                 switch tree.kind(of: v) {
                 case .uid, .array, .dictionary:
-                    steps.append(.key(tree.string(at: k) ?? ""))
+                    steps.append(.key(k))
                     defer { steps.removeLast() }
                     try forEachUID(in: v, of: tree, steps: &steps, depth: depth + 1, body)
                 case .string, .integer, .real, .bool, .date, .data, .null:
@@ -149,10 +152,27 @@ enum FieldStep {
         }).description
     }
 
+}
+
+/// A step of a field path as the validator walks the tree: a key by its node
+/// (made into text only where a path is kept or reported) or an array index.
+enum TreeStep {
+    case key(Int)
+    case index(Int)
+
+    static func fieldSteps(_ steps: [TreeStep], in tree: PlistTree) -> [FieldStep] {
+        steps.map { step in
+            switch step {
+            case .key(let k): return .key(tree.string(at: k) ?? "")
+            case .index(let i): return .index(i)
+            }
+        }
+    }
+
     /// The object's own `$class` field.
-    static func isClass(_ steps: [FieldStep]) -> Bool {
+    static func isClass(_ steps: [TreeStep], in tree: PlistTree) -> Bool {
         guard steps.count == 1, case .key(let k) = steps[0] else { return false }
-        return k == "$class"
+        return tree.string(at: k, equals: "$class")
     }
 }
 

@@ -62,7 +62,7 @@ final class ArchiveStorage: Sendable {
             fields.reserveCapacity(tree.count(of: node))
             for i in 0..<tree.count(of: node) {
                 let (key, value) = tree.entry(i, of: node)
-                if tree.string(at: key, equals: "$class") { continue }
+                if isClassKey(key) { continue }
                 fields.append(Field(key: tree.string(at: key) ?? "", value: fieldValue(value)))
             }
             return .object(ArchivedObject(className: info.name, classChain: info.chain, fields: fields))
@@ -71,6 +71,11 @@ final class ArchiveStorage: Sendable {
             return .classDescription(ClassName(archived: name), chain: Self.classDescription(node, in: tree).chain)
         }
         return .value(tree.value(at: node))
+    }
+
+    /// True for the key `$class` (its length compared first: most keys differ in it).
+    private func isClassKey(_ key: Int) -> Bool {
+        tree.count(of: key) == 6 && tree.string(at: key, equals: "$class")
     }
 
     /// How a field's value node was written: a UID, a non-empty array of UIDs, or inline.
@@ -95,7 +100,7 @@ final class ArchiveStorage: Sendable {
         for i in 0..<tree.count(of: node) {
             let (key, value) = tree.entry(i, of: node)
             if let u = tree.uid(at: value) {
-                if !tree.string(at: key, equals: "$class") { out.append(Int(u)) }
+                if !isClassKey(key) { out.append(Int(u)) }
             } else if isReferenceList(value) {
                 for j in 0..<tree.count(of: value) { out.append(Int(tree.uid(at: tree.element(j, of: value)) ?? 0)) }
             }
