@@ -7,6 +7,11 @@ enum ArchiveValidator {
     /// for each entry the index of its class dictionary (`ArchiveStorage.noClass`
     /// for entries that are not objects).
     static func validate(tree: PlistTree, objects: [UInt32], top: [(key: String, object: Int)]) throws -> (ArchivePaths, [UInt32]) {
+        try tree.withView { view in try validate(tree: tree, view: view, objects: objects, top: top) }
+    }
+
+    private static func validate(tree: PlistTree, view: PlistTree.View, objects: [UInt32],
+                                 top: [(key: String, object: Int)]) throws -> (ArchivePaths, [UInt32]) {
         let count = objects.count
         var paths = ArchivePaths(count: count)
         var queue: [Int] = []
@@ -22,7 +27,7 @@ enum ArchiveValidator {
             let object = queue[head]
             head += 1
             let shape = ContainerShape(object, in: tree, objects: objects)
-            try forEachUID(in: Int(objects[object]), of: tree, steps: &steps) { uid, steps in
+            try forEachUID(in: Int(objects[object]), of: view, steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
                     let field = FieldStep.text(TreeStep.fieldSteps(steps, in: tree))
@@ -44,7 +49,7 @@ enum ArchiveValidator {
             func base() -> String { paths.path(to: object) ?? "" }
             let node = Int(objects[object])
             if !paths.isReached(object) {
-                try forEachUID(in: node, of: tree, steps: &steps) { uid, steps in
+                try forEachUID(in: node, of: view, steps: &steps) { uid, steps in
                     guard uid < UInt64(count) else {
                         let base = base()
                         let field = FieldStep.text(TreeStep.fieldSteps(steps, in: tree))
@@ -101,33 +106,35 @@ enum ArchiveValidator {
 
     /// Calls `body` for each UID inside a node (not descending into other
     /// objects: UIDs are the edges), with the steps of the field path inside the
-    /// value (made into text only where a path is kept or reported).
-    private static func forEachUID(in node: Int, of tree: PlistTree, steps: inout [TreeStep], depth: Int = 0,
+    /// value (made into text only where a path is kept or reported). Reads the
+    /// tree through its view: no reference counting per node.
+    private static func forEachUID(in node: Int, of view: PlistTree.View, steps: inout [TreeStep], depth: Int = 0,
                                    _ body: (UInt64, [TreeStep]) throws -> Void) throws {
         guard depth < 512 else { return }
-        switch tree.kind(of: node) {
+        let n = view.nodes[node]
+        switch n.kind {
         case .uid:
-            if let u = tree.uid(at: node) { try body(u, steps) }
+            try body(n.payload, steps)
         case .array:
-            for i in 0..<tree.count(of: node) {
-                let item = tree.element(i, of: node)
-                switch tree.kind(of: item) {
+            for i in 0..<n.count {
+                let item = view.element(i, of: node)
+                switch view.nodes[item].kind {
                 case .uid, .array, .dictionary:
                     steps.append(.index(i))
                     defer { steps.removeLast() }
-                    try forEachUID(in: item, of: tree, steps: &steps, depth: depth + 1, body)
+                    try forEachUID(in: item, of: view, steps: &steps, depth: depth + 1, body)
                 case .string, .integer, .real, .bool, .date, .data, .null:
                     continue
                 }
             }
         case .dictionary:
-            for i in 0..<tree.count(of: node) {
-                let (k, v) = tree.entry(i, of: node)
-                switch tree.kind(of: v) {
+            for i in 0..<n.count {
+                let v = view.value(i, of: node)
+                switch view.nodes[v].kind {
                 case .uid, .array, .dictionary:
-                    steps.append(.key(k))
+                    steps.append(.key(view.key(i, of: node)))
                     defer { steps.removeLast() }
-                    try forEachUID(in: v, of: tree, steps: &steps, depth: depth + 1, body)
+                    try forEachUID(in: v, of: view, steps: &steps, depth: depth + 1, body)
                 case .string, .integer, .real, .bool, .date, .data, .null:
                     continue
                 }
