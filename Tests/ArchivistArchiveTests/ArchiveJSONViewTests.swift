@@ -61,21 +61,21 @@ final class ArchiveJSONViewTests: XCTestCase {
     /// places is shown at each, and from the second on its bytes count: past
     /// `maxSharedBytes` the view is refused, not written.
     func testRepeatedBytesOfASharedStringAreBounded() throws {
-        let long = String(repeating: "long text ", count: 100_000) as NSString
+        let long = String(repeating: "long text ", count: 10_000) as NSString
         var options = DumpOptions()
-        options.maxSharedBytes = 16_000_000
+        options.maxSharedBytes = 1_600_000
         let many = NSArray(array: Array(repeating: long, count: 40))
         let data = try NSKeyedArchiver.archivedData(withRootObject: many, requiringSecureCoding: false)
-        XCTAssertLessThan(data.count, 1_100_000)
+        XCTAssertLessThan(data.count, 110_000)
         let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
         XCTAssertThrowsError(try ArchiveJSONView.json(graph, options: options)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
-            XCTAssertTrue((error as? PlistError)?.message.contains("16000000 bytes") == true, "\(error)")
+            XCTAssertTrue((error as? PlistError)?.message.contains("1600000 bytes") == true, "\(error)")
         }
         XCTAssertThrowsError(try ArchiveDumper.render(graph, options: options)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
         }
-        // Sixteen references repeat 15,000,000 bytes: within the bound, shown in full.
+        // Sixteen references repeat 1,500,000 bytes: within the bound, shown in full.
         let few = try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: Array(repeating: long, count: 16)), requiringSecureCoding: false)
         let items = try view(NSArray(array: Array(repeating: long, count: 16)), options: options)["items"] as? [String]
         XCTAssertEqual(items?.count, 16)

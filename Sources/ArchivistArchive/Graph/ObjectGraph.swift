@@ -126,13 +126,21 @@ public struct ObjectGraph: Sendable {
     public func classCensus() -> [(name: ClassName, chain: [String], count: Int)] {
         var order: [String] = []
         var info: [String: (ClassName, [String], Int)] = [:]
-        for node in nodes {
-            guard case .object(let o) = node else { continue }
-            if let existing = info[o.className.archived] {
-                info[o.className.archived] = (existing.0, existing.1, existing.2 + 1)
+        for i in nodes.indices {
+            // An object read from the archive: its class from the storage, without making its fields.
+            let name: ClassName, chain: [String]
+            if let storage = nodes.unedited(i) {
+                guard let c = storage.classOf(i), let cls = storage.classInfo[c] else { continue }
+                (name, chain) = (cls.name, cls.chain)
             } else {
-                order.append(o.className.archived)
-                info[o.className.archived] = (o.className, o.classChain, 1)
+                guard case .object(let o) = nodes[i] else { continue }
+                (name, chain) = (o.className, o.classChain)
+            }
+            if let existing = info[name.archived] {
+                info[name.archived] = (existing.0, existing.1, existing.2 + 1)
+            } else {
+                order.append(name.archived)
+                info[name.archived] = (name, chain, 1)
             }
         }
         return order.compactMap { info[$0].map { (name: $0.0, chain: $0.1, count: $0.2) } }

@@ -42,13 +42,13 @@ struct Classes: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                census.add(try ObjectGraph(try PropertyList.read(try FileIO.read(file)).value))
+                census.add(try ObjectGraph(try PropertyList.read(try FileIO.read(file)).tree))
             } catch let error as PlistError {
                 Console.error(error.formatted(path: file))
                 failed = true
             }
         }
-        if try !store.forEachRowReportingErrors({ row in census.add(try ObjectGraph(try PropertyList.read(row.bytes).value)) }) {
+        if try !store.forEachRowReportingErrors({ row in census.add(try ObjectGraph(try PropertyList.read(row.bytes).tree)) }) {
             failed = true
         }
         if swift {
