@@ -6,6 +6,26 @@ import XCTest
 /// Struct-wrapper archives become the JSON JSONEncoder writes for the structs:
 /// JSONDecoder reads it into them with equal values.
 final class CodableExportTests: XCTestCase {
+    /// A long string Foundation archives once and refers to from many places
+    /// is written at each; from the second time on its bytes count, and past
+    /// `maxSharedBytes` the export is refused rather than made.
+    func testRepeatedBytesOfASharedStringAreBounded() throws {
+        let long = String(repeating: "long text ", count: 10_000)
+        var options = CodableOptions()
+        options.maxSharedBytes = 1_600_000
+        func archive(_ count: Int) throws -> PlistValue {
+            let data = try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: Array(repeating: long as NSString, count: count)), requiringSecureCoding: false)
+            return try PropertyList.read([UInt8](data)).value
+        }
+        XCTAssertThrowsError(try CodableExport.tree(try archive(40), options: options)) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
+            XCTAssertTrue((error as? PlistError)?.message.contains("1600000 bytes") == true, "\(error)")
+        }
+        // Sixteen references repeat 1,500,000 bytes: within the bound.
+        XCTAssertEqual(try CodableExport.tree(try archive(16), options: options), .array(Array(repeating: .string(long), count: 16)))
+        XCTAssertEqual(CodableOptions().maxSharedBytes, Limits.default.maxSharedExpansion)
+    }
+
     static let corpus = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus")
 
     func archive(_ name: String) throws -> PlistValue {

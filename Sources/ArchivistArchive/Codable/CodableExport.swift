@@ -52,6 +52,10 @@ struct CodableExporter {
     let rules: MigrationRules
     let options: CodableOptions
     var budget: Int
+    /// Bytes of shared strings and data that may still be written again.
+    var sharedBytes: Int
+    /// The `$objects` entries written so far.
+    var exported: Set<Int> = []
     let nesting: Int
     /// For each object on the current path, the path at which it was entered.
     private var entered: [Int: String] = [:]
@@ -74,6 +78,7 @@ struct CodableExporter {
         self.rules = rules
         self.options = options
         self.budget = budget
+        sharedBytes = options.maxSharedBytes
         self.nesting = nesting
     }
 
@@ -108,6 +113,15 @@ struct CodableExporter {
         }
     }
 
+    /// Spends bytes of strings and data written again.
+    private mutating func countRepeated(_ bytes: Int, _ path: String) throws {
+        sharedBytes -= min(bytes, sharedBytes + 1)
+        guard sharedBytes >= 0 else {
+            throw PlistError(.limitExceeded, "the JSON would repeat more than \(options.maxSharedBytes) bytes of shared strings and data (shared objects are written at every reference)",
+                             at: .archive(object: nil, keyPath: path))
+        }
+    }
+
     /// An object of the graph; nil for `$null` and for an omitted back-reference.
     mutating func object(_ index: Int, path: String, depth: Int) throws -> PlistValue? {
         guard graph.nodes.indices.contains(index) else {
@@ -116,11 +130,14 @@ struct CodableExporter {
         guard depth < options.maxDepth else {
             throw PlistError(.limitExceeded, "objects nest deeper than \(options.maxDepth)", at: .archive(object: index, keyPath: path))
         }
+        let first = exported.insert(index).inserted
         switch graph.nodes[index] {
         case .null:
             return nil
         case .value(let v):
-            return try plain(v, path: path, depth: depth)
+            let result = try plain(v, path: path, depth: depth)
+            if !first { try countRepeated(ViewBudget.allBytes(of: result), path) }
+            return result
         case .classDescription:
             throw PlistError(.archive, "a field refers to a class description", at: .archive(object: index, keyPath: path))
         case .object(let o):
@@ -132,7 +149,10 @@ struct CodableExporter {
             try count(path)
             entered[index] = path
             defer { entered[index] = nil }
-            return try archived(o, index: index, path: path, depth: depth)
+            let result = try archived(o, index: index, path: path, depth: depth)
+            // An object's own text or bytes (NSString, NSData) repeat with it; its fields count themselves.
+            if !first, let result { try countRepeated(ViewBudget.bytes(of: result), path) }
+            return result
         }
     }
 

@@ -1,3 +1,5 @@
+import ArchivistCore
+
 /// How `CodableExport` writes what JSON has no type for.
 public struct CodableOptions: Sendable, Equatable {
     /// How dates are written, as `JSONEncoder.DateEncodingStrategy` names them.
@@ -30,6 +32,11 @@ public struct CodableOptions: Sendable, Equatable {
     /// The most values the result may hold: shared objects are written at
     /// every reference, so a small archive can describe a huge tree.
     public var maxValues: Int
+    /// The most bytes of strings and data the result may repeat: a string or
+    /// data shared by several objects is written at each, and from its second
+    /// time on its length counts (`Limits.maxSharedExpansion` by default), so
+    /// one long string referred to from many places cannot make gigabytes.
+    public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
     /// The deepest nesting of objects followed.
     public var maxDepth: Int
     /// Make a custom class that the rules do not name an error instead of

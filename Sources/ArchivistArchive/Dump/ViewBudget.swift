@@ -53,6 +53,20 @@ struct ViewBudget {
         }
     }
 
+    /// The bytes of all strings (UTF-8) and data inside a value.
+    static func allBytes(of value: PlistValue) -> Int {
+        var total = 0
+        var stack = [value]
+        while let v = stack.popLast() {
+            switch v {
+            case .array(let items): stack.append(contentsOf: items)
+            case .dictionary(let d): stack.append(contentsOf: d.values)
+            case .string, .integer, .real, .bool, .date, .data, .uid, .null: total += bytes(of: v)
+            }
+        }
+        return total
+    }
+
     /// The number of nodes of `value` and the bytes of its strings and data,
     /// counting no further than `limit + 1` nodes (so a huge tree costs no
     /// more than the limit).
