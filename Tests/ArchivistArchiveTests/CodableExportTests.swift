@@ -6,6 +6,25 @@ import XCTest
 /// Struct-wrapper archives become the JSON JSONEncoder writes for the structs:
 /// JSONDecoder reads it into them with equal values.
 final class CodableExportTests: XCTestCase {
+    /// Exporting a document's compact tree gives what exporting its value
+    /// gives, errors included, for every file of `Corpus/archives`.
+    func testTreeAndValueExportAlike() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/archives")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertGreaterThanOrEqual(names.count, 10)
+        for name in names {
+            let document = try PropertyList.read([UInt8](try Data(contentsOf: folder.appendingPathComponent(name))))
+            let fromTree = Result { try CodableExport.tree(try document.tree) }
+            let fromValue = Result { try CodableExport.tree(document.value) }
+            switch (fromTree, fromValue) {
+            case (.success(let a), .success(let b)): XCTAssertEqual(a, b, name)
+            case (.failure(let a), .failure(let b)): XCTAssertEqual("\(a)", "\(b)", name)
+            default: XCTFail("\(name): \(fromTree) but \(fromValue)")
+            }
+        }
+    }
+
     /// A long string Foundation archives once and refers to from many places
     /// is written at each; from the second time on its bytes count, and past
     /// `maxSharedBytes` the export is refused rather than made.

@@ -29,6 +29,15 @@ public enum CodableExport {
         return try CodableExporter.export(value, rules: rules, options: options, budget: &budget, nesting: 0) ?? .null
     }
 
+    /// The Codable-shaped tree of a document's compact tree (`try
+    /// document.tree`): an archive's graph is built on the tree, not on a
+    /// `PlistValue` converted from it.
+    public static func tree(_ tree: PlistTree, rules: MigrationRules = MigrationRules(),
+                            options: CodableOptions = CodableOptions()) throws -> PlistValue {
+        guard KeyedArchive.looksLikeArchive(tree) else { return try self.tree(tree.value, rules: rules, options: options) }
+        return try self.tree(try ObjectGraph(tree), rules: rules, options: options)
+    }
+
     /// The Codable-shaped tree of one node of an object graph.
     public static func tree(_ graph: ObjectGraph, node: Int, rules: MigrationRules = MigrationRules(),
                             options: CodableOptions = CodableOptions()) throws -> PlistValue {

@@ -157,7 +157,7 @@ struct Convert: ParsableCommand {
             let item = converter.items[index]
             return BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
-                    codable ? try CodableExport.tree(document.value, rules: workRules, options: options) : document.value
+                    codable ? try CodableExport.tree(try document.tree, rules: workRules, options: options) : document.value
                 }
             }
         }
@@ -184,7 +184,7 @@ struct Convert: ParsableCommand {
 
     /// The Codable JSON of one archived blob, as written for files.
     private func codableJSON(_ bytes: [UInt8], rules ruleSet: MigrationRules) throws -> [UInt8] {
-        let tree = try CodableExport.tree(try PropertyList.read(bytes, options: limits.readOptions).value, rules: ruleSet,
+        let tree = try CodableExport.tree(try PropertyList.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
                                           options: CodableOptions(dates: dates, cycles: cycles))
         return try PropertyList.write(tree, as: .json, options: writeOptions)
     }
