@@ -107,17 +107,3 @@ final class ArchiveStorage: Sendable {
         }
     }
 }
-
-/// `$objects` of a validated archive, each entry converted from the archive's
-/// compact tree when read.
-public struct ArchiveObjects: RandomAccessCollection, Sendable {
-    let storage: ArchiveStorage
-
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.objects.count }
-
-    /// Entry `index` as a value.
-    public subscript(index: Int) -> PlistValue {
-        storage.tree.value(at: Int(storage.objects[index]))
-    }
-}

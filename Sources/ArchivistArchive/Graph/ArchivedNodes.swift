@@ -25,9 +25,12 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
         appended = nodes
     }
 
+    /// 0, the index of `$null`.
     public var startIndex: Int { 0 }
+    /// The number of nodes: the archive's, then those appended.
     public var endIndex: Int { baseCount + appended.count }
 
+    /// Node `index`: as an edit set it, or made from the archive's tree.
     public subscript(index: Int) -> ArchivedNode {
         get {
             if index >= 0, index < baseCount, let storage { return edited[index] ?? storage.node(index) }
