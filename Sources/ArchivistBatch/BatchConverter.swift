@@ -27,6 +27,11 @@ package struct BatchConverter: Sendable {
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
+    /// Items whose destination did not exist when the batch was planned:
+    /// there is nothing to compare the result with or to take permissions from.
+    private let absentDestinations: Set<Int>
+    /// Folders of destinations already made or found, so each is checked once.
+    private let folders = Locked(Set<String>())
 
     /// What converting one item did.
     package enum Status: Sendable, Equatable {
@@ -61,10 +66,11 @@ package struct BatchConverter: Sendable {
         self.writeOptions = writeOptions
         var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            if let id = FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
+            if let id = item.identity ?? FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
         }
         var taken: [String: String] = [:]
         var refusals: [Int: PlistError] = [:]
+        var absent = Set<Int>()
         var destinations: [String] = []
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
@@ -75,12 +81,18 @@ package struct BatchConverter: Sendable {
                 continue
             }
             taken[destination] = item.source
-            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
+            guard target != .inPlace else { continue }
+            // One lstat for the usual new destination; the identity (links
+            // followed) only for one that exists.
+            if !FileIO.exists(destination) {
+                absent.insert(i)
+            } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
                 refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
             }
         }
         self.destinations = destinations
         self.refusals = refusals
+        absentDestinations = absent
     }
 
     /// A batch over named files (`-` for standard input).
@@ -107,9 +119,9 @@ package struct BatchConverter: Sendable {
 
     /// Writes one file of item `index`: staged when the batch has `staging`
     /// (standard output is written at once), else atomically in place.
-    private func write(_ bytes: [UInt8], to path: String, item index: Int) throws {
+    private func write(_ bytes: [UInt8], to path: String, item index: Int, knownAbsent: Bool = false) throws {
         if let staging, path != "-" {
-            try staging.stage(bytes, to: path, item: index)
+            try staging.stage(bytes, to: path, item: index, knownAbsent: knownAbsent)
         } else {
             try FileIO.writeAtomically(bytes, to: path)
         }
@@ -141,16 +153,21 @@ package struct BatchConverter: Sendable {
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
         }
         let result = try PropertyList.write(transformed ?? document.value, as: format, options: writeOptions)
-        if destination != "-", let existing = try? FileIO.read(destination), existing == result {
+        let absent = absentDestinations.contains(index)
+        if destination != "-", !absent, let existing = try? FileIO.read(destination), existing == result {
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
         }
         if destination != "-", let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
-            try FileIO.createDirectories(String(destination[..<slash]))
+            let folder = String(destination[..<slash])
+            if !folders.withLock({ $0.contains(folder) }) {
+                try FileIO.createDirectories(folder)
+                folders.withLock { _ = $0.insert(folder) }
+            }
         }
         if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
             try write(original, to: item.source + suffix, item: index)
         }
-        try write(result, to: destination, item: index)
+        try write(result, to: destination, item: index, knownAbsent: absent)
         return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
     }
 }

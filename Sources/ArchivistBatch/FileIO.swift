@@ -109,11 +109,14 @@ package enum FileIO {
     /// the permission bits of the file it will replace (or the default ones),
     /// flushed to disk when `flush`. Nothing else is touched; on failure the
     /// temporary file is removed. A destination that is a folder is refused.
-    package static func stage(_ bytes: [UInt8], for path: String, flush: Bool) throws -> StagedFile {
+    /// `knownAbsent` says the caller found nothing at `path` when it planned
+    /// the batch, which saves looking again (a file that appears in between
+    /// is replaced like any other, with the default permissions).
+    package static func stage(_ bytes: [UInt8], for path: String, flush: Bool, knownAbsent: Bool = false) throws -> StagedFile {
         // One lstat tells a link (whose target is replaced), an existing file
         // (whose permissions are kept) and a new one.
         var existing = stat()
-        let exists = lstat(path, &existing) == 0
+        let exists = !knownAbsent && lstat(path, &existing) == 0
         var target = path
         var existingMode: mode_t? = exists ? existing.st_mode & 0o7777 : nil
         if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
@@ -133,23 +136,19 @@ package enum FileIO {
         let (dir, base) = split(target)
         // Keep the temporary name within NAME_MAX (255 bytes) for long names.
         let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
-        var template = Array("\(dir)/.\(stem).archivist-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { p -> Int32 in
-            guard let start = p.baseAddress else { return -1 }
-            return mkstemp(start)
-        }
-        guard fd >= 0 else { throw ioError("cannot write \(path): cannot create a temporary file in \(dir)") }
-        let tempPath = template.withUnsafeBufferPointer { p in
-            String(decoding: p.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        // A new file gets the default permissions from open itself (0666 less
+        // the umask); one that replaces a file takes that file's bits, which
+        // the umask may not narrow, so they are set after.
+        let (fd, tempPath) = try createTemporary(in: dir, stem: stem, for: path)
         var isOpen = true
         var written = false
         defer {
             if isOpen { close(fd) }
             if !written { unlink(tempPath) }
         }
-        let mode: mode_t = existingMode ?? 0o666 & ~processUmask
-        guard fchmod(fd, mode) == 0 else { throw ioError("cannot write \(path)") }
+        if let existingMode, existingMode != 0o666 & ~processUmask {
+            guard fchmod(fd, existingMode) == 0 else { throw ioError("cannot write \(path)") }
+        }
         try writeAll(bytes, fd: fd, name: path)
         if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
         isOpen = false
@@ -157,6 +156,29 @@ package enum FileIO {
         written = true
         return StagedFile(path: path, target: target, folder: dir, temporary: tempPath)
     }
+
+    /// Creates `DIR/.STEM.archivist-XXXXXXXX` exclusively, open for writing
+    /// with mode 0666 less the umask. The name's suffix counts up from a
+    /// random start drawn once per process (no random draw per file); a name
+    /// that exists already is skipped.
+    private static func createTemporary(in dir: String, stem: String, for path: String) throws -> (Int32, String) {
+        for _ in 0..<100 {
+            let suffix = temporarySuffixes.withLock { next -> UInt32 in
+                defer { next &+= 1 }
+                return next
+            }
+            var digits = String(suffix, radix: 36)
+            digits = String(repeating: "0", count: max(0, 7 - digits.utf8.count)) + digits
+            let candidate = "\(dir)/.\(stem).archivist-\(digits)"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, candidate) }
+            guard errno == EEXIST else { break }
+        }
+        throw ioError("cannot write \(path): cannot create a temporary file in \(dir)")
+    }
+
+    /// The next temporary-name suffix of this process.
+    private static let temporarySuffixes = Locked(UInt32.random(in: 0...UInt32.max))
 
     /// Renames a staged file into place; on failure removes it and throws.
     package static func place(_ staged: StagedFile) throws {
@@ -224,6 +246,14 @@ package enum FileIO {
     package struct FileIdentity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
+    }
+
+    /// Whether `path` is a directory, and its identity (links followed); nil when nothing is there.
+    package static func status(of path: String) -> (isDirectory: Bool, identity: FileIdentity)? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return ((st.st_mode & S_IFMT) == S_IFDIR,
+                FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino)))
     }
 
     /// The identity of the existing file at `path` (links followed), or nil.
