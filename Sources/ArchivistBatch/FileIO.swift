@@ -113,6 +113,21 @@ package enum FileIO {
     /// the batch, which saves looking again (a file that appears in between
     /// is replaced like any other, with the default permissions).
     package static func stage(_ bytes: [UInt8], for path: String, flush: Bool, knownAbsent: Bool = false) throws -> StagedFile {
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent) { fd in try writeAll(bytes, fd: fd, name: path) }
+    }
+
+    /// `stage(_:for:flush:knownAbsent:)` for a result written as it is made:
+    /// `write` gets a sink that streams into the temporary file.
+    package static func stage(for path: String, flush: Bool, knownAbsent: Bool = false,
+                              streaming write: (ByteSink) throws -> Void) throws -> StagedFile {
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent) { fd in
+            let sink = streamingSink(fd: fd, name: path)
+            try write(sink)
+            try sink.finish()
+        }
+    }
+
+    private static func stage(for path: String, flush: Bool, knownAbsent: Bool, contents: (Int32) throws -> Void) throws -> StagedFile {
         // One lstat tells a link (whose target is replaced), an existing file
         // (whose permissions are kept) and a new one.
         var existing = stat()
@@ -149,7 +164,7 @@ package enum FileIO {
         if let existingMode, existingMode != 0o666 & ~processUmask {
             guard fchmod(fd, existingMode) == 0 else { throw ioError("cannot write \(path)") }
         }
-        try writeAll(bytes, fd: fd, name: path)
+        try contents(fd)
         if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
         isOpen = false
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
@@ -179,6 +194,38 @@ package enum FileIO {
 
     /// The next temporary-name suffix of this process.
     private static let temporarySuffixes = Locked(UInt32.random(in: 0...UInt32.max))
+
+    /// True when the staged file holds exactly what the file at `path`
+    /// holds (compared a piece at a time); false when either cannot be read.
+    package static func hasSameContents(_ staged: StagedFile, as path: String) -> Bool {
+        let a = open(staged.temporary, O_RDONLY | O_CLOEXEC), b = open(path, O_RDONLY | O_CLOEXEC)
+        defer {
+            if a >= 0 { close(a) }
+            if b >= 0 { close(b) }
+        }
+        guard a >= 0, b >= 0 else { return false }
+        var sa = stat(), sb = stat()
+        guard fstat(a, &sa) == 0, fstat(b, &sb) == 0, sa.st_size == sb.st_size else { return false }
+        let size = 1 << 16
+        let pa = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let pb = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer {
+            pa.deallocate()
+            pb.deallocate()
+        }
+        while true {
+            let na = systemRead(a, pa, size)
+            guard na >= 0 else { return false }
+            var nb = 0
+            while nb < na {
+                let n = systemRead(b, pb + nb, na - nb)
+                guard n > 0 else { return false }
+                nb += n
+            }
+            if na == 0 { return systemRead(b, pb, 1) == 0 }
+            guard memcmp(pa, pb, na) == 0 else { return false }
+        }
+    }
 
     /// Renames a staged file into place; on failure removes it and throws.
     package static func place(_ staged: StagedFile) throws {
@@ -345,17 +392,25 @@ package enum FileIO {
     }
 
     private static func writeAll(_ bytes: [UInt8], fd: Int32, name: String) throws {
-        try bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let n = systemWrite(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ioError("cannot write \(name)")
-                }
-                written += n
+        try bytes.withUnsafeBytes { try writeAll($0, fd: fd, name: name) }
+    }
+
+    private static func writeAll(_ raw: UnsafeRawBufferPointer, fd: Int32, name: String) throws {
+        var written = 0
+        while written < raw.count {
+            let n = systemWrite(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot write \(name)")
             }
+            written += n
         }
+    }
+
+    /// A sink whose output goes to `fd` a buffer at a time (see `ByteSink`):
+    /// `finish()` writes the rest and throws the first write failure.
+    package static func streamingSink(fd: Int32, name: String) -> ByteSink {
+        ByteSink(capacity: 1 << 20) { try writeAll($0, fd: fd, name: name) }
     }
 
     /// The folder (`.` when none) and the last component of a path.
