@@ -56,7 +56,9 @@ public enum OpenStepWriter {
                 case .data(let bytes):
                     appendData(bytes, into: out)
                 case .integer, .real, .bool, .date, .uid, .null, .array, .dictionary:
-                    throw notRepresentable(scalar.kind, at: walk.keyPath(to: slot, in: &source), holdsUIDs: try holdsUID(&source))
+                    let path = walk.keyPath(to: slot, in: &source)
+                    walk.abandon(in: &source)
+                    throw notRepresentable(scalar.kind, at: path, holdsUIDs: (try? holdsUID(&source)) ?? false)
                 }
                 finish(slot, into: out)
             case .beginArray(_, let slot):

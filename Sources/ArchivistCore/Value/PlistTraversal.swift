@@ -90,6 +90,13 @@ struct PlistTraversal {
         return try enter(try source.value(valueEntry, of: node), .entry(key: key, index: position), in: &source)
     }
 
+    /// Leaves every open container, for a writer that stops early and
+    /// walks the source again (a source may refuse to enter an open one).
+    mutating func abandon<S: PlistNodes>(in source: inout S) {
+        while let frame = stack.popLast() { source.leave(frame.node) }
+        entries.removeAll()
+    }
+
     private mutating func enter<S: PlistNodes>(_ node: Int, _ slot: Slot, in source: inout S) throws -> Step {
         let item = try source.item(node)
         switch item {

@@ -34,6 +34,11 @@ final class NodeWriterTests: XCTestCase {
             if case .bytes(let b) = self { return b }
             return nil
         }
+
+        var error: PlistError? {
+            if case .failure(let e) = self { return e }
+            return nil
+        }
     }
 
     /// The tree of `value` with every string node shared by all its uses
@@ -284,6 +289,17 @@ final class NodeWriterTests: XCTestCase {
         XCTAssertEqual(try PropertyList.read(bytes).value.description, expected.description, "first position, last value")
         let xml = Array("<plist><dict><key>b</key><integer>1</integer><key>a</key><integer>2</integer><key>b</key><integer>3</integer></dict></plist>".utf8)
         XCTAssertEqual(try FoundationBridge.foundationRead(xml), expected)
+    }
+
+    func testErrorsNameTheKeyPathAsForValues() throws {
+        let spec = Spec.dict([(.text("\u{E9}", .latin1), .array([.text("s", .utf16BE), .dict([(.text("n", .utf16BE), .int(1))])])),
+                              (.text("d", .utf8), .data([1]))])
+        var source = HandBuiltNodes(spec)
+        XCTAssertThrowsError(try OpenStepWriter.write(&source, options: WriteOptions(), into: ByteSink())) { error in
+            XCTAssertEqual(error as? PlistError, Outcome { try OpenStepWriter.write(spec.value) }.error)
+            XCTAssertTrue("\(error)".contains("at \"\u{E9}[1].n\""), "\(error)")
+        }
+        XCTAssertTrue(source.open.isEmpty, "the walk left what it entered before looking for UIDs")
     }
 
     func testContainersInsideThemselvesAreRefused() {
