@@ -1,14 +1,25 @@
 extension TextBytes {
-    /// Calls `body` with the text as UTF-8: UTF-8 text as it is, Latin-1 and
-    /// UTF-16BE transcoded into `scratch` (reused from call to call, so a
-    /// writer allocates no memory per string). A lone surrogate becomes
-    /// U+FFFD, as the binary reader reads it.
+    /// Calls `body` with the text as UTF-8: UTF-8 and ASCII text as it is,
+    /// other Latin-1 and UTF-16BE text transcoded into `scratch` (reused from
+    /// call to call, so a writer allocates no memory per string). A lone
+    /// surrogate becomes U+FFFD, as the binary reader reads it.
     @inline(__always)
     func withUTF8<R>(scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch encoding {
         case .utf8:
             return try body(bytes.assumingMemoryBound(to: UInt8.self))
-        case .latin1, .utf16BE:
+        case .latin1:
+            // Binary plists' 0x5X strings are ASCII but for rare exceptions.
+            let text = bytes.assumingMemoryBound(to: UInt8.self)
+            var ascii = true
+            for b in text where b >= 0x80 {
+                ascii = false
+                break
+            }
+            if ascii { return try body(text) }
+            transcode(into: &scratch)
+            return try scratch.withUnsafeBufferPointer(body)
+        case .utf16BE:
             transcode(into: &scratch)
             return try scratch.withUnsafeBufferPointer(body)
         }
