@@ -42,6 +42,18 @@ package struct BatchConverter: Sendable {
         case unchanged
     }
 
+    /// What a transform makes of a document read from an item.
+    package enum Transformed: Sendable {
+        /// The document as read, written in the batch's format (from its
+        /// compact tree, never through a `PlistValue`).
+        case document
+        /// A new tree to write.
+        case value(PlistValue)
+        /// Nothing needs to change: an input converted in place to its own
+        /// format is left alone; any other item is written as read.
+        case nothingToChange
+    }
+
     /// What converting one item did, with its sizes.
     package struct Written: Sendable, Equatable {
         /// Converted or unchanged.
@@ -110,7 +122,7 @@ package struct BatchConverter: Sendable {
     /// Converts the first item whose source is `input`.
     @discardableResult
     package func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
+                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
         guard let index = items.firstIndex(where: { $0.source == input }) else {
             throw PlistError(.io, "\(input) is not an input of this batch")
         }
@@ -130,17 +142,16 @@ package struct BatchConverter: Sendable {
     /// Reads item `index`, converts it and writes the result atomically
     /// (staged in `staging` when there is one). The
     /// input's diagnostics (duplicate keys and the like) go to `warn` as soon
-    /// as it is read; they do not stop the conversion. `transform` turns the
-    /// document into the tree to write (the document's own tree by default;
-    /// nil when nothing needs to change, so an input converted in place is
-    /// left alone). `bytes`, when given, are the input's content read earlier
+    /// as it is read; they do not stop the conversion. `transform` says what
+    /// to write (the document as read by default; `.nothingToChange` leaves
+    /// an input converted in place alone). `bytes`, when given, are the input's content read earlier
     /// (standard input can be read only once). Throws a `PlistError`: located
     /// in the input when it is malformed or cannot be written in the format,
     /// `.io` when a file cannot be read or written or the destination is
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
     package func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
+                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
@@ -148,11 +159,15 @@ package struct BatchConverter: Sendable {
         let document = try PropertyList.read(original, options: readOptions)
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
-        let transformed = try transform(document)
-        if transformed == nil, target == .inPlace, format == document.format {
+        let result: [UInt8]
+        switch try transform(document) {
+        case .nothingToChange where target == .inPlace && format == document.format:
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
+        case .document, .nothingToChange:
+            result = try PropertyList.write(try document.tree, as: format, options: writeOptions)
+        case .value(let value):
+            result = try PropertyList.write(value, as: format, options: writeOptions)
         }
-        let result = try PropertyList.write(transformed ?? document.value, as: format, options: writeOptions)
         let absent = absentDestinations.contains(index)
         if destination != "-", !absent, let existing = try? FileIO.read(destination), existing == result {
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Builds a `PlistTree` bottom-up, as every reader produces nodes: scalars as
 /// they are read, a container when it closes. Children wait on one stack and
 /// move into the tree's link array when their container closes, so nothing is
@@ -70,8 +76,10 @@ package struct PlistTreeBuilder {
             let entry = keyTable[slot]
             if entry == 0 { break }
             let candidate = nodes[Int(entry - 1)]
-            if candidate.count == utf8.count,
-               bytes.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[candidate.start..<(candidate.start + candidate.count)]).elementsEqual(utf8) }) {
+            if candidate.count == utf8.count, bytes.withUnsafeBytes({ stored in
+                guard let a = stored.baseAddress, let b = utf8.baseAddress else { return utf8.isEmpty }
+                return memcmp(a + candidate.start, b, utf8.count) == 0
+            }) {
                 return Int(entry - 1)
             }
             slot = (slot + 1) & mask
