@@ -1,9 +1,9 @@
 extension JSONParser {
-    /// Parses a number at `i`. Integers (no fraction, no exponent) in
+    /// Parses a number at `i` into a node. Integers (no fraction, no exponent) in
     /// `Int64.min...UInt64.max` stay exact; everything else becomes a correctly
     /// rounded 64-bit real, as Apple reads it, with a diagnostic for an integer
     /// that became one. Reals beyond the range of `Double` are errors.
-    mutating func parseNumber() throws -> PlistValue {
+    mutating func parseNumber() throws -> Int {
         let n = text.count
         let start = i
         let negative = text[i] == UInt8(ascii: "-")
@@ -43,7 +43,7 @@ extension JSONParser {
             if exponentNegative { exponent = -exponent }
         }
         if fractionEnd == integerEnd, !hasExponent, let integer = exactInteger(integerStart..<integerEnd, negative: negative) {
-            return .integer(integer)
+            return scanner.builder.integer(integer)
         }
         let value = fastDouble(integer: integerStart..<integerEnd, fractionEnd: fractionEnd, exponent: exponent, negative: negative)
             ?? Double(String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self))
@@ -58,7 +58,7 @@ extension JSONParser {
         if fractionEnd == integerEnd, !hasExponent {
             scanner.report(.integerBeyond64Bits, "integer \(shown) does not fit in 64 bits; Apple's parsers read it as the real \(value)", at: start)
         }
-        return .real(PlistReal(value))
+        return scanner.builder.real(PlistReal(value))
     }
 
     @inline(__always)

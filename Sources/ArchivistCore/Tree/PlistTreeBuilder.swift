@@ -235,3 +235,46 @@ package struct PlistTreeBuilder {
         return tree
     }
 }
+
+// MARK: - What text readers ask while building
+
+extension PlistTreeBuilder {
+    /// The text of a string node made so far (for messages).
+    package func string(at node: Int) -> String {
+        let n = nodes[node]
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[n.start..<(n.start + n.count)]), as: UTF8.self) }
+    }
+
+    /// The kind of a node made so far.
+    package func kind(of node: Int) -> PlistKind { nodes[node].kind }
+
+    /// The position of the entry whose key is `key` (a node from `key(utf8:)`)
+    /// in an open dictionary, for readers that report a repeated key when they
+    /// read it rather than when its value is done.
+    package func position(ofKey key: Int, in mark: DictionaryMark) -> Int? {
+        let k = UInt32(truncatingIfNeeded: key)
+        if let index = mark.index { return index[k] }
+        var p = mark.start
+        while p < mark.start + 2 * mark.count {
+            if pending[p] == k { return (p - mark.start) / 2 }
+            p += 2
+        }
+        return nil
+    }
+
+    /// Closes a dictionary as CoreFoundation's XML reader does: a dictionary
+    /// whose one entry is `CF$UID` with an integer value up to `UInt32.max`
+    /// becomes a UID of that value.
+    package mutating func closeDictionaryOrUID(_ mark: DictionaryMark) -> Int {
+        if mark.count == 1 {
+            let key = nodes[Int(pending[mark.start])]
+            let value = nodes[Int(pending[mark.start + 1])]
+            if value.kind == .integer, value.flags & PlistTree.unsignedFlag == 0, value.payload <= UInt64(UInt32.max),
+               bytes[key.start..<(key.start + key.count)].elementsEqual("CF$UID".utf8) {
+                pending.removeLast(2)
+                return uid(value.payload)
+            }
+        }
+        return close(mark)
+    }
+}
