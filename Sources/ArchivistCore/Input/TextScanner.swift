@@ -96,7 +96,7 @@ struct TextScanner {
 
     /// Adds the finished `value` (a node) to an array.
     @inline(__always)
-    mutating func addElement<Kind>(_ value: Int, to container: Container<Kind>) {
+    mutating func addElement<Kind>(_ value: Int, to container: inout Container<Kind>) {
         builder.append(value, to: container.elements)
     }
 

@@ -105,7 +105,7 @@ struct JSONParser: TextEscapes {
                     i += 1
                     value = scanner.closeDictionary(stack.removeLast())
                 case .array:
-                    scanner.addElement(value, to: stack[t])
+                    scanner.addElement(value, to: &stack[t])
                     guard i < n else { throw scanner.endOfInput(in: "array", startingAt: stack[t].start, expecting: "',' or ']'") }
                     if text[i] == UInt8(ascii: ",") {
                         let comma = i

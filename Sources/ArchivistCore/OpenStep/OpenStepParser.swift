@@ -130,7 +130,7 @@ struct OpenStepParser: TextEscapes {
             while let t = stack.indices.last {
                 switch stack[t].kind {
                 case .array:
-                    scanner.addElement(value, to: stack[t])
+                    scanner.addElement(value, to: &stack[t])
                     guard try skipSpace() else { throw endOfInput(in: stack, expecting: "',' or ')'") }
                     if text[i] == UInt8(ascii: ",") {
                         i += 1
