@@ -66,7 +66,7 @@ struct TextScanner {
     /// A builder sized for a text: about a node per 12 bytes, text and data
     /// about half the input.
     private static func builder(for text: UnsafeRawBufferPointer) -> PlistTreeBuilder {
-        PlistTreeBuilder(expectedNodes: text.count / 12, expectedBytes: text.count / 2)
+        PlistTreeBuilder(textOfSize: text.count, bytesPerNode: 12, textShare: 0.5)
     }
 
     /// The diagnostics found so far, in input order.

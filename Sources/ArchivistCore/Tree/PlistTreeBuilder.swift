@@ -278,3 +278,14 @@ extension PlistTreeBuilder {
         return close(mark)
     }
 }
+
+extension PlistTreeBuilder {
+    /// A builder for a text reader of `inputSize` bytes that makes about a node
+    /// per `bytesPerNode` bytes and keeps about `textShare` of them as text and
+    /// data. Reserves at most 4M nodes and 64 MB up front: the size of an input
+    /// (whitespace, say) promises nothing, and past that the arrays grow.
+    package init(textOfSize inputSize: Int, bytesPerNode: Int, textShare: Double) {
+        self.init(expectedNodes: min(inputSize / max(bytesPerNode, 1), 1 << 22),
+                  expectedBytes: min(Int(Double(inputSize) * textShare), 1 << 26))
+    }
+}

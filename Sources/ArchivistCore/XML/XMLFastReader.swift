@@ -35,7 +35,7 @@ struct XMLFastReader {
         self.n = n
         self.limits = limits
         // About a node per 24 bytes of XML; text and data about a third of it.
-        builder = PlistTreeBuilder(expectedNodes: n / 24, expectedBytes: n / 3)
+        builder = PlistTreeBuilder(textOfSize: n, bytesPerNode: 24, textShare: 1.0 / 3)
     }
 
     /// The tree, or nil when the input should be read by libxml2.

@@ -48,7 +48,7 @@ struct XMLTreeBuilder {
         self.prescan = prescan
         self.limits = limits
         self.errors = errors
-        builder = PlistTreeBuilder(expectedNodes: source.count / 24, expectedBytes: source.count / 3)
+        builder = PlistTreeBuilder(textOfSize: source.count, bytesPerNode: 24, textShare: 1.0 / 3)
     }
 
     private func frame(_ kind: Frame.Kind) -> Frame {
