@@ -14,8 +14,8 @@
 /// }
 /// ```
 ///
-/// Strings are quoted only when they are empty or hold a character outside
-/// `[A-Za-z0-9_$/:.-]`; inside quotes `"` and `\` are escaped, control
+/// Strings are quoted only when they are empty, start with `//` or hold a
+/// character outside `[A-Za-z0-9_$/:.-]`; inside quotes `"` and `\` are escaped, control
 /// characters are written as `\n`, `\t`... or `\U00XX`, other text stays UTF-8.
 /// Data is hex in groups of four bytes, as `NSData` describes itself.
 ///
@@ -141,11 +141,13 @@ public enum OpenStepWriter {
         out.append(UInt8(ascii: ">"))
     }
 
-    /// A string, bare when every byte is one of `[A-Za-z0-9_$/:.-]` and quoted
+    /// A string, bare when every byte is one of `[A-Za-z0-9_$/:.-]` and it
+    /// does not start with `//` (which readers take for a comment), quoted
     /// with escapes otherwise.
     static func appendString(_ text: TextBytes, scratch: inout [UInt8], into out: ByteSink) {
         text.withUTF8(scratch: &scratch) { bytes in
-            if !bytes.isEmpty, bytes.allSatisfy(OpenStepParser.isUnquotedCharacter) {
+            let startsComment = bytes.count >= 2 && bytes[0] == UInt8(ascii: "/") && bytes[1] == UInt8(ascii: "/")
+            if !bytes.isEmpty, !startsComment, bytes.allSatisfy(OpenStepParser.isUnquotedCharacter) {
                 out.append(bytes)
                 return
             }
