@@ -1,4 +1,10 @@
 import ArchivistCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Converts the items of a batch to one format (or each in its own) and one
 /// output target, never overwriting an input (unless converting in place) or
 /// another item's result. Destinations are settled up front, in item order,
@@ -129,13 +135,14 @@ package struct BatchConverter: Sendable {
         return try convert(index, bytes: bytes, warn: warn, transform: transform)
     }
 
-    /// Writes one file of item `index`: staged when the batch has `staging`
-    /// (standard output is written at once), else atomically in place.
-    private func write(_ bytes: [UInt8], to path: String, item index: Int, knownAbsent: Bool = false) throws {
-        if let staging, path != "-" {
-            try staging.stage(bytes, to: path, item: index, knownAbsent: knownAbsent)
+    /// Puts a staged file of item `index` in place: with the batch's other
+    /// results at the end when it has `staging`, else now, flushed on its own.
+    private func place(_ staged: FileIO.StagedFile, item index: Int) throws {
+        if let staging {
+            staging.add(staged, item: index)
         } else {
-            try FileIO.writeAtomically(bytes, to: path)
+            try FileIO.place(staged)
+            try FileIO.flushFolder(staged.folder, for: staged.path)
         }
     }
 
@@ -155,34 +162,62 @@ package struct BatchConverter: Sendable {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
-        let original = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
-        let document = try PropertyList.read(original, options: readOptions)
+        // The input is let go once read (the tree holds what it needs), except
+        // when it is kept as a backup.
+        let keepsBackup = target == .inPlace && backupSuffix != nil && item.source != "-"
+        let (document, bytesIn, original) = try { () throws -> (PlistDocument, Int, [UInt8]?) in
+            let input = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
+            return (try PropertyList.read(input, options: readOptions), input.count, keepsBackup ? input : nil)
+        }()
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
-        let result: [UInt8]
+        let tree: PlistTree
         switch try transform(document) {
         case .nothingToChange where target == .inPlace && format == document.format:
-            return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
+            return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: bytesIn)
         case .document, .nothingToChange:
-            result = try PropertyList.write(try document.tree, as: format, options: writeOptions)
+            tree = try document.tree
         case .value(let value):
-            result = try PropertyList.write(value, as: format, options: writeOptions)
+            tree = try PlistTree(value, limits: .writing)
         }
-        let absent = absentDestinations.contains(index)
-        if destination != "-", !absent, let existing = try? FileIO.read(destination), existing == result {
-            return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
+        // The result streams into its file (or standard output) a buffer at
+        // a time instead of being built whole in memory first.
+        let options = writeOptions
+        let contents = { (out: ByteSink) in
+            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out) }
         }
-        if destination != "-", let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
+        if destination == "-" {
+            let out = FileIO.streamingSink(fd: STDOUT_FILENO, name: "standard output")
+            try contents(out)
+            try out.finish()
+            return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: out.byteCount)
+        }
+        if let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
             let folder = String(destination[..<slash])
             if !folders.withLock({ $0.contains(folder) }) {
                 try FileIO.createDirectories(folder)
                 folders.withLock { _ = $0.insert(folder) }
             }
         }
-        if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
-            try write(original, to: item.source + suffix, item: index)
+        let absent = absentDestinations.contains(index)
+        var size = 0
+        let staged = try FileIO.stage(for: destination, flush: staging == nil, knownAbsent: absent) { out in
+            try contents(out)
+            size = out.byteCount
         }
-        try write(result, to: destination, item: index, knownAbsent: absent)
-        return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
+        if !absent, FileIO.hasSameContents(staged, as: destination) {
+            FileIO.discard(staged)
+            return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: size)
+        }
+        if let original, let suffix = backupSuffix {
+            do {
+                try place(try FileIO.stage(original, for: item.source + suffix, flush: staging == nil), item: index)
+            } catch {
+                FileIO.discard(staged)
+                throw error
+            }
+        }
+        try place(staged, item: index)
+        return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: size)
     }
 }

@@ -34,8 +34,8 @@ package final class WriteBatch: Sendable {
     /// renamed into place by `commit()`. Several files of one item (a backup,
     /// then the result) are placed in the order they were staged. Throws as
     /// `FileIO.stage(_:for:flush:)` does; then nothing is left behind.
-    package func stage(_ bytes: [UInt8], to path: String, item: Int, knownAbsent: Bool = false) throws {
-        add(try FileIO.stage(bytes, for: path, flush: false, knownAbsent: knownAbsent), item: item)
+    package func stage(_ bytes: [UInt8], to path: String, item: Int) throws {
+        add(try FileIO.stage(bytes, for: path, flush: false), item: item)
     }
 
     /// Adds a file staged by the caller (`FileIO.stage`) to be placed by `commit()`.

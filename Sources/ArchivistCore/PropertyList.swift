@@ -99,4 +99,15 @@ public enum PropertyList {
         case .openstep: return try OpenStepWriter.write(tree, options: options)
         }
     }
+
+    /// Appends a node source (a tree's view, a binary plist read in place)
+    /// in a format to `out`, which may stream (see `ByteSink`).
+    package static func write<S: PlistNodes>(_ source: inout S, as format: PlistFormat, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        switch format {
+        case .binary: try BinaryPlistWriter.write(&source, options: options, into: out)
+        case .xml: try XMLPlistWriter.write(&source, options: options, into: out)
+        case .json: try JSONPlistWriter.write(&source, options: options, into: out)
+        case .openstep: try OpenStepWriter.write(&source, options: options, into: out)
+        }
+    }
 }

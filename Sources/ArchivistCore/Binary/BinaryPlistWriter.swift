@@ -47,16 +47,43 @@ public enum BinaryPlistWriter {
 /// or a container whose references are `count` (arrays) or `2 * count`
 /// (dictionaries: keys, then values) entries of the flattener's reference
 /// pool from `start`.
-private enum FlatObject {
-    case scalar(node: Int)
-    case array(start: Int, count: Int)
-    case dictionary(start: Int, count: Int)
+/// Packed in 8 bytes (a tag, then the node, or the count and start), since
+/// a large tree has millions of them.
+private struct FlatObject {
+    enum Shape {
+        case scalar(node: Int)
+        case array(start: Int, count: Int)
+        case dictionary(start: Int, count: Int)
+    }
+
+    private let bits: UInt64
+
+    /// Counts fit in 30 bits and starts in 32 (checked by the flattener).
+    static let maxCount = (1 << 30) - 1
+    static let maxStart = Int(UInt32.max)
+
+    static func scalar(node: Int) -> FlatObject { FlatObject(bits: UInt64(truncatingIfNeeded: node) & (1 << 62 - 1)) }
+    static func array(start: Int, count: Int) -> FlatObject { FlatObject(bits: 1 << 62 | packed(start, count)) }
+    static func dictionary(start: Int, count: Int) -> FlatObject { FlatObject(bits: 2 << 62 | packed(start, count)) }
+
+    private static func packed(_ start: Int, _ count: Int) -> UInt64 {
+        (UInt64(truncatingIfNeeded: count) & 0x3FFF_FFFF) << 32 | UInt64(truncatingIfNeeded: start) & 0xFFFF_FFFF
+    }
+
+    var shape: Shape {
+        let start = Int(bits & 0xFFFF_FFFF), count = Int(bits >> 32 & 0x3FFF_FFFF)
+        switch bits >> 62 {
+        case 1: return .array(start: start, count: count)
+        case 2: return .dictionary(start: start, count: count)
+        default: return .scalar(node: Int(bits & (1 << 62 - 1)))
+        }
+    }
 }
 
 private struct BinaryFlattener {
     var objects: [FlatObject] = []
     /// Every container's references, one after another.
-    var refs: [Int] = []
+    var refs: [UInt32] = []
     var unique = ScalarTable()
     /// Dictionary entries, each key once, in stored order.
     var order = EntryOrder(sorted: false)
@@ -100,10 +127,11 @@ private struct BinaryFlattener {
         case .array(let count):
             let index = objects.count
             let start = refs.count
+            try Self.checkSize(start: start, count: count, references: count)
             objects.append(.array(start: start, count: count))
             refs.append(contentsOf: repeatElement(0, count: count))
             try source.enter(node, depth: depth)
-            for i in 0..<count { refs[start + i] = try flatten(try source.element(i, of: node), of: &source, depth: depth + 1) }
+            for i in 0..<count { refs[start + i] = UInt32(truncatingIfNeeded: try flatten(try source.element(i, of: node), of: &source, depth: depth + 1)) }
             source.leave(node)
             return index
         case .dictionary(let stored):
@@ -112,16 +140,17 @@ private struct BinaryFlattener {
             let resolved = try order.resolve(node, count: stored, of: &source, into: &entries)
             let n = resolved ?? stored
             let start = refs.count
+            try Self.checkSize(start: start, count: n, references: 2 * n)
             objects.append(.dictionary(start: start, count: n))
             refs.append(contentsOf: repeatElement(0, count: 2 * n))
             try source.enter(node, depth: depth)
             for i in 0..<n {
                 let k = resolved == nil ? i : entries[first + 2 * i]
-                refs[start + i] = try flatten(try source.key(k, of: node), of: &source, depth: depth + 1)
+                refs[start + i] = UInt32(truncatingIfNeeded: try flatten(try source.key(k, of: node), of: &source, depth: depth + 1))
             }
             for i in 0..<n {
                 let v = resolved == nil ? i : entries[first + 2 * i + 1]
-                refs[start + n + i] = try flatten(try source.value(v, of: node), of: &source, depth: depth + 1)
+                refs[start + n + i] = UInt32(truncatingIfNeeded: try flatten(try source.value(v, of: node), of: &source, depth: depth + 1))
             }
             source.leave(node)
             entries.removeSubrange(first...)
@@ -137,20 +166,31 @@ private struct BinaryFlattener {
         }
     }
 
+    /// Refuses a container the packed tables cannot number (beyond what a
+    /// binary property list of 4 GiB could hold anyway).
+    static func checkSize(start: Int, count: Int, references: Int) throws {
+        guard count <= FlatObject.maxCount, start + references <= FlatObject.maxStart else {
+            throw PlistError(.limitExceeded, "the property list has too many objects or references to be written as one binary property list")
+        }
+    }
+
     /// Appends the objects, the offset table and the trailer to `out`.
     func serialize<S: PlistNodes>(_ source: inout S, into out: ByteSink) throws {
         let n = objects.count
         var scratch: [UInt8] = []
         let refSize = BinaryFlattener.bytesNeeded(UInt64(n))
-        out.reserve(64 + n * 16)
         // Offsets count from the start of this property list.
-        let start = out.count
+        let start = out.byteCount
         out.append("bplist00")
-        var offsets = [Int](repeating: 0, count: n)
+        var offsets = [UInt32](repeating: 0, count: n)
         try refs.withUnsafeBufferPointer { refs in
             for (i, object) in objects.enumerated() {
-                offsets[i] = out.count - start
-                switch object {
+                let offset = out.byteCount - start
+                guard offset <= Int(UInt32.max) else {
+                    throw PlistError(.limitExceeded, "binary property lists whose objects take more than 4 GiB are not supported")
+                }
+                offsets[i] = UInt32(truncatingIfNeeded: offset)
+                switch object.shape {
                 case .scalar(let node): BinaryFlattener.writeScalar(try source.item(node), scratch: &scratch, into: out)
                 case .array(let start, let count):
                     BinaryFlattener.writeHeader(0xA0, count: count, into: out)
@@ -161,7 +201,7 @@ private struct BinaryFlattener {
                 }
             }
         }
-        let tableOffset = out.count - start
+        let tableOffset = out.byteCount - start
         let offsetSize = BinaryFlattener.bytesNeeded(UInt64(tableOffset))
         offsets.withUnsafeBufferPointer { BinaryFlattener.appendRefs($0, 0, n, size: offsetSize, into: out) }
         out.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
@@ -171,10 +211,22 @@ private struct BinaryFlattener {
     }
 
     /// `count` big-endian integers of `size` bytes from `values[start...]`.
-    static func appendRefs(_ values: UnsafeBufferPointer<Int>, _ start: Int, _ count: Int, size: Int, into out: ByteSink) {
-        out.appendUninitialized(max: count * size) { p in
+    /// Written 512 at a time, so that a streaming sink never needs more room
+    /// at once than its buffer (an offset table has an entry per object).
+    static func appendRefs(_ values: UnsafeBufferPointer<UInt32>, _ start: Int, _ count: Int, size: Int, into out: ByteSink) {
+        var from = start
+        let end = start + count
+        while from < end {
+            let to = min(from + 512, end)
+            appendRefChunk(values, from, to, size: size, into: out)
+            from = to
+        }
+    }
+
+    private static func appendRefChunk(_ values: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, size: Int, into out: ByteSink) {
+        out.appendUninitialized(max: (end - start) * size) { p in
             var k = 0
-            for i in start..<(start + count) {
+            for i in start..<end {
                 let v = UInt64(truncatingIfNeeded: values[i])
                 switch size {
                 case 1: p[k] = UInt8(truncatingIfNeeded: v)
@@ -339,7 +391,7 @@ private struct ScalarTable {
         while true {
             let entry = slots[i]
             if entry == 0 { break }
-            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1],
+            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1].shape,
                try other == node || ScalarTable.same(source.item(other), item) {
                 return Int(entry) - 1
             }

@@ -131,7 +131,6 @@ public enum OpenStepWriter {
 
     /// `<0fbd7777 12345678 9a>`.
     private static func appendData(_ bytes: UnsafeRawBufferPointer, into out: ByteSink) {
-        out.reserve(bytes.count * 9 / 4 + 2)
         out.append(UInt8(ascii: "<"))
         for (k, b) in bytes.enumerated() {
             if k > 0, k % 4 == 0 { out.append(UInt8(ascii: " ")) }

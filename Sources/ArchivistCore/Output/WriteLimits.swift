@@ -3,7 +3,7 @@ extension Limits {
     /// since a value is as deep as its maker allowed (readers apply their
     /// limits) and each writer bounds its own nesting (XML and binary at 512
     /// levels; JSON and OpenStep walk without recursion, as before).
-    static let writing: Limits = {
+    package static let writing: Limits = {
         var limits = Limits()
         limits.maxDepth = .max
         return limits

@@ -337,10 +337,15 @@ final class NodeWriterTests: XCTestCase {
     func testStreamingGivesTheBufferedBytes() throws {
         let url = Fixtures.sharedCorpus.appendingPathComponent("bpylist/tests/fixture_data/AccessibilityDefinitions.plist")
         let tree = try PlistTree(try PropertyList.read(try Fixtures.bytes(url)).value)
-        for format in [PlistFormat.xml, .json] {
+        for format in PlistFormat.allCases {
             for options in Self.optionSets {
-                let whole = try PropertyList.write(tree, as: format, options: options)
-                XCTAssertGreaterThan(whole.count, 100_000)
+                let whole: [UInt8]
+                do {
+                    whole = try PropertyList.write(tree, as: format, options: options)
+                } catch let error as PlistError where error.kind == .notRepresentable {
+                    continue  // OpenStep has no dates or numbers.
+                }
+                XCTAssertGreaterThan(whole.count, 40_000)
                 var streamed: [UInt8] = []
                 var pieces = 0
                 let sink = ByteSink(capacity: 4096) { piece in
@@ -348,13 +353,7 @@ final class NodeWriterTests: XCTestCase {
                     streamed.append(contentsOf: piece)
                     pieces += 1
                 }
-                try tree.withView { view in
-                    switch format {
-                    case .xml: try XMLPlistWriter.write(&view, options: options, into: sink)
-                    case .json: try JSONPlistWriter.write(&view, options: options, into: sink)
-                    case .binary, .openstep: XCTFail("not streamed")
-                    }
-                }
+                try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: sink) }
                 try sink.finish()
                 XCTAssertEqual(streamed, whole, "\(format) \(options)")
                 XCTAssertGreaterThan(pieces, whole.count / 4096 - 1, "the output went out in pieces")
