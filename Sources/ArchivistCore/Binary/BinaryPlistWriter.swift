@@ -352,7 +352,8 @@ private struct BinaryFlattener {
 private struct ScalarTable {
     /// Object index + 1 per slot; 0 is empty.
     private var slots: [Int32] = []
-    private var hashes: [UInt64] = []
+    /// The low 32 bits of each slot's hash (its position, and a quick check).
+    private var hashes: [UInt32] = []
     private var mask = 0
     private var used = 0
     /// Text transcoded to UTF-8 for hashing.
@@ -365,7 +366,7 @@ private struct ScalarTable {
     /// Room for `count` scalars without growing.
     mutating func reserve(_ count: Int) {
         var capacity = 16
-        while capacity < 2 * count { capacity *= 2 }
+        while capacity * 3 < 4 * count { capacity *= 2 }
         guard capacity > slots.count else { return }
         rehash(capacity)
     }
@@ -373,7 +374,7 @@ private struct ScalarTable {
     private mutating func rehash(_ capacity: Int) {
         let oldSlots = slots, oldHashes = hashes
         slots = [Int32](repeating: 0, count: capacity)
-        hashes = [UInt64](repeating: 0, count: capacity)
+        hashes = [UInt32](repeating: 0, count: capacity)
         mask = capacity - 1
         for (k, entry) in oldSlots.enumerated() where entry != 0 {
             var i = Int(truncatingIfNeeded: oldHashes[k]) & mask
@@ -387,20 +388,22 @@ private struct ScalarTable {
     /// (recorded for `item`, read from `node`, which the caller appends at that index).
     mutating func index<S: PlistNodes>(of item: PlistItem, node: Int, candidate: Int, objects: [FlatObject], source: inout S) throws -> Int {
         let h = ScalarTable.hash(item, scratch: &scratch)
-        var i = Int(truncatingIfNeeded: h) & mask
+        let tag = UInt32(truncatingIfNeeded: h)
+        var i = Int(tag) & mask
         while true {
             let entry = slots[i]
             if entry == 0 { break }
-            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1].shape,
+            if hashes[i] == tag, case .scalar(let other) = objects[Int(entry) - 1].shape,
                try other == node || ScalarTable.same(source.item(other), item) {
                 return Int(entry) - 1
             }
             i = (i + 1) & mask
         }
         slots[i] = Int32(truncatingIfNeeded: candidate + 1)
-        hashes[i] = h
+        hashes[i] = tag
         used += 1
-        if used * 2 > slots.count { rehash(slots.count * 2) }
+        // At most three quarters full (linear probing stays short).
+        if used * 4 > slots.count * 3 { rehash(slots.count * 2) }
         return candidate
     }
 
