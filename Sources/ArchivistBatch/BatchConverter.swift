@@ -1,4 +1,10 @@
 import ArchivistCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Converts the items of a batch to one format (or each in its own) and one
 /// output target, never overwriting an input (unless converting in place) or
 /// another item's result. Destinations are settled up front, in item order,
@@ -27,6 +33,11 @@ package struct BatchConverter: Sendable {
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
+    /// Items whose destination did not exist when the batch was planned:
+    /// there is nothing to compare the result with or to take permissions from.
+    private let absentDestinations: Set<Int>
+    /// Folders of destinations already made or found, so each is checked once.
+    private let folders = Locked(Set<String>())
 
     /// What converting one item did.
     package enum Status: Sendable, Equatable {
@@ -35,6 +46,18 @@ package struct BatchConverter: Sendable {
         /// Nothing needed writing: the destination already holds the result,
         /// or the transform found nothing to change in an input converted in place.
         case unchanged
+    }
+
+    /// What a transform makes of a document read from an item.
+    package enum Transformed: Sendable {
+        /// The document as read, written in the batch's format (from its
+        /// compact tree, never through a `PlistValue`).
+        case document
+        /// A new tree to write.
+        case value(PlistValue)
+        /// Nothing needs to change: an input converted in place to its own
+        /// format is left alone; any other item is written as read.
+        case nothingToChange
     }
 
     /// What converting one item did, with its sizes.
@@ -61,10 +84,11 @@ package struct BatchConverter: Sendable {
         self.writeOptions = writeOptions
         var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            if let id = FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
+            if let id = item.identity ?? FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
         }
         var taken: [String: String] = [:]
         var refusals: [Int: PlistError] = [:]
+        var absent = Set<Int>()
         var destinations: [String] = []
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
@@ -75,12 +99,18 @@ package struct BatchConverter: Sendable {
                 continue
             }
             taken[destination] = item.source
-            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
+            guard target != .inPlace else { continue }
+            // One lstat for the usual new destination; the identity (links
+            // followed) only for one that exists.
+            if !FileIO.exists(destination) {
+                absent.insert(i)
+            } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
                 refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
             }
         }
         self.destinations = destinations
         self.refusals = refusals
+        absentDestinations = absent
     }
 
     /// A batch over named files (`-` for standard input).
@@ -98,59 +128,96 @@ package struct BatchConverter: Sendable {
     /// Converts the first item whose source is `input`.
     @discardableResult
     package func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
+                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
         guard let index = items.firstIndex(where: { $0.source == input }) else {
             throw PlistError(.io, "\(input) is not an input of this batch")
         }
         return try convert(index, bytes: bytes, warn: warn, transform: transform)
     }
 
-    /// Writes one file of item `index`: staged when the batch has `staging`
-    /// (standard output is written at once), else atomically in place.
-    private func write(_ bytes: [UInt8], to path: String, item index: Int) throws {
-        if let staging, path != "-" {
-            try staging.stage(bytes, to: path, item: index)
+    /// Puts a staged file of item `index` in place: with the batch's other
+    /// results at the end when it has `staging`, else now, flushed on its own.
+    private func place(_ staged: FileIO.StagedFile, item index: Int) throws {
+        if let staging {
+            staging.add(staged, item: index)
         } else {
-            try FileIO.writeAtomically(bytes, to: path)
+            try FileIO.place(staged)
+            try FileIO.flushFolder(staged.folder, for: staged.path)
         }
     }
 
     /// Reads item `index`, converts it and writes the result atomically
     /// (staged in `staging` when there is one). The
     /// input's diagnostics (duplicate keys and the like) go to `warn` as soon
-    /// as it is read; they do not stop the conversion. `transform` turns the
-    /// document into the tree to write (the document's own tree by default;
-    /// nil when nothing needs to change, so an input converted in place is
-    /// left alone). `bytes`, when given, are the input's content read earlier
+    /// as it is read; they do not stop the conversion. `transform` says what
+    /// to write (the document as read by default; `.nothingToChange` leaves
+    /// an input converted in place alone). `bytes`, when given, are the input's content read earlier
     /// (standard input can be read only once). Throws a `PlistError`: located
     /// in the input when it is malformed or cannot be written in the format,
     /// `.io` when a file cannot be read or written or the destination is
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
     package func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
+                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
-        let original = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
-        let document = try PropertyList.read(original, options: readOptions)
+        // The input is let go once read (the tree holds what it needs), except
+        // when it is kept as a backup.
+        let keepsBackup = target == .inPlace && backupSuffix != nil && item.source != "-"
+        let (document, bytesIn, original) = try { () throws -> (PlistDocument, Int, [UInt8]?) in
+            let input = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
+            return (try PropertyList.read(input, options: readOptions), input.count, keepsBackup ? input : nil)
+        }()
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
-        let transformed = try transform(document)
-        if transformed == nil, target == .inPlace, format == document.format {
-            return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
+        let tree: PlistTree
+        switch try transform(document) {
+        case .nothingToChange where target == .inPlace && format == document.format:
+            return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: bytesIn)
+        case .document, .nothingToChange:
+            tree = try document.tree
+        case .value(let value):
+            tree = try PlistTree(value, limits: .writing)
         }
-        let result = try PropertyList.write(transformed ?? document.value, as: format, options: writeOptions)
-        if destination != "-", let existing = try? FileIO.read(destination), existing == result {
-            return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
+        // The result streams into its file (or standard output) a buffer at
+        // a time instead of being built whole in memory first.
+        let options = writeOptions
+        let contents = { (out: ByteSink) in
+            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out) }
         }
-        if destination != "-", let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
-            try FileIO.createDirectories(String(destination[..<slash]))
+        if destination == "-" {
+            let out = FileIO.streamingSink(fd: STDOUT_FILENO, name: "standard output")
+            try contents(out)
+            try out.finish()
+            return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: out.byteCount)
         }
-        if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
-            try write(original, to: item.source + suffix, item: index)
+        if let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
+            let folder = String(destination[..<slash])
+            if !folders.withLock({ $0.contains(folder) }) {
+                try FileIO.createDirectories(folder)
+                folders.withLock { _ = $0.insert(folder) }
+            }
         }
-        try write(result, to: destination, item: index)
-        return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
+        let absent = absentDestinations.contains(index)
+        var size = 0
+        let staged = try FileIO.stage(for: destination, flush: staging == nil, knownAbsent: absent) { out in
+            try contents(out)
+            size = out.byteCount
+        }
+        if !absent, FileIO.hasSameContents(staged, as: destination) {
+            FileIO.discard(staged)
+            return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: size)
+        }
+        if let original, let suffix = backupSuffix {
+            do {
+                try place(try FileIO.stage(original, for: item.source + suffix, flush: staging == nil), item: index)
+            } catch {
+                FileIO.discard(staged)
+                throw error
+            }
+        }
+        try place(staged, item: index)
+        return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: size)
     }
 }

@@ -35,7 +35,11 @@ package final class WriteBatch: Sendable {
     /// then the result) are placed in the order they were staged. Throws as
     /// `FileIO.stage(_:for:flush:)` does; then nothing is left behind.
     package func stage(_ bytes: [UInt8], to path: String, item: Int) throws {
-        let file = try FileIO.stage(bytes, for: path, flush: false)
+        add(try FileIO.stage(bytes, for: path, flush: false), item: item)
+    }
+
+    /// Adds a file staged by the caller (`FileIO.stage`) to be placed by `commit()`.
+    package func add(_ file: FileIO.StagedFile, item: Int) {
         entries.withLock { $0.append(Entry(item: item, file: file)) }
     }
 

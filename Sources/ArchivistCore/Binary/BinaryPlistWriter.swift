@@ -9,114 +9,189 @@ import Darwin
 /// scalars written once, the smallest reference and offset sizes that fit, and
 /// the same bytes for the same tree every time.
 public enum BinaryPlistWriter {
-    /// Writes a tree as a binary property list.
+    /// Writes a value as a binary property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        try write(PlistTree(value, limits: .writing), options: options)
+    }
+
+    /// Writes a tree as a binary property list.
+    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink(capacity: 64)
-        try write(value, options: options, into: out)
+        try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()
     }
 
-    /// Appends the binary property list of `value` to `out`. The tree is
-    /// flattened into numbered objects first rather than walked in output
-    /// order, since equal scalars are written once and referenced by number.
+    /// Appends the binary property list of `value` to `out`.
     package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
+    }
+
+    /// Appends the binary property list of `source` to `out`. The source is
+    /// flattened into numbered objects first rather than walked in output
+    /// order, since equal scalars are written once and referenced by number;
+    /// the objects are then written in a second pass that reads each scalar
+    /// from the source again (so `source` is visited twice).
+    package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
-        let (scalars, containers, refs) = BinaryFlattener.count(value, depth: 0)
+        let (scalars, containers, refs) = try BinaryFlattener.count(source.rootNode, of: &source, depth: 0)
         flattener.unique.reserve(scalars)
         flattener.objects.reserveCapacity(scalars + containers)
         flattener.refs.reserveCapacity(refs)
-        _ = try flattener.flatten(value, depth: 0)
-        flattener.serialize(into: out)
+        _ = try flattener.flatten(source.rootNode, of: &source, depth: 0)
+        try flattener.serialize(&source, into: out)
     }
 }
 
-/// One object to write, in index order: a scalar, or a container whose
-/// references are `count` (arrays) or `2 * count` (dictionaries: keys, then
-/// values) entries of the flattener's reference pool from `start`.
-private enum FlatObject {
-    case scalar(PlistValue)
-    case array(start: Int, count: Int)
-    case dictionary(start: Int, count: Int)
+/// One object to write, in index order: a scalar (its node in the source),
+/// or a container whose references are `count` (arrays) or `2 * count`
+/// (dictionaries: keys, then values) entries of the flattener's reference
+/// pool from `start`.
+/// Packed in 8 bytes (a tag, then the node, or the count and start), since
+/// a large tree has millions of them.
+private struct FlatObject {
+    enum Shape {
+        case scalar(node: Int)
+        case array(start: Int, count: Int)
+        case dictionary(start: Int, count: Int)
+    }
+
+    private let bits: UInt64
+
+    /// Counts fit in 30 bits and starts in 32 (checked by the flattener).
+    static let maxCount = (1 << 30) - 1
+    static let maxStart = Int(UInt32.max)
+
+    static func scalar(node: Int) -> FlatObject { FlatObject(bits: UInt64(truncatingIfNeeded: node) & (1 << 62 - 1)) }
+    static func array(start: Int, count: Int) -> FlatObject { FlatObject(bits: 1 << 62 | packed(start, count)) }
+    static func dictionary(start: Int, count: Int) -> FlatObject { FlatObject(bits: 2 << 62 | packed(start, count)) }
+
+    private static func packed(_ start: Int, _ count: Int) -> UInt64 {
+        (UInt64(truncatingIfNeeded: count) & 0x3FFF_FFFF) << 32 | UInt64(truncatingIfNeeded: start) & 0xFFFF_FFFF
+    }
+
+    var shape: Shape {
+        let start = Int(bits & 0xFFFF_FFFF), count = Int(bits >> 32 & 0x3FFF_FFFF)
+        switch bits >> 62 {
+        case 1: return .array(start: start, count: count)
+        case 2: return .dictionary(start: start, count: count)
+        default: return .scalar(node: Int(bits & (1 << 62 - 1)))
+        }
+    }
 }
 
 private struct BinaryFlattener {
     var objects: [FlatObject] = []
     /// Every container's references, one after another.
-    var refs: [Int] = []
+    var refs: [UInt32] = []
     var unique = ScalarTable()
+    /// Dictionary entries, each key once, in stored order.
+    var order = EntryOrder(sorted: false)
+    var entries: [Int] = []
     static let maxDepth = 512
 
     /// Scalars (an upper bound on the unique ones), containers and references in a tree
     /// (stopping below the writable depth, which `flatten` reports).
-    static func count(_ value: PlistValue, depth: Int) -> (Int, Int, Int) {
+    static func count<S: PlistNodes>(_ node: Int, of source: inout S, depth: Int) throws -> (Int, Int, Int) {
         guard depth <= maxDepth else { return (0, 0, 0) }
-        switch value {
-        case .array(let items):
-            var total = (0, 1, items.count)
-            for item in items {
-                let c = count(item, depth: depth + 1)
+        switch try source.item(node) {
+        case .array(let count):
+            var total = (0, 1, count)
+            try source.enter(node, depth: depth)
+            for i in 0..<count {
+                let c = try BinaryFlattener.count(try source.element(i, of: node), of: &source, depth: depth + 1)
                 total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
             }
+            source.leave(node)
             return total
-        case .dictionary(let dict):
-            var total = (dict.count, 1, 2 * dict.count)
-            for v in dict.values {
-                let c = count(v, depth: depth + 1)
+        case .dictionary(let count):
+            var total = (count, 1, 2 * count)
+            try source.enter(node, depth: depth)
+            for i in 0..<count {
+                let c = try BinaryFlattener.count(try source.value(i, of: node), of: &source, depth: depth + 1)
                 total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
             }
+            source.leave(node)
             return total
-        default:
+        case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             return (1, 0, 0)
         }
     }
 
-    mutating func flatten(_ value: PlistValue, depth: Int) throws -> Int {
+    mutating func flatten<S: PlistNodes>(_ node: Int, of source: inout S, depth: Int) throws -> Int {
         guard depth <= Self.maxDepth else {
             throw PlistError(.limitExceeded, "nesting deeper than \(Self.maxDepth) levels cannot be written")
         }
-        switch value {
-        case .array(let items):
+        let item = try source.item(node)
+        switch item {
+        case .array(let count):
             let index = objects.count
             let start = refs.count
-            objects.append(.array(start: start, count: items.count))
-            refs.append(contentsOf: repeatElement(0, count: items.count))
-            for (i, item) in items.enumerated() { refs[start + i] = try flatten(item, depth: depth + 1) }
+            try Self.checkSize(start: start, count: count, references: count)
+            objects.append(.array(start: start, count: count))
+            refs.append(contentsOf: repeatElement(0, count: count))
+            try source.enter(node, depth: depth)
+            for i in 0..<count { refs[start + i] = UInt32(truncatingIfNeeded: try flatten(try source.element(i, of: node), of: &source, depth: depth + 1)) }
+            source.leave(node)
             return index
-        case .dictionary(let dict):
+        case .dictionary(let stored):
             let index = objects.count
-            let n = dict.count
+            let first = entries.count
+            let resolved = try order.resolve(node, count: stored, of: &source, into: &entries)
+            let n = resolved ?? stored
             let start = refs.count
+            try Self.checkSize(start: start, count: n, references: 2 * n)
             objects.append(.dictionary(start: start, count: n))
             refs.append(contentsOf: repeatElement(0, count: 2 * n))
-            for (i, k) in dict.keys.enumerated() { refs[start + i] = try flatten(.string(k), depth: depth + 1) }
-            for (i, v) in dict.values.enumerated() { refs[start + n + i] = try flatten(v, depth: depth + 1) }
+            try source.enter(node, depth: depth)
+            for i in 0..<n {
+                let k = resolved == nil ? i : entries[first + 2 * i]
+                refs[start + i] = UInt32(truncatingIfNeeded: try flatten(try source.key(k, of: node), of: &source, depth: depth + 1))
+            }
+            for i in 0..<n {
+                let v = resolved == nil ? i : entries[first + 2 * i + 1]
+                refs[start + n + i] = UInt32(truncatingIfNeeded: try flatten(try source.value(v, of: node), of: &source, depth: depth + 1))
+            }
+            source.leave(node)
+            entries.removeSubrange(first...)
             return index
         case .uid(let u) where u > UInt64(UInt32.max):
             throw PlistError(.notRepresentable, "UID \(u) is above 4294967295 (2^32-1), the largest CoreFoundation reads")
         case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             // One probe: a new scalar takes the next index.
             let candidate = objects.count
-            let index = unique.index(of: value, candidate: candidate, objects: objects)
-            if index == candidate { objects.append(.scalar(value)) }
+            let index = try unique.index(of: item, node: node, candidate: candidate, objects: objects, source: &source)
+            if index == candidate { objects.append(.scalar(node: node)) }
             return index
         }
     }
 
+    /// Refuses a container the packed tables cannot number (beyond what a
+    /// binary property list of 4 GiB could hold anyway).
+    static func checkSize(start: Int, count: Int, references: Int) throws {
+        guard count <= FlatObject.maxCount, start + references <= FlatObject.maxStart else {
+            throw PlistError(.limitExceeded, "the property list has too many objects or references to be written as one binary property list")
+        }
+    }
+
     /// Appends the objects, the offset table and the trailer to `out`.
-    func serialize(into out: ByteSink) {
+    func serialize<S: PlistNodes>(_ source: inout S, into out: ByteSink) throws {
         let n = objects.count
+        var scratch: [UInt8] = []
         let refSize = BinaryFlattener.bytesNeeded(UInt64(n))
-        out.reserve(64 + n * 16)
         // Offsets count from the start of this property list.
-        let start = out.count
+        let start = out.byteCount
         out.append("bplist00")
-        var offsets = [Int](repeating: 0, count: n)
-        refs.withUnsafeBufferPointer { refs in
+        var offsets = [UInt32](repeating: 0, count: n)
+        try refs.withUnsafeBufferPointer { refs in
             for (i, object) in objects.enumerated() {
-                offsets[i] = out.count - start
-                switch object {
-                case .scalar(let v): BinaryFlattener.writeScalar(v, into: out)
+                let offset = out.byteCount - start
+                guard offset <= Int(UInt32.max) else {
+                    throw PlistError(.limitExceeded, "binary property lists whose objects take more than 4 GiB are not supported")
+                }
+                offsets[i] = UInt32(truncatingIfNeeded: offset)
+                switch object.shape {
+                case .scalar(let node): BinaryFlattener.writeScalar(try source.item(node), scratch: &scratch, into: out)
                 case .array(let start, let count):
                     BinaryFlattener.writeHeader(0xA0, count: count, into: out)
                     BinaryFlattener.appendRefs(refs, start, count, size: refSize, into: out)
@@ -126,7 +201,7 @@ private struct BinaryFlattener {
                 }
             }
         }
-        let tableOffset = out.count - start
+        let tableOffset = out.byteCount - start
         let offsetSize = BinaryFlattener.bytesNeeded(UInt64(tableOffset))
         offsets.withUnsafeBufferPointer { BinaryFlattener.appendRefs($0, 0, n, size: offsetSize, into: out) }
         out.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
@@ -136,10 +211,22 @@ private struct BinaryFlattener {
     }
 
     /// `count` big-endian integers of `size` bytes from `values[start...]`.
-    static func appendRefs(_ values: UnsafeBufferPointer<Int>, _ start: Int, _ count: Int, size: Int, into out: ByteSink) {
-        out.appendUninitialized(max: count * size) { p in
+    /// Written 512 at a time, so that a streaming sink never needs more room
+    /// at once than its buffer (an offset table has an entry per object).
+    static func appendRefs(_ values: UnsafeBufferPointer<UInt32>, _ start: Int, _ count: Int, size: Int, into out: ByteSink) {
+        var from = start
+        let end = start + count
+        while from < end {
+            let to = min(from + 512, end)
+            appendRefChunk(values, from, to, size: size, into: out)
+            from = to
+        }
+    }
+
+    private static func appendRefChunk(_ values: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, size: Int, into out: ByteSink) {
+        out.appendUninitialized(max: (end - start) * size) { p in
             var k = 0
-            for i in start..<(start + count) {
+            for i in start..<end {
                 let v = UInt64(truncatingIfNeeded: values[i])
                 switch size {
                 case 1: p[k] = UInt8(truncatingIfNeeded: v)
@@ -189,8 +276,8 @@ private struct BinaryFlattener {
         }
     }
 
-    static func writeScalar(_ value: PlistValue, into out: ByteSink) {
-        switch value {
+    static func writeScalar(_ item: PlistItem, scratch: inout [UInt8], into out: ByteSink) {
+        switch item {
         case .null: out.append(0x00)
         case .bool(let b): out.append(b ? 0x09 : 0x08)
         case .integer(let i):
@@ -219,22 +306,29 @@ private struct BinaryFlattener {
         case .data(let d):
             writeHeader(0x40, count: d.count, into: out)
             out.append(d)
-        case .string(let s):
-            var s = s
-            let ascii = s.withUTF8 { bytes in
-                for b in bytes where b >= 0x80 { return false }
-                writeHeader(0x50, count: bytes.count, into: out)
-                out.append(bytes)
-                return true
-            }
-            if !ascii {
-                let units = s.utf16.count
+        case .string(let text):
+            text.withUTF8(scratch: &scratch) { bytes in
+                var ascii = true
+                for b in bytes where b >= 0x80 {
+                    ascii = false
+                    break
+                }
+                if ascii {
+                    writeHeader(0x50, count: bytes.count, into: out)
+                    out.append(bytes)
+                    return
+                }
+                let utf8 = TextBytes(UnsafeRawBufferPointer(bytes), .utf8)
+                var units = 0
+                var counting = UTF16Units(utf8)
+                while counting.next() != nil { units += 1 }
                 writeHeader(0x60, count: units, into: out)
                 out.appendUninitialized(max: 2 * units) { p in
                     var k = 0
-                    for u in s.utf16 {
-                        p[k] = UInt8(u >> 8)
-                        p[k + 1] = UInt8(u & 0xFF)
+                    var writing = UTF16Units(utf8)
+                    while let u = writing.next() {
+                        p[k] = UInt8(truncatingIfNeeded: u >> 8)
+                        p[k + 1] = UInt8(truncatingIfNeeded: u)
                         k += 2
                     }
                     return k
@@ -258,9 +352,12 @@ private struct BinaryFlattener {
 private struct ScalarTable {
     /// Object index + 1 per slot; 0 is empty.
     private var slots: [Int32] = []
-    private var hashes: [UInt64] = []
+    /// The low 32 bits of each slot's hash (its position, and a quick check).
+    private var hashes: [UInt32] = []
     private var mask = 0
     private var used = 0
+    /// Text transcoded to UTF-8 for hashing.
+    private var scratch: [UInt8] = []
 
     init() {
         reserve(16)
@@ -269,7 +366,7 @@ private struct ScalarTable {
     /// Room for `count` scalars without growing.
     mutating func reserve(_ count: Int) {
         var capacity = 16
-        while capacity < 2 * count { capacity *= 2 }
+        while capacity * 3 < 4 * count { capacity *= 2 }
         guard capacity > slots.count else { return }
         rehash(capacity)
     }
@@ -277,7 +374,7 @@ private struct ScalarTable {
     private mutating func rehash(_ capacity: Int) {
         let oldSlots = slots, oldHashes = hashes
         slots = [Int32](repeating: 0, count: capacity)
-        hashes = [UInt64](repeating: 0, count: capacity)
+        hashes = [UInt32](repeating: 0, count: capacity)
         mask = capacity - 1
         for (k, entry) in oldSlots.enumerated() where entry != 0 {
             var i = Int(truncatingIfNeeded: oldHashes[k]) & mask
@@ -288,22 +385,25 @@ private struct ScalarTable {
     }
 
     /// The index of an equal scalar already among `objects`, or `candidate`
-    /// (recorded for `value`, which the caller appends at that index).
-    mutating func index(of value: PlistValue, candidate: Int, objects: [FlatObject]) -> Int {
-        let h = ScalarTable.hash(value)
-        var i = Int(truncatingIfNeeded: h) & mask
+    /// (recorded for `item`, read from `node`, which the caller appends at that index).
+    mutating func index<S: PlistNodes>(of item: PlistItem, node: Int, candidate: Int, objects: [FlatObject], source: inout S) throws -> Int {
+        let h = ScalarTable.hash(item, scratch: &scratch)
+        let tag = UInt32(truncatingIfNeeded: h)
+        var i = Int(tag) & mask
         while true {
             let entry = slots[i]
             if entry == 0 { break }
-            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1], ScalarTable.same(other, value) {
+            if hashes[i] == tag, case .scalar(let other) = objects[Int(entry) - 1].shape,
+               try other == node || ScalarTable.same(source.item(other), item) {
                 return Int(entry) - 1
             }
             i = (i + 1) & mask
         }
         slots[i] = Int32(truncatingIfNeeded: candidate + 1)
-        hashes[i] = h
+        hashes[i] = tag
         used += 1
-        if used * 2 > slots.count { rehash(slots.count * 2) }
+        // At most three quarters full (linear probing stays short).
+        if used * 4 > slots.count * 3 { rehash(slots.count * 2) }
         return candidate
     }
 
@@ -322,15 +422,16 @@ private struct ScalarTable {
         return mix(h)
     }
 
-    private static func hash(_ value: PlistValue) -> UInt64 {
-        switch value {
-        case .string(var s): return s.withUTF8 { bytesHash($0, seed: 1) }
+    /// A hash of what `item` is written as: text by its UTF-8, whatever its encoding.
+    private static func hash(_ item: PlistItem, scratch: inout [UInt8]) -> UInt64 {
+        switch item {
+        case .string(let text): return text.withUTF8(scratch: &scratch) { bytesHash($0, seed: 1) }
         case .integer(let i): return mix(i.bitPattern ^ (i.isUnsignedBeyondInt64 ? 0x2_0000 : 0x2))
         case .real(let r):
             return r.width == .bits32 ? mix(UInt64(Float(r.value).bitPattern) ^ 0x3_0000_0000_0000)
                                       : mix(r.value.bitPattern) ^ 0x4
         case .date(let d): return mix(d.secondsSinceReferenceDate.bitPattern) ^ 0x5
-        case .data(let d): return d.withUnsafeBufferPointer { bytesHash($0, seed: 6) }
+        case .data(let d): return bytesHash(d.assumingMemoryBound(to: UInt8.self), seed: 6)
         case .uid(let u): return mix(u) ^ 0x7
         case .bool(let b): return b ? 0x81 : 0x80
         case .null: return 0x90
@@ -338,16 +439,10 @@ private struct ScalarTable {
         }
     }
 
-    private static func same(_ a: PlistValue, _ b: PlistValue) -> Bool {
+    private static func same(_ a: PlistItem, _ b: PlistItem) -> Bool {
         switch (a, b) {
-        case (.string(var x), .string(var y)):
-            return x.withUTF8 { p in
-                y.withUTF8 { q in
-                    guard p.count == q.count else { return false }
-                    guard let pa = p.baseAddress, let qa = q.baseAddress else { return true }
-                    return memcmp(pa, qa, p.count) == 0
-                }
-            }
+        case (.string(let x), .string(let y)):
+            return TextBytes.sameText(x, y)
         case (.integer(let x), .integer(let y)):
             return x.bitPattern == y.bitPattern && x.isUnsignedBeyondInt64 == y.isUnsignedBeyondInt64
         case (.real(let x), .real(let y)):
@@ -355,7 +450,10 @@ private struct ScalarTable {
             return x.width == .bits32 ? Float(x.value).bitPattern == Float(y.value).bitPattern : x.value.bitPattern == y.value.bitPattern
         case (.date(let x), .date(let y)):
             return x.secondsSinceReferenceDate.bitPattern == y.secondsSinceReferenceDate.bitPattern
-        case (.data(let x), .data(let y)): return x == y
+        case (.data(let x), .data(let y)):
+            guard x.count == y.count else { return false }
+            guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+            return memcmp(p, q, x.count) == 0
         case (.uid(let x), .uid(let y)): return x == y
         case (.bool(let x), .bool(let y)): return x == y
         case (.null, .null): return true

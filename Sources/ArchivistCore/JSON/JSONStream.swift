@@ -22,6 +22,8 @@ package struct JSONStream {
     private var levels: [Level] = []
     /// How the next value is reached: set by `key` or `element`.
     private var next = Slot.root
+    /// The writer's room for transcoding text (unused for UTF-8).
+    private var scratch: [UInt8] = []
 
     /// A stream writing into `out`; `depth` is the number of containers the
     /// text will be placed in (by `embed` of another stream), for its indents.
@@ -33,7 +35,7 @@ package struct JSONStream {
     /// Starts the next entry of the open object: separator, line break, indent and `"key": `.
     package mutating func key(_ key: String) {
         separate()
-        JSONPlistWriter.appendString(key, into: out)
+        string(key)
         out.append(": " as StaticString)
         next = .entry(key)
     }
@@ -84,7 +86,8 @@ package struct JSONStream {
 
     /// A string value.
     package mutating func string(_ s: String) {
-        JSONPlistWriter.appendString(s, into: out)
+        var s = s
+        s.withUTF8 { JSONPlistWriter.appendString(TextBytes(UnsafeRawBufferPointer($0), .utf8), scratch: &scratch, into: out) }
     }
 
     /// A value, containers included, as `JSONPlistWriter` writes it; NaN,
@@ -106,10 +109,25 @@ package struct JSONStream {
                 try value(item)
             }
             endObject()
-        case .string, .integer, .real, .bool, .date, .data, .uid, .null:
-            let slot = next
-            try JSONPlistWriter.writeScalar(v, pretty: true, encoderStyle: false, keyPath: { keyPath(to: slot) }, into: out)
+        case .string(let text):
+            string(text)
+        case .data(let bytes):
+            try bytes.withUnsafeBytes { try scalar(.data($0)) }
+        case .integer(let i): try scalar(.integer(i))
+        case .real(let r): try scalar(.real(r))
+        case .bool(let b): try scalar(.bool(b))
+        case .date(let d): try scalar(.date(d))
+        case .uid(let u): try scalar(.uid(u))
+        case .null: try scalar(.null)
         }
+    }
+
+    /// A scalar as the pretty writer writes it.
+    private mutating func scalar(_ item: PlistItem) throws {
+        let slot = next
+        let levels = self.levels
+        try JSONPlistWriter.writeScalar(item, pretty: true, encoderStyle: false, scratch: &scratch,
+                                        keyPath: { JSONStream.keyPath(levels, slot) }, into: out)
     }
 
     /// A value another stream wrote (made with this stream's depth at this
@@ -123,7 +141,7 @@ package struct JSONStream {
         out.append(0x0A)
     }
 
-    private func keyPath(to slot: Slot) -> String {
+    private static func keyPath(_ levels: [Level], _ slot: Slot) -> String {
         var path = ""
         func append(_ slot: Slot) {
             switch slot {

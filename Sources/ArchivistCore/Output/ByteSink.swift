@@ -123,7 +123,7 @@ package final class ByteSink {
         s.withUTF8Buffer { append($0) }
     }
 
-    func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
