@@ -14,14 +14,14 @@ public struct TreeDumper {
     /// `options.maxValues` values (archives nested in data included).
     public static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) throws -> String {
         let sink = ByteSink()
-        try render(value, options: options, into: sink)
+        try render(try PlistTree(value), options: options, into: sink)
         return sink.text()
     }
 
-    /// Writes the text of a tree into `sink` as it is made.
-    package static func render(_ value: PlistValue, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
+    /// Writes the text of a compact tree (a document's `tree`) into `sink` as it is made.
+    package static func render(_ tree: PlistTree, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
         var d = TreeDumper(options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
-        try d.value(value, indent: 0)
+        try d.node(tree.root, in: tree, indent: 0)
         d.out += "\n"
     }
 
@@ -39,30 +39,44 @@ public struct TreeDumper {
 
     private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
 
+    /// A value (an archive's inline value), shown as its compact tree is.
     mutating func value(_ v: PlistValue, indent: Int) throws {
+        let tree = try PlistTree(v)
+        try node(tree.root, in: tree, indent: indent)
+    }
+
+    mutating func node(_ n: Int, in tree: PlistTree, indent: Int) throws {
         try budget.spend(object: nil)
-        switch v {
-        case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            if indent >= options.depthLimit { out += "[ … \(items.count) items ]"; return }
+        switch tree.kind(of: n) {
+        case .array:
+            let count = tree.count(of: n)
+            if count == 0 { out += "[]"; return }
+            if indent >= options.depthLimit { out += "[ … \(count) items ]"; return }
             out += "[\n"
-            for (i, item) in items.enumerated() {
+            for i in 0..<count {
                 out += pad(indent + 1) + "\(i) => "
-                try value(item, indent: indent + 1)
+                try node(tree.element(i, of: n), in: tree, indent: indent + 1)
                 out += "\n"
             }
             out += pad(indent) + "]"
-        case .dictionary(let d):
-            if d.isEmpty { out += "{}"; return }
-            if indent >= options.depthLimit { out += "{ … \(d.count) keys }"; return }
+        case .dictionary:
+            let count = tree.count(of: n)
+            if count == 0 { out += "{}"; return }
+            if indent >= options.depthLimit { out += "{ … \(count) keys }"; return }
             out += "{\n"
-            for (k, item) in options.stable ? d.sorted(by: { $0.0 < $1.0 }) : Array(d) {
+            var entries = (0..<count).map { i in
+                let (key, value) = tree.entry(i, of: n)
+                return (key: tree.string(at: key) ?? "", value: value)
+            }
+            if options.stable { entries.sort { $0.key < $1.key } }
+            for (k, item) in entries {
                 out += pad(indent + 1) + DumpText.quoted(k) + " => "
-                try value(item, indent: indent + 1)
+                try node(item, in: tree, indent: indent + 1)
                 out += "\n"
             }
             out += pad(indent) + "}"
-        case .data(let bytes):
+        case .data:
+            let bytes = tree.data(at: n) ?? []
             if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedPlist.decode(bytes) {
                 out += DumpText.data(bytes, stable: options.stable) + " holding " + nested.label + " "
                 var inner = options
@@ -73,16 +87,16 @@ public struct TreeDumper {
                     budget = a.budget
                 } else {
                     var t = TreeDumper(options: inner, budget: budget, out: out)
-                    try t.value(nested.tree, indent: indent)
+                    try t.node(nested.tree.root, in: nested.tree, indent: indent)
                     budget = t.budget
                 }
             } else {
                 out += DumpText.data(bytes, stable: options.stable)
             }
-        case .string(let s):
-            out += options.paint(DumpText.quoted(s), .string)
+        case .string:
+            out += options.paint(DumpText.quoted(tree.string(at: n) ?? ""), .string)
         case .integer, .real, .bool, .date, .uid, .null:
-            out += DumpText.scalar(v)
+            out += DumpText.scalar(tree.value(at: n))
         }
     }
 }
@@ -134,7 +148,7 @@ enum DumpText {
 
 /// A property list (or keyed archive) found inside a `<data>` value.
 struct NestedPlist {
-    var tree: PlistValue
+    var tree: PlistTree
     var graph: ObjectGraph?
     var label: String
 
@@ -142,12 +156,12 @@ struct NestedPlist {
     /// holds a JSON object or array (a value stored with `JSONEncoder`).
     static func decode(_ bytes: [UInt8]) -> NestedPlist? {
         guard let doc = EmbeddedPlist.document(bytes) else {
-            return EmbeddedPlist.json(bytes).map { NestedPlist(tree: $0, graph: nil, label: "JSON") }
+            return EmbeddedPlist.json(bytes).flatMap { try? PlistTree($0) }.map { NestedPlist(tree: $0, graph: nil, label: "JSON") }
         }
-        let value = doc.value
-        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
-            return NestedPlist(tree: value, graph: graph, label: "a keyed archive")
+        guard let tree = try? doc.tree else { return nil }
+        if KeyedArchive.looksLikeArchive(tree), let graph = try? ObjectGraph(tree) {
+            return NestedPlist(tree: tree, graph: graph, label: "a keyed archive")
         }
-        return NestedPlist(tree: value, graph: nil, label: doc.format == .binary ? "a binary property list" : "an XML property list")
+        return NestedPlist(tree: tree, graph: nil, label: doc.format == .binary ? "a binary property list" : "an XML property list")
     }
 }

@@ -137,7 +137,7 @@ struct Dump: ParsableCommand {
         if !raw, KeyedArchive.looksLikeArchive(tree) {
             try ArchiveDumper.render(try ObjectGraph(tree), options: options, into: sink)
         } else {
-            try TreeDumper.render(tree.value, options: options, into: sink)
+            try TreeDumper.render(tree, options: options, into: sink)
         }
         try sink.finish()
     }
