@@ -4,6 +4,32 @@ import XCTest
 @testable import ArchivistArchive
 
 final class PlistDiffTests: XCTestCase {
+    /// Diffing documents' compact trees finds what diffing their values
+    /// finds, errors included, for every pair of `Corpus/archives` files.
+    func testTreesDiffAsValuesDo() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/archives")
+        let documents = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { name in
+            (name, try PropertyList.read([UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))))
+        }
+        XCTAssertGreaterThanOrEqual(documents.count, 10)
+        var differing = 0
+        for (nameA, a) in documents {
+            for (nameB, b) in documents {
+                let fromTrees = Result { try PlistDiff(try a.tree, try b.tree).changes }
+                let fromValues = Result { try PlistDiff(a.value, b.value).changes }
+                switch (fromTrees, fromValues) {
+                case (.success(let t), .success(let v)):
+                    XCTAssertEqual(t, v, "\(nameA) \(nameB)")
+                    if !t.isEmpty { differing += 1 }
+                case (.failure(let t), .failure(let v)): XCTAssertEqual("\(t)", "\(v)", "\(nameA) \(nameB)")
+                default: XCTFail("\(nameA) \(nameB): \(fromTrees) but \(fromValues)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(differing, documents.count)
+    }
+
     func testFormatsDoNotMatterAndChangesAreLocated() throws {
         let a = PlistValue.dictionary(PlistDictionary([("k", .int(1)), ("list", .array([.string("x")])), ("gone", .bool(true))]))
         let xml = try PropertyList.read(try PropertyList.write(a, as: .xml)).value

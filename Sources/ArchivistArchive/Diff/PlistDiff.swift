@@ -42,10 +42,26 @@ public struct PlistDiff: Sendable {
         compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0)
     }
 
+    /// Compares two compact trees (documents' `tree`s): archives' graphs are
+    /// built on the trees, not on values converted from them.
+    public init(_ a: PlistTree, _ b: PlistTree) throws {
+        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0)
+    }
+
     /// The tree compared for a file: an archive as its objects.
     static func comparable(_ value: PlistValue) throws -> PlistValue {
         guard KeyedArchive.looksLikeArchive(value) else { return value }
-        let graph = try ObjectGraph(value)
+        return try comparable(try ObjectGraph(value))
+    }
+
+    /// `comparable(_:)` of a compact tree.
+    static func comparable(_ tree: PlistTree) throws -> PlistValue {
+        guard KeyedArchive.looksLikeArchive(tree) else { return tree.value }
+        return try comparable(try ObjectGraph(tree))
+    }
+
+    /// An archive's objects, keyed by `$top` key.
+    private static func comparable(_ graph: ObjectGraph) throws -> PlistValue {
         var exporter = CodableExporter(graph: graph, rules: MigrationRules(),
                                        options: CodableOptions(cycles: .omit, nativeLeaves: true), budget: 1_000_000, nesting: 0)
         exporter.classKey = classKey

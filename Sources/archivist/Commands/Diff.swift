@@ -38,9 +38,9 @@ struct Diff: ParsableCommand {
         let diff: PlistDiff
         var current = a
         do {
-            let first = try PropertyList.read(try FileIO.read(a)).value
+            let first = try PropertyList.read(try FileIO.read(a)).tree
             current = b
-            let second = try PropertyList.read(try FileIO.read(b)).value
+            let second = try PropertyList.read(try FileIO.read(b)).tree
             current = a
             diff = try PlistDiff(first, second)
         } catch let error as PlistError {
