@@ -132,8 +132,8 @@ package struct BatchConverter: Sendable {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
-        let original = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
-        let document = try PropertyList.read(original, options: readOptions)
+        let original = try bytes.map(InputBytes.init) ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
+        let document = try original.withUnsafeBytes { try PropertyList.read($0, options: readOptions) }
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
         let transformed = try transform(document)
@@ -148,7 +148,7 @@ package struct BatchConverter: Sendable {
             try FileIO.createDirectories(String(destination[..<slash]))
         }
         if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
-            try write(original, to: item.source + suffix, item: index)
+            try write(original.array, to: item.source + suffix, item: index)
         }
         try write(result, to: destination, item: index)
         return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)

@@ -29,6 +29,8 @@ package struct BinaryPlistView: PlistNodes {
     private var expansions: [Int32: Expansion] = [:]
     /// The open containers, innermost last.
     private var frames: [Frame] = []
+    /// True inside a shared container visited again (the innermost frame's `replay`).
+    private var replaying = false
     /// Keys of the open dictionaries, for duplicates: UTF-8 hash and object.
     private var keyStack: [(hash: UInt64, object: Int32)] = []
     /// The node the next `item(_:)` call visits (counted), or -1.
@@ -56,6 +58,9 @@ package struct BinaryPlistView: PlistNodes {
     private struct Frame {
         var node: Int
         var depth: Int
+        /// The container's count and where its references start.
+        var count: Int
+        var refs: Int
         var replay: Bool
         var start: Expansion?
         /// Where this dictionary's keys start on `keyStack`.
@@ -144,7 +149,6 @@ package struct BinaryPlistView: PlistNodes {
         if on { bits[i >> 6] |= 1 << UInt64(i & 63) } else { bits[i >> 6] &= ~(1 << UInt64(i & 63)) }
     }
 
-    private var replaying: Bool { frames.last?.replay ?? false }
 
     // MARK: - PlistNodes
 
@@ -158,23 +162,18 @@ package struct BinaryPlistView: PlistNodes {
         let kind = area.buf[at] >> 4
         if keyIndex >= 0, kind != 0x5, kind != 0x6 {
             // Read as a value first (its own errors come first), then refused.
-            let parent = frames.last?.node ?? rootNode
+            let parent = frames.isEmpty ? rootNode : frames[frames.count - 1].node
             pending = node
-            try walk(node, depth: (frames.last?.depth ?? 0) + 1)
+            try walk(node, depth: (frames.isEmpty ? 0 : frames[frames.count - 1].depth) + 1)
             throw area.fail(.corrupt, "dictionary key \(keyIndex) (object \(node)) is not a string", offset: at, object: parent)
         }
         let again = BinaryPlistView.test(visited, node)
         switch kind {
         case 0x4, 0x5, 0x6:
             if again {
-                let text = try describe(node)
-                let length: Int
-                switch text {
-                case .data(let b): length = b.count
-                case .string(let t): length = t.bytes.count
-                default: length = 0
-                }
-                try reuse(Expansion(nodes: 1, bytes: length), object: node, at: at)
+                let payload = try area.payload(area.buf[at], at: at, object: node)
+                try reuse(Expansion(nodes: 1, bytes: payload.count), object: node, at: at)
+                let text: PlistItem = kind == 0x4 ? .data(payload) : .string(TextBytes(payload, kind == 0x5 ? .latin1 : .utf16BE))
                 if keyIndex >= 0 { try noteKey(node, text) }
                 return text
             }
@@ -205,14 +204,15 @@ package struct BinaryPlistView: PlistNodes {
             }
             let start = Expansion(nodes: nodeCount, bytes: byteCount)
             try account(1, object: node)
-            let item = try describe(node)
+            let marker = area.buf[at]
+            let count = try area.container(marker, at: at, object: node).count
             BinaryPlistView.set(&visited, node, true)
             startOfNext = counts.isShared(node) ? (node, start) : nil
-            return item
+            return kind == 0xD ? .dictionary(count: count) : .array(count: count)
         default:
             try account(1, object: node)
             BinaryPlistView.set(&visited, node, true)
-            return try describe(node)
+            return try area.scalar(area.buf[at], at: at, object: node)
         }
     }
 
@@ -221,8 +221,10 @@ package struct BinaryPlistView: PlistNodes {
     }
 
     package mutating func key(_ i: Int, of node: Int) throws -> Int {
-        guard let top = frames.last, top.node == node, !top.replay else { return try child(i, of: node, second: false, counted: false) }
-        guard i == top.keyCursor else { return try child(i, of: node, second: false, counted: i > top.keyCursor) }
+        let top = frames.count - 1
+        guard top >= 0, frames[top].node == node, !replaying, i == frames[top].keyCursor else {
+            return try child(i, of: node, second: false, counted: false)
+        }
         reportDuplicate()
         frames[frames.count - 1].keyCursor = i + 1
         let r = try child(i, of: node, second: false)
@@ -246,20 +248,25 @@ package struct BinaryPlistView: PlistNodes {
             }
             BinaryPlistView.set(&open, node, true)
         }
-        frames.append(Frame(node: node, depth: depth, replay: replay, start: start, keyBase: keyStack.count))
+        let at = try area.offset(node)
+        let (count, refs) = try area.container(area.buf[at], at: at, object: node)
+        frames.append(Frame(node: node, depth: depth, count: count, refs: refs, replay: replay, start: start, keyBase: keyStack.count))
+        replaying = replay
     }
 
     package mutating func leave(_ node: Int) {
-        guard let frame = frames.last, frame.node == node else { return }
-        if !frame.replay {
+        let top = frames.count - 1
+        guard top >= 0, frames[top].node == node else { return }
+        if !frames[top].replay {
             reportDuplicate()
             BinaryPlistView.set(&open, node, false)
-            if let start = frame.start {
+            if let start = frames[top].start {
                 expansions[Int32(truncatingIfNeeded: node)] = Expansion(nodes: nodeCount - start.nodes, bytes: byteCount - start.bytes)
             }
-            keyStack.removeLast(keyStack.count - frame.keyBase)
+            keyStack.removeLast(keyStack.count - frames[top].keyBase)
         }
         frames.removeLast()
+        replaying = top > 0 && frames[top - 1].replay
     }
 
     // MARK: - Reading
@@ -267,16 +274,21 @@ package struct BinaryPlistView: PlistNodes {
     /// Reference `i` of container `node` (the value side of a dictionary's
     /// entry when `second`), checked; visited next (`pending`) when `counted`.
     private mutating func child(_ i: Int, of node: Int, second: Bool, counted: Bool = true) throws -> Int {
-        let at = try area.offset(node)
-        let marker = area.buf[at]
-        let (n, p) = try area.container(marker, at: at, object: node)
+        let n: Int, p: Int
+        let top = frames.count - 1
+        if top >= 0, frames[top].node == node {
+            (n, p) = (frames[top].count, frames[top].refs)
+        } else {
+            let at = try area.offset(node)
+            (n, p) = try area.container(area.buf[at], at: at, object: node)
+        }
         guard i >= 0, i < n else {
-            throw area.fail(.corrupt, "entry \(i) of a container of \(n)", offset: at, object: node)
+            throw area.fail(.corrupt, "entry \(i) of a container of \(n)", offset: try area.offset(node), object: node)
         }
         let r = try area.ref(second ? p + n * area.trailer.objectRefSize : p, i, object: node)
         guard !replaying else { return r }
         if BinaryPlistView.test(open, r) {
-            throw area.fail(.cycle, "container contains itself through object \(r)", offset: at, object: node)
+            throw area.fail(.cycle, "container contains itself through object \(r)", offset: try area.offset(node), object: node)
         }
         if counted {
             pending = r
@@ -346,45 +358,72 @@ package struct BinaryPlistView: PlistNodes {
         }
     }
 
+    /// The hash of `text`'s UTF-8 (one-byte text hashed as it is transcoded, UTF-16 through `scratch`).
+    private static func utf8Hash(_ text: TextBytes, scratch: inout [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        switch text.encoding {
+        case .utf8:
+            for b in text.bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        case .latin1:
+            for b in text.bytes {
+                if b < 0x80 {
+                    h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+                } else {
+                    h = (h ^ UInt64(0xC0 | b >> 6)) &* 0x0000_0100_0000_01B3
+                    h = (h ^ UInt64(0x80 | b & 0x3F)) &* 0x0000_0100_0000_01B3
+                }
+            }
+        case .utf16BE:
+            let length = utf8(text, into: &scratch)
+            for k in 0..<length { h = (h ^ UInt64(scratch[k])) &* 0x0000_0100_0000_01B3 }
+        }
+        return h
+    }
+
     /// Notes key `node` of the innermost dictionary; a repeat (same UTF-8 as
     /// an earlier key, as CoreFoundation compares keys) is reported after its value.
     private mutating func noteKey(_ node: Int, _ item: PlistItem) throws {
-        guard case .string(let text) = item, let frame = frames.last else { return }
-        let length = BinaryPlistView.utf8(text, into: &scratch)
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for k in 0..<length { h = (h ^ UInt64(scratch[k])) &* 0x0000_0100_0000_01B3 }
-        let position = keyStack.count - frame.keyBase
+        guard case .string(let text) = item, !frames.isEmpty else { return }
+        let top = frames.count - 1
+        let base = frames[top].keyBase
+        let h = BinaryPlistView.utf8Hash(text, scratch: &scratch)
+        let position = keyStack.count - base
         var candidates: [Int] = []
-        if let index = frame.index {
+        if let index = frames[top].index {
             if let j = index[h] { candidates = [j] }
         } else {
-            for j in 0..<position where keyStack[frame.keyBase + j].hash == h { candidates.append(j) }
+            for j in 0..<position where keyStack[base + j].hash == h { candidates.append(j) }
         }
-        for j in candidates {
-            guard let other = try textOf(Int(keyStack[frame.keyBase + j].object)) else { continue }
-            let otherLength = BinaryPlistView.utf8(other, into: &otherScratch)
-            if otherLength == length, scratch[0..<length] == otherScratch[0..<length] {
-                frames[frames.count - 1].duplicate = String(decoding: scratch[0..<length], as: UTF8.self)
-                return
+        if !candidates.isEmpty {
+            let length = BinaryPlistView.utf8(text, into: &scratch)
+            for j in candidates {
+                guard let other = try textOf(Int(keyStack[base + j].object)) else { continue }
+                let otherLength = BinaryPlistView.utf8(other, into: &otherScratch)
+                if otherLength == length, scratch[0..<length] == otherScratch[0..<length] {
+                    frames[top].duplicate = String(decoding: scratch[0..<length], as: UTF8.self)
+                    return
+                }
             }
         }
         keyStack.append((h, Int32(truncatingIfNeeded: node)))
-        if let index = frame.index {
+        if let index = frames[top].index {
             // A hash shared by different keys: compare with every key from now on.
             if index[h] != nil { frames[frames.count - 1].index = nil } else { frames[frames.count - 1].index?[h] = position }
         } else if position + 1 == 32 {
             var index: [UInt64: Int] = [:]
             var unique = true
-            for j in 0...position where index.updateValue(j, forKey: keyStack[frame.keyBase + j].hash) != nil { unique = false }
+            for j in 0...position where index.updateValue(j, forKey: keyStack[base + j].hash) != nil { unique = false }
             if unique { frames[frames.count - 1].index = index }
         }
     }
 
     /// Reports the innermost dictionary's repeated key of the entry just visited.
     private mutating func reportDuplicate() {
-        guard let frame = frames.last, let key = frame.duplicate else { return }
-        frames[frames.count - 1].duplicate = nil
+        let top = frames.count - 1
+        guard top >= 0, let key = frames[top].duplicate else { return }
+        frames[top].duplicate = nil
+        let node = frames[top].node
         diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" in dictionary (the last value is kept)",
-                                           at: .binary(offset: (try? area.offset(frame.node)) ?? 0, object: frame.node)))
+                                           at: .binary(offset: (try? area.offset(node)) ?? 0, object: node)))
     }
 }
