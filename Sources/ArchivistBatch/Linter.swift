@@ -83,16 +83,15 @@ package enum Linter {
                                 inPlace: Bool = false, requiredFormat: PlistFormat? = nil,
                                 check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
         if inPlace, buffer.count <= options.limits.maxInputSize, FormatSniffer.guess(buffer) == .format(.binary) {
-            var view: BinaryPlistView
             do {
-                view = try BinaryPlistView(buffer, limits: options.limits)
-                try view.check()
+                var view = try BinaryPlistView(buffer, limits: options.limits)
+                // Archives are checked as archives, from their value.
+                if !view.looksLikeArchive() {
+                    try view.check()
+                    return findings(path: path, diagnostics: view.diagnostics) + formatFindings(.binary, required: requiredFormat, path: path)
+                }
             } catch {
                 return [finding(for: error, path: path)]
-            }
-            // Archives are checked as archives, from their value.
-            if !view.looksLikeArchive() {
-                return findings(path: path, diagnostics: view.diagnostics) + formatFindings(.binary, required: requiredFormat, path: path)
             }
         }
         let document: PlistDocument

@@ -118,7 +118,8 @@ package struct BinaryPlistView: PlistNodes {
     }
 
     /// True when the top object is a dictionary with a `$archiver`, `$objects`
-    /// or `$top` key (see `KeyedArchive.looksLikeArchive`), read after `check()`.
+    /// or `$top` key (see `KeyedArchive.looksLikeArchive`): reads only the
+    /// top dictionary's keys (false when they do not read).
     package func looksLikeArchive() -> Bool {
         guard let at = try? area.offset(rootNode), area.buf[at] >> 4 == 0xD,
               let (n, p) = try? area.container(area.buf[at], at: at, object: rootNode) else { return false }
