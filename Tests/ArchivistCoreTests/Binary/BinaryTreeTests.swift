@@ -24,6 +24,12 @@ final class BinaryTreeTests: XCTestCase {
         XCTAssertEqual(sharedTree.nodeCount, 2)
         XCTAssertEqual(sharedTree.bytes.count, 150)
         XCTAssertEqual(try BinaryPlistReader.read(shared).value, try FoundationBridge.foundationRead(shared))
+        // As a value, the uses after the second share one string's storage.
+        guard case .array(let items) = try BinaryPlistReader.read(shared).value,
+              case .string(var second) = items[1], case .string(var last) = items[19] else { return XCTFail("strings") }
+        let a = second.withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        let b = last.withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        XCTAssertEqual(a, b)
     }
 
     /// Keys repeated across dictionaries by a writer that does not share them
