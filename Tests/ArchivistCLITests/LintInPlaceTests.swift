@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// Plain `lint` of a binary plist checks the file in place (mapped when it is
-/// 1 MiB or more) and reports what the reading path (`--secure`) reports.
+/// 1 MiB or more) and reports what the reading path (`--secure`) reports;
+/// `get` and `convert` read mapped inputs.
 extension CLITests {
     func testLintOfALargeBinaryPlistInPlace() throws {
         let records: [Any] = (0..<20_000).map { i in
@@ -15,6 +16,12 @@ extension CLITests {
         try data.write(to: good)
         XCTAssertEqual(try run(["lint", "good.bplist"]).stdout, "good.bplist: OK\n")
         XCTAssertEqual(try run(["lint", "--secure", "good.bplist"]).stdout, "good.bplist: OK\n")
+        // Other commands read the mapped file too.
+        XCTAssertEqual(try run(["get", "good.bplist", "19999.name"]).stdout, "item 19999\n")
+        XCTAssertEqual(try run(["convert", "good.bplist", "--to", "json", "-o", "good.json"]).status, 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("good.json"))) as? [[String: Any]]
+        XCTAssertEqual(json?.count, 20_000)
+        XCTAssertEqual(json?.last?["name"] as? String, "item 19999")
 
         // An offset table entry pointing past the objects, and a truncated copy.
         var bytes = [UInt8](data)
