@@ -27,6 +27,11 @@ package struct BatchConverter: Sendable {
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
+    /// Items whose destination did not exist when the batch was planned:
+    /// there is nothing to compare the result with or to take permissions from.
+    private let absentDestinations: Set<Int>
+    /// Folders of destinations already made or found, so each is checked once.
+    private let folders = Locked(Set<String>())
 
     /// What converting one item did.
     package enum Status: Sendable, Equatable {
@@ -35,6 +40,18 @@ package struct BatchConverter: Sendable {
         /// Nothing needed writing: the destination already holds the result,
         /// or the transform found nothing to change in an input converted in place.
         case unchanged
+    }
+
+    /// What a transform makes of a document read from an item.
+    package enum Transformed: Sendable {
+        /// The document as read, written in the batch's format (from its
+        /// compact tree, never through a `PlistValue`).
+        case document
+        /// A new tree to write.
+        case value(PlistValue)
+        /// Nothing needs to change: an input converted in place to its own
+        /// format is left alone; any other item is written as read.
+        case nothingToChange
     }
 
     /// What converting one item did, with its sizes.
@@ -61,10 +78,11 @@ package struct BatchConverter: Sendable {
         self.writeOptions = writeOptions
         var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            if let id = FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
+            if let id = item.identity ?? FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
         }
         var taken: [String: String] = [:]
         var refusals: [Int: PlistError] = [:]
+        var absent = Set<Int>()
         var destinations: [String] = []
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
@@ -75,12 +93,18 @@ package struct BatchConverter: Sendable {
                 continue
             }
             taken[destination] = item.source
-            if target != .inPlace, let id = FileIO.identity(of: destination), let other = inputFiles[id] {
+            guard target != .inPlace else { continue }
+            // One lstat for the usual new destination; the identity (links
+            // followed) only for one that exists.
+            if !FileIO.exists(destination) {
+                absent.insert(i)
+            } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
                 refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
             }
         }
         self.destinations = destinations
         self.refusals = refusals
+        absentDestinations = absent
     }
 
     /// A batch over named files (`-` for standard input).
@@ -98,7 +122,7 @@ package struct BatchConverter: Sendable {
     /// Converts the first item whose source is `input`.
     @discardableResult
     package func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
+                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
         guard let index = items.firstIndex(where: { $0.source == input }) else {
             throw PlistError(.io, "\(input) is not an input of this batch")
         }
@@ -107,9 +131,9 @@ package struct BatchConverter: Sendable {
 
     /// Writes one file of item `index`: staged when the batch has `staging`
     /// (standard output is written at once), else atomically in place.
-    private func write(_ bytes: [UInt8], to path: String, item index: Int) throws {
+    private func write(_ bytes: [UInt8], to path: String, item index: Int, knownAbsent: Bool = false) throws {
         if let staging, path != "-" {
-            try staging.stage(bytes, to: path, item: index)
+            try staging.stage(bytes, to: path, item: index, knownAbsent: knownAbsent)
         } else {
             try FileIO.writeAtomically(bytes, to: path)
         }
@@ -118,17 +142,16 @@ package struct BatchConverter: Sendable {
     /// Reads item `index`, converts it and writes the result atomically
     /// (staged in `staging` when there is one). The
     /// input's diagnostics (duplicate keys and the like) go to `warn` as soon
-    /// as it is read; they do not stop the conversion. `transform` turns the
-    /// document into the tree to write (the document's own tree by default;
-    /// nil when nothing needs to change, so an input converted in place is
-    /// left alone). `bytes`, when given, are the input's content read earlier
+    /// as it is read; they do not stop the conversion. `transform` says what
+    /// to write (the document as read by default; `.nothingToChange` leaves
+    /// an input converted in place alone). `bytes`, when given, are the input's content read earlier
     /// (standard input can be read only once). Throws a `PlistError`: located
     /// in the input when it is malformed or cannot be written in the format,
     /// `.io` when a file cannot be read or written or the destination is
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
     package func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> PlistValue? = { $0.value }) throws -> Written {
+                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
@@ -136,21 +159,30 @@ package struct BatchConverter: Sendable {
         let document = try original.withUnsafeBytes { try PropertyList.read($0, options: readOptions) }
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
-        let transformed = try transform(document)
-        if transformed == nil, target == .inPlace, format == document.format {
+        let result: [UInt8]
+        switch try transform(document) {
+        case .nothingToChange where target == .inPlace && format == document.format:
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: original.count)
+        case .document, .nothingToChange:
+            result = try PropertyList.write(try document.tree, as: format, options: writeOptions)
+        case .value(let value):
+            result = try PropertyList.write(value, as: format, options: writeOptions)
         }
-        let result = try PropertyList.write(transformed ?? document.value, as: format, options: writeOptions)
-        if destination != "-", let existing = try? FileIO.read(destination), existing == result {
+        let absent = absentDestinations.contains(index)
+        if destination != "-", !absent, let existing = try? FileIO.read(destination), existing == result {
             return Written(status: .unchanged, destination: destination, bytesIn: original.count, bytesOut: result.count)
         }
         if destination != "-", let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
-            try FileIO.createDirectories(String(destination[..<slash]))
+            let folder = String(destination[..<slash])
+            if !folders.withLock({ $0.contains(folder) }) {
+                try FileIO.createDirectories(folder)
+                folders.withLock { _ = $0.insert(folder) }
+            }
         }
         if target == .inPlace, let suffix = backupSuffix, item.source != "-" {
             try write(original.array, to: item.source + suffix, item: index)
         }
-        try write(result, to: destination, item: index)
+        try write(result, to: destination, item: index, knownAbsent: absent)
         return Written(status: .converted, destination: destination, bytesIn: original.count, bytesOut: result.count)
     }
 }

@@ -13,11 +13,19 @@ package struct BatchItem: Sendable, Equatable {
     package var source: String
     /// The path below the folder it was found in, or nil for a named file.
     package var relative: String?
+    /// The file's identity when planning looked it up (a named file), so
+    /// the batch need not look again; not part of the item's equality.
+    package var identity: FileIO.FileIdentity?
 
     /// An item.
-    package init(source: String, relative: String? = nil) {
+    package init(source: String, relative: String? = nil, identity: FileIO.FileIdentity? = nil) {
         self.source = source
         self.relative = relative
+        self.identity = identity
+    }
+
+    package static func == (a: BatchItem, b: BatchItem) -> Bool {
+        a.source == b.source && a.relative == b.relative
     }
 }
 
@@ -80,8 +88,9 @@ package enum BatchPlan {
     package static func items(_ inputs: [String], selection: BatchSelection = BatchSelection()) throws -> [BatchItem] {
         var items: [BatchItem] = []
         for input in inputs {
-            guard input != "-", FileIO.isDirectory(input) else {
-                items.append(BatchItem(source: input))
+            let status = input == "-" ? nil : FileIO.status(of: input)
+            guard let status, status.isDirectory else {
+                items.append(BatchItem(source: input, identity: status?.identity))
                 continue
             }
             let prefix = input.hasSuffix("/") ? input : input + "/"

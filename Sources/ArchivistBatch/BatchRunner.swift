@@ -66,13 +66,15 @@ package enum BatchInterrupt {
 
 /// Runs a batch's items on `jobs` threads. Items are taken in order; their
 /// outcomes are handed to `report` in item order as soon as every earlier one
-/// is done, so what is printed does not depend on the number of jobs.
-package final class BatchRunner: Sendable {
+/// is done, so what is printed does not depend on the number of jobs. An
+/// outcome for which `stops` is true (a failure under --fail-fast) ends the
+/// run: items not yet taken are not started.
+package final class BatchRunner<Outcome: Sendable>: Sendable {
     /// What the jobs share: the next item to take, the outcomes so far and
     /// how far they have been reported.
     private struct Progress {
         var next = 0
-        var results: [BatchOutcome?]
+        var results: [Outcome?]
         var reported = 0
         var stop = false
         var stoppedEarly = false
@@ -81,22 +83,22 @@ package final class BatchRunner: Sendable {
     private let state: Locked<Progress>
     let count: Int
     let jobs: Int
-    let failFast: Bool
+    let stops: @Sendable (Outcome) -> Bool
 
     /// True when the run stopped early (fail-fast or interrupt).
     package var stoppedEarly: Bool { state.withLock { $0.stoppedEarly } }
 
     /// A runner for `count` items.
-    package init(count: Int, jobs: Int, failFast: Bool) {
+    package init(count: Int, jobs: Int, stoppingAfter stops: @escaping @Sendable (Outcome) -> Bool = { _ in false }) {
         self.count = count
         self.jobs = max(1, min(jobs, max(count, 1)))
-        self.failFast = failFast
+        self.stops = stops
         self.state = Locked(Progress(results: Array(repeating: nil, count: count)))
     }
 
     /// Runs `work` for every item (until stopped) and returns the outcomes of
     /// the items that ran, in item order.
-    package func run(_ work: @escaping @Sendable (Int) -> BatchOutcome, report: @escaping @Sendable (Int, BatchOutcome) -> Void) -> [BatchOutcome] {
+    package func run(_ work: @escaping @Sendable (Int) -> Outcome, report: @escaping @Sendable (Int, Outcome) -> Void) -> [Outcome] {
         let body: @Sendable (Int) -> Void = { [self] _ in
             while let index = self.take() {
                 let outcome = work(index)
@@ -123,14 +125,21 @@ package final class BatchRunner: Sendable {
         }
     }
 
-    private func finish(_ index: Int, _ outcome: BatchOutcome, report: (Int, BatchOutcome) -> Void) {
+    private func finish(_ index: Int, _ outcome: Outcome, report: (Int, Outcome) -> Void) {
         state.withLock { state in
             state.results[index] = outcome
-            if failFast, outcome.status == .failed { state.stop = true }
+            if stops(outcome) { state.stop = true }
             while state.reported < count, let done = state.results[state.reported] {
                 report(state.reported, done)
                 state.reported += 1
             }
         }
+    }
+}
+
+extension BatchRunner where Outcome == BatchOutcome {
+    /// A runner of a conversion batch; with `failFast` the first failure stops it.
+    package convenience init(count: Int, jobs: Int, failFast: Bool) {
+        self.init(count: count, jobs: jobs, stoppingAfter: { failFast && $0.status == .failed })
     }
 }

@@ -135,11 +135,29 @@ package enum FileIO {
     /// the permission bits of the file it will replace (or the default ones),
     /// flushed to disk when `flush`. Nothing else is touched; on failure the
     /// temporary file is removed. A destination that is a folder is refused.
-    package static func stage(_ bytes: [UInt8], for path: String, flush: Bool) throws -> StagedFile {
+    /// `knownAbsent` says the caller found nothing at `path` when it planned
+    /// the batch, which saves looking again (a file that appears in between
+    /// is replaced like any other, with the default permissions).
+    package static func stage(_ bytes: [UInt8], for path: String, flush: Bool, knownAbsent: Bool = false) throws -> StagedFile {
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent) { fd in try writeAll(bytes, fd: fd, name: path) }
+    }
+
+    /// `stage(_:for:flush:knownAbsent:)` for a result written as it is made:
+    /// `write` gets a sink that streams into the temporary file.
+    package static func stage(for path: String, flush: Bool, knownAbsent: Bool = false,
+                              streaming write: (ByteSink) throws -> Void) throws -> StagedFile {
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent) { fd in
+            let sink = streamingSink(fd: fd, name: path)
+            try write(sink)
+            try sink.finish()
+        }
+    }
+
+    private static func stage(for path: String, flush: Bool, knownAbsent: Bool, contents: (Int32) throws -> Void) throws -> StagedFile {
         // One lstat tells a link (whose target is replaced), an existing file
         // (whose permissions are kept) and a new one.
         var existing = stat()
-        let exists = lstat(path, &existing) == 0
+        let exists = !knownAbsent && lstat(path, &existing) == 0
         var target = path
         var existingMode: mode_t? = exists ? existing.st_mode & 0o7777 : nil
         if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
@@ -159,29 +177,80 @@ package enum FileIO {
         let (dir, base) = split(target)
         // Keep the temporary name within NAME_MAX (255 bytes) for long names.
         let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
-        var template = Array("\(dir)/.\(stem).archivist-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { p -> Int32 in
-            guard let start = p.baseAddress else { return -1 }
-            return mkstemp(start)
-        }
-        guard fd >= 0 else { throw ioError("cannot write \(path): cannot create a temporary file in \(dir)") }
-        let tempPath = template.withUnsafeBufferPointer { p in
-            String(decoding: p.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        // A new file gets the default permissions from open itself (0666 less
+        // the umask); one that replaces a file takes that file's bits, which
+        // the umask may not narrow, so they are set after.
+        let (fd, tempPath) = try createTemporary(in: dir, stem: stem, for: path)
         var isOpen = true
         var written = false
         defer {
             if isOpen { close(fd) }
             if !written { unlink(tempPath) }
         }
-        let mode: mode_t = existingMode ?? 0o666 & ~processUmask
-        guard fchmod(fd, mode) == 0 else { throw ioError("cannot write \(path)") }
-        try writeAll(bytes, fd: fd, name: path)
+        if let existingMode, existingMode != 0o666 & ~processUmask {
+            guard fchmod(fd, existingMode) == 0 else { throw ioError("cannot write \(path)") }
+        }
+        try contents(fd)
         if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
         isOpen = false
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
         written = true
         return StagedFile(path: path, target: target, folder: dir, temporary: tempPath)
+    }
+
+    /// Creates `DIR/.STEM.archivist-XXXXXXXX` exclusively, open for writing
+    /// with mode 0666 less the umask. The name's suffix counts up from a
+    /// random start drawn once per process (no random draw per file); a name
+    /// that exists already is skipped.
+    private static func createTemporary(in dir: String, stem: String, for path: String) throws -> (Int32, String) {
+        for _ in 0..<100 {
+            let suffix = temporarySuffixes.withLock { next -> UInt32 in
+                defer { next &+= 1 }
+                return next
+            }
+            var digits = String(suffix, radix: 36)
+            digits = String(repeating: "0", count: max(0, 7 - digits.utf8.count)) + digits
+            let candidate = "\(dir)/.\(stem).archivist-\(digits)"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, candidate) }
+            guard errno == EEXIST else { break }
+        }
+        throw ioError("cannot write \(path): cannot create a temporary file in \(dir)")
+    }
+
+    /// The next temporary-name suffix of this process.
+    private static let temporarySuffixes = Locked(UInt32.random(in: 0...UInt32.max))
+
+    /// True when the staged file holds exactly what the file at `path`
+    /// holds (compared a piece at a time); false when either cannot be read.
+    package static func hasSameContents(_ staged: StagedFile, as path: String) -> Bool {
+        let a = open(staged.temporary, O_RDONLY | O_CLOEXEC), b = open(path, O_RDONLY | O_CLOEXEC)
+        defer {
+            if a >= 0 { close(a) }
+            if b >= 0 { close(b) }
+        }
+        guard a >= 0, b >= 0 else { return false }
+        var sa = stat(), sb = stat()
+        guard fstat(a, &sa) == 0, fstat(b, &sb) == 0, sa.st_size == sb.st_size else { return false }
+        let size = 1 << 16
+        let pa = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let pb = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer {
+            pa.deallocate()
+            pb.deallocate()
+        }
+        while true {
+            let na = systemRead(a, pa, size)
+            guard na >= 0 else { return false }
+            var nb = 0
+            while nb < na {
+                let n = systemRead(b, pb + nb, na - nb)
+                guard n > 0 else { return false }
+                nb += n
+            }
+            if na == 0 { return systemRead(b, pb, 1) == 0 }
+            guard memcmp(pa, pb, na) == 0 else { return false }
+        }
     }
 
     /// Renames a staged file into place; on failure removes it and throws.
@@ -250,6 +319,14 @@ package enum FileIO {
     package struct FileIdentity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
+    }
+
+    /// Whether `path` is a directory, and its identity (links followed); nil when nothing is there.
+    package static func status(of path: String) -> (isDirectory: Bool, identity: FileIdentity)? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return ((st.st_mode & S_IFMT) == S_IFDIR,
+                FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino)))
     }
 
     /// The identity of the existing file at `path` (links followed), or nil.
@@ -341,17 +418,25 @@ package enum FileIO {
     }
 
     private static func writeAll(_ bytes: [UInt8], fd: Int32, name: String) throws {
-        try bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let n = systemWrite(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ioError("cannot write \(name)")
-                }
-                written += n
+        try bytes.withUnsafeBytes { try writeAll($0, fd: fd, name: name) }
+    }
+
+    private static func writeAll(_ raw: UnsafeRawBufferPointer, fd: Int32, name: String) throws {
+        var written = 0
+        while written < raw.count {
+            let n = systemWrite(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot write \(name)")
             }
+            written += n
         }
+    }
+
+    /// A sink whose output goes to `fd` a buffer at a time (see `ByteSink`):
+    /// `finish()` writes the rest and throws the first write failure.
+    package static func streamingSink(fd: Int32, name: String) -> ByteSink {
+        ByteSink(capacity: 1 << 20) { try writeAll($0, fd: fd, name: name) }
     }
 
     /// The folder (`.` when none) and the last component of a path.

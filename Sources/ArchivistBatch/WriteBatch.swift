@@ -34,8 +34,12 @@ package final class WriteBatch: Sendable {
     /// renamed into place by `commit()`. Several files of one item (a backup,
     /// then the result) are placed in the order they were staged. Throws as
     /// `FileIO.stage(_:for:flush:)` does; then nothing is left behind.
-    package func stage(_ bytes: [UInt8], to path: String, item: Int) throws {
-        let file = try FileIO.stage(bytes, for: path, flush: false)
+    package func stage(_ bytes: [UInt8], to path: String, item: Int, knownAbsent: Bool = false) throws {
+        add(try FileIO.stage(bytes, for: path, flush: false, knownAbsent: knownAbsent), item: item)
+    }
+
+    /// Adds a file staged by the caller (`FileIO.stage`) to be placed by `commit()`.
+    package func add(_ file: FileIO.StagedFile, item: Int) {
         entries.withLock { $0.append(Entry(item: item, file: file)) }
     }
 

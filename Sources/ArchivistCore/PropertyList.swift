@@ -1,5 +1,5 @@
 /// The entry point of the core: read any supported format into a `PlistValue`
-/// and write a `PlistValue` in any format.
+/// and write a `PlistValue` or a `PlistTree` in any format.
 public enum PropertyList {
     /// Reads `bytes`, detecting the format from the content.
     public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
@@ -86,6 +86,17 @@ public enum PropertyList {
         case .xml: return try XMLPlistWriter.write(value, options: options)
         case .json: return try JSONPlistWriter.write(value, options: options)
         case .openstep: return try OpenStepWriter.write(value, options: options)
+        }
+    }
+
+    /// Writes a compact tree in a format, as the same property list's value
+    /// would be written.
+    public static func write(_ tree: PlistTree, as format: PlistFormat, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        switch format {
+        case .binary: return try BinaryPlistWriter.write(tree, options: options)
+        case .xml: return try XMLPlistWriter.write(tree, options: options)
+        case .json: return try JSONPlistWriter.write(tree, options: options)
+        case .openstep: return try OpenStepWriter.write(tree, options: options)
         }
     }
 }

@@ -102,6 +102,36 @@ final class FileIOTests: XCTestCase {
                        "no temporary file is left")
     }
 
+    /// A streamed result lands in a temporary file a buffer at a time; it
+    /// can be compared with the file it would replace and placed or dropped.
+    func testStreamedStagingAndComparison() throws {
+        let target = make("out.txt", "old")
+        let text = String(repeating: "streamed line\n", count: 200_000)  // several sink buffers
+        let staged = try FileIO.stage(for: target, flush: false) { sink in
+            for line in text.split(separator: "\n") {
+                sink.append(utf8: String(line))
+                sink.append(utf8: "\n")
+            }
+        }
+        XCTAssertEqual(contents(target), "old", "nothing is replaced before place()")
+        XCTAssertFalse(FileIO.hasSameContents(staged, as: target))
+        let twin = make("twin.txt", text)
+        XCTAssertTrue(FileIO.hasSameContents(staged, as: twin))
+        let nearTwin = make("near.txt", String(text.dropLast()) + "!")
+        XCTAssertFalse(FileIO.hasSameContents(staged, as: nearTwin))
+        XCTAssertFalse(FileIO.hasSameContents(staged, as: dir + "/missing"))
+        try FileIO.place(staged)
+        XCTAssertEqual(contents(target), text)
+
+        struct Refused: Error {}
+        XCTAssertThrowsError(try FileIO.stage(for: target, flush: false) { sink in
+            sink.append(utf8: "partial")
+            throw Refused()
+        })
+        XCTAssertEqual(contents(target), text)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir).contains { $0.hasPrefix(".") }, "no temporary file is left")
+    }
+
     func testFailedWriteLeavesNothingBehind() throws {
         XCTAssertThrowsError(try FileIO.writeAtomically([1], to: dir + "/no/such/folder/out.plist")) { error in
             let e = error as? PlistError

@@ -54,6 +54,27 @@ extension CLITests {
         return counts
     }
 
+    /// A file converted into a new folder costs: one stat while planning, one
+    /// look at the destination, open + fstat + read + close of the input, and
+    /// open + write + close + rename of the result; the temporary file is
+    /// created with its final permissions (no fchmod) and the output folder
+    /// is checked once, not once per file.
+    func testPerFileSystemCallsOfABatch() throws {
+        _ = try makeFoundationInputs("in", count: 40)
+        let names = (0..<40).map { "in/\($0 % 2 == 0 ? "even" : "odd")/f\($0).plist" }
+        let calls = ["fchmod", "openat", "newfstatat", "stat", "lstat", "fstat", "statx"]
+        guard let counts = try syscallCounts(["convert"] + names + ["--to", "binary", "--output-dir", "out", "--jobs", "2"], calls: calls) else {
+            throw XCTSkip("strace cannot run here")
+        }
+        XCTAssertNil(counts["fchmod"], "\(counts)")
+        let stats = ["newfstatat", "stat", "lstat", "fstat", "statx"].reduce(0) { $0 + (counts[$1] ?? 0) }
+        // Start-up (shared libraries, CPU count) makes a fixed number more.
+        let baseline = try syscallCounts(["convert", names[0], "--to", "binary", "--output-dir", "out1", "--jobs", "2"], calls: calls) ?? [:]
+        let baseStats = ["newfstatat", "stat", "lstat", "fstat", "statx"].reduce(0) { $0 + (baseline[$1] ?? 0) }
+        XCTAssertLessThanOrEqual(stats - baseStats, 39 * 3, "\(counts) vs \(baseline)")
+        XCTAssertLessThanOrEqual((counts["openat"] ?? 0) - (baseline["openat"] ?? 0), 39 * 2, "\(counts) vs \(baseline)")
+    }
+
     func testABatchFlushesOnceNotOncePerFile() throws {
         _ = try makeFoundationInputs("in", count: 40)
         let calls = ["fsync", "fdatasync", "syncfs", "rename"]

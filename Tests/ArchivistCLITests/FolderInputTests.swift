@@ -65,6 +65,33 @@ extension CLITests {
 
     /// An empty folder is not "several inputs": it is said to be empty, and
     /// the run converts nothing.
+    /// lint checks files on several threads but prints in input order: the
+    /// same lines with any number of jobs, for valid, invalid, unreadable
+    /// and skipped inputs, in text and JSON.
+    func testLintPrintsTheSameWithAnyNumberOfJobs() throws {
+        try makeDocuments("Documents", count: 3)
+        for i in 0..<60 {
+            let text = i % 7 == 3 ? "<plist><dict><key>a</key><integer>1</integer><key>a</key><true/></dict></plist>"
+                : i % 11 == 5 ? "{ broken" : "<plist><array><integer>\(i)</integer></array></plist>"
+            try Data(text.utf8).write(to: work.appendingPathComponent("Documents/f\(i).plist"))
+        }
+        for format in ["text", "json"] {
+            let args = ["lint", "Documents", "missing.plist", "--verbose", "--format", format]
+            let one = try run(args + ["--jobs", "1"])
+            XCTAssertEqual(one.status, 1)
+            XCTAssertTrue(one.stdout.contains("Documents/f3.plist"), one.stdout)
+            XCTAssertTrue(one.stderr.contains("missing.plist"), one.stderr)
+            XCTAssertTrue(one.stderr.contains("6 files skipped"), one.stderr)
+            for jobs in ["2", "5"] {
+                let many = try run(args + ["--jobs", jobs])
+                XCTAssertEqual(many.stdout, one.stdout, "--jobs \(jobs), \(format)")
+                XCTAssertEqual(many.stderr, one.stderr, "--jobs \(jobs), \(format)")
+                XCTAssertEqual(many.status, one.status)
+            }
+        }
+        XCTAssertEqual(try run(["lint", "Documents", "--jobs", "0"]).status, 64)
+    }
+
     func testEmptyFolderIsSaidToBeEmpty() throws {
         try FileManager.default.createDirectory(at: work.appendingPathComponent("Empty"), withIntermediateDirectories: true)
         let r = try run(["convert", "Empty", "--to", "xml"])

@@ -42,6 +42,23 @@ final class CoreSnippets: XCTestCase {
         XCTAssertEqual(foundation?["LaunchCount"] as? Int, 12)
     }
 
+    func testCompactTree() throws {
+        let tree = try PropertyList.read(bytes).tree
+        if let node = tree.value(forKey: "CFBundleIdentifier", in: tree.root) {
+            print(tree.kind(of: node), tree.string(at: node) ?? "")   // string org.example.Archivist
+        }
+        let json = try PropertyList.write(tree, as: .json)
+
+        let node = try XCTUnwrap(tree.value(forKey: "CFBundleIdentifier", in: tree.root))
+        XCTAssertEqual(tree.kind(of: node), .string)
+        XCTAssertEqual(tree.string(at: node), "org.example.Archivist")
+        // Foundation reads the JSON to what it reads from the binary file.
+        let fromJSON = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        let fromFile = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
+        XCTAssertEqual(fromJSON["CFBundleIdentifier"] as? String, fromFile["CFBundleIdentifier"] as? String)
+        XCTAssertEqual(Set(fromJSON.keys), Set(fromFile.keys))
+    }
+
     func testErrorsSayWhere() throws {
         do {
             _ = try PropertyList.read(Array("<plist><dict><key>a</key></dict></plist>".utf8))

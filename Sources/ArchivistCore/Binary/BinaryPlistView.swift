@@ -44,8 +44,8 @@ package struct BinaryPlistView: PlistNodes {
     private var nodeCount = 0
     private var byteCount = 0
     private var sharedBytes = 0
+    /// UTF-8 of a key being hashed.
     private var scratch: [UInt8] = []
-    private var otherScratch: [UInt8] = []
     /// Duplicate keys and lone surrogates found so far.
     package private(set) var diagnostics: [PlistDiagnostic] = []
     package let rootNode: Int
@@ -339,55 +339,18 @@ package struct BinaryPlistView: PlistNodes {
 
     // MARK: - Duplicate keys
 
-    /// The UTF-8 of `text` in `buffer` (its length returned).
-    private static func utf8(_ text: TextBytes, into buffer: inout [UInt8]) -> Int {
-        let capacity: Int
-        switch text.encoding {
-        case .utf8: capacity = text.bytes.count
-        case .latin1: capacity = BinaryStrings.maxLatin1UTF8(text.bytes.count)
-        case .utf16BE: capacity = BinaryStrings.maxUTF16UTF8(text.bytes.count)
-        }
-        if buffer.count < capacity { buffer = [UInt8](repeating: 0, count: capacity) }
-        return buffer.withUnsafeMutableBytes { out in
-            switch text.encoding {
-            case .utf8:
-                out.copyMemory(from: text.bytes)
-                return text.bytes.count
-            case .latin1: return BinaryStrings.latin1(text.bytes, into: out)
-            case .utf16BE: return BinaryStrings.utf16BE(text.bytes, into: out).0
-            }
-        }
-    }
-
-    /// The hash of `text`'s UTF-8 (one-byte text hashed as it is transcoded, UTF-16 through `scratch`).
-    private static func utf8Hash(_ text: TextBytes, scratch: inout [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        switch text.encoding {
-        case .utf8:
-            for b in text.bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        case .latin1:
-            for b in text.bytes {
-                if b < 0x80 {
-                    h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
-                } else {
-                    h = (h ^ UInt64(0xC0 | b >> 6)) &* 0x0000_0100_0000_01B3
-                    h = (h ^ UInt64(0x80 | b & 0x3F)) &* 0x0000_0100_0000_01B3
-                }
-            }
-        case .utf16BE:
-            let length = utf8(text, into: &scratch)
-            for k in 0..<length { h = (h ^ UInt64(scratch[k])) &* 0x0000_0100_0000_01B3 }
-        }
-        return h
-    }
-
     /// Notes key `node` of the innermost dictionary; a repeat (same UTF-8 as
     /// an earlier key, as CoreFoundation compares keys) is reported after its value.
     private mutating func noteKey(_ node: Int, _ item: PlistItem) throws {
         guard case .string(let text) = item, !frames.isEmpty else { return }
         let top = frames.count - 1
         let base = frames[top].keyBase
-        let h = BinaryPlistView.utf8Hash(text, scratch: &scratch)
+        // FNV-1a of the UTF-8, as the reader's key table compares keys.
+        let h = text.withUTF8(scratch: &scratch) { utf8 -> UInt64 in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            return h
+        }
         let position = keyStack.count - base
         var candidates: [Int] = []
         if let index = frames[top].index {
@@ -395,16 +358,10 @@ package struct BinaryPlistView: PlistNodes {
         } else {
             for j in 0..<position where keyStack[base + j].hash == h { candidates.append(j) }
         }
-        if !candidates.isEmpty {
-            let length = BinaryPlistView.utf8(text, into: &scratch)
-            for j in candidates {
-                guard let other = try textOf(Int(keyStack[base + j].object)) else { continue }
-                let otherLength = BinaryPlistView.utf8(other, into: &otherScratch)
-                if otherLength == length, scratch[0..<length] == otherScratch[0..<length] {
-                    frames[top].duplicate = String(decoding: scratch[0..<length], as: UTF8.self)
-                    return
-                }
-            }
+        for j in candidates {
+            guard let other = try textOf(Int(keyStack[base + j].object)), TextBytes.sameText(text, other) else { continue }
+            frames[top].duplicate = text.withUTF8(scratch: &scratch) { String(decoding: $0, as: UTF8.self) }
+            return
         }
         keyStack.append((h, Int32(truncatingIfNeeded: node)))
         if let index = frames[top].index {

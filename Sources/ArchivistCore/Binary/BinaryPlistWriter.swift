@@ -9,33 +9,46 @@ import Darwin
 /// scalars written once, the smallest reference and offset sizes that fit, and
 /// the same bytes for the same tree every time.
 public enum BinaryPlistWriter {
-    /// Writes a tree as a binary property list.
+    /// Writes a value as a binary property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        try write(PlistTree(value, limits: .writing), options: options)
+    }
+
+    /// Writes a tree as a binary property list.
+    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink(capacity: 64)
-        try write(value, options: options, into: out)
+        try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()
     }
 
-    /// Appends the binary property list of `value` to `out`. The tree is
-    /// flattened into numbered objects first rather than walked in output
-    /// order, since equal scalars are written once and referenced by number.
+    /// Appends the binary property list of `value` to `out`.
     package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
+    }
+
+    /// Appends the binary property list of `source` to `out`. The source is
+    /// flattened into numbered objects first rather than walked in output
+    /// order, since equal scalars are written once and referenced by number;
+    /// the objects are then written in a second pass that reads each scalar
+    /// from the source again (so `source` is visited twice).
+    package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
-        let (scalars, containers, refs) = BinaryFlattener.count(value, depth: 0)
+        let (scalars, containers, refs) = try BinaryFlattener.count(source.rootNode, of: &source, depth: 0)
         flattener.unique.reserve(scalars)
         flattener.objects.reserveCapacity(scalars + containers)
         flattener.refs.reserveCapacity(refs)
-        _ = try flattener.flatten(value, depth: 0)
-        flattener.serialize(into: out)
+        _ = try flattener.flatten(source.rootNode, of: &source, depth: 0)
+        try flattener.serialize(&source, into: out)
     }
 }
 
-/// One object to write, in index order: a scalar, or a container whose
-/// references are `count` (arrays) or `2 * count` (dictionaries: keys, then
-/// values) entries of the flattener's reference pool from `start`.
+/// One object to write, in index order: a scalar (its node in the source),
+/// or a container whose references are `count` (arrays) or `2 * count`
+/// (dictionaries: keys, then values) entries of the flattener's reference
+/// pool from `start`.
 private enum FlatObject {
-    case scalar(PlistValue)
+    case scalar(node: Int)
     case array(start: Int, count: Int)
     case dictionary(start: Int, count: Int)
 }
@@ -45,78 +58,100 @@ private struct BinaryFlattener {
     /// Every container's references, one after another.
     var refs: [Int] = []
     var unique = ScalarTable()
+    /// Dictionary entries, each key once, in stored order.
+    var order = EntryOrder(sorted: false)
+    var entries: [Int] = []
     static let maxDepth = 512
 
     /// Scalars (an upper bound on the unique ones), containers and references in a tree
     /// (stopping below the writable depth, which `flatten` reports).
-    static func count(_ value: PlistValue, depth: Int) -> (Int, Int, Int) {
+    static func count<S: PlistNodes>(_ node: Int, of source: inout S, depth: Int) throws -> (Int, Int, Int) {
         guard depth <= maxDepth else { return (0, 0, 0) }
-        switch value {
-        case .array(let items):
-            var total = (0, 1, items.count)
-            for item in items {
-                let c = count(item, depth: depth + 1)
+        switch try source.item(node) {
+        case .array(let count):
+            var total = (0, 1, count)
+            try source.enter(node, depth: depth)
+            for i in 0..<count {
+                let c = try BinaryFlattener.count(try source.element(i, of: node), of: &source, depth: depth + 1)
                 total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
             }
+            source.leave(node)
             return total
-        case .dictionary(let dict):
-            var total = (dict.count, 1, 2 * dict.count)
-            for v in dict.values {
-                let c = count(v, depth: depth + 1)
+        case .dictionary(let count):
+            var total = (count, 1, 2 * count)
+            try source.enter(node, depth: depth)
+            for i in 0..<count {
+                let c = try BinaryFlattener.count(try source.value(i, of: node), of: &source, depth: depth + 1)
                 total = (total.0 + c.0, total.1 + c.1, total.2 + c.2)
             }
+            source.leave(node)
             return total
-        default:
+        case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             return (1, 0, 0)
         }
     }
 
-    mutating func flatten(_ value: PlistValue, depth: Int) throws -> Int {
+    mutating func flatten<S: PlistNodes>(_ node: Int, of source: inout S, depth: Int) throws -> Int {
         guard depth <= Self.maxDepth else {
             throw PlistError(.limitExceeded, "nesting deeper than \(Self.maxDepth) levels cannot be written")
         }
-        switch value {
-        case .array(let items):
+        let item = try source.item(node)
+        switch item {
+        case .array(let count):
             let index = objects.count
             let start = refs.count
-            objects.append(.array(start: start, count: items.count))
-            refs.append(contentsOf: repeatElement(0, count: items.count))
-            for (i, item) in items.enumerated() { refs[start + i] = try flatten(item, depth: depth + 1) }
+            objects.append(.array(start: start, count: count))
+            refs.append(contentsOf: repeatElement(0, count: count))
+            try source.enter(node, depth: depth)
+            for i in 0..<count { refs[start + i] = try flatten(try source.element(i, of: node), of: &source, depth: depth + 1) }
+            source.leave(node)
             return index
-        case .dictionary(let dict):
+        case .dictionary(let stored):
             let index = objects.count
-            let n = dict.count
+            let first = entries.count
+            let resolved = try order.resolve(node, count: stored, of: &source, into: &entries)
+            let n = resolved ?? stored
             let start = refs.count
             objects.append(.dictionary(start: start, count: n))
             refs.append(contentsOf: repeatElement(0, count: 2 * n))
-            for (i, k) in dict.keys.enumerated() { refs[start + i] = try flatten(.string(k), depth: depth + 1) }
-            for (i, v) in dict.values.enumerated() { refs[start + n + i] = try flatten(v, depth: depth + 1) }
+            try source.enter(node, depth: depth)
+            for i in 0..<n {
+                let k = resolved == nil ? i : entries[first + 2 * i]
+                refs[start + i] = try flatten(try source.key(k, of: node), of: &source, depth: depth + 1)
+            }
+            for i in 0..<n {
+                let v = resolved == nil ? i : entries[first + 2 * i + 1]
+                refs[start + n + i] = try flatten(try source.value(v, of: node), of: &source, depth: depth + 1)
+            }
+            source.leave(node)
+            entries.removeSubrange(first...)
             return index
         case .uid(let u) where u > UInt64(UInt32.max):
             throw PlistError(.notRepresentable, "UID \(u) is above 4294967295 (2^32-1), the largest CoreFoundation reads")
         case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             // One probe: a new scalar takes the next index.
             let candidate = objects.count
-            let index = unique.index(of: value, candidate: candidate, objects: objects)
-            if index == candidate { objects.append(.scalar(value)) }
+            let index = try unique.index(of: item, node: node, candidate: candidate, objects: objects, source: &source)
+            if index == candidate { objects.append(.scalar(node: node)) }
             return index
         }
     }
 
     /// Appends the objects, the offset table and the trailer to `out`.
-    func serialize(into out: ByteSink) {
+    func serialize<S: PlistNodes>(_ source: inout S, into out: ByteSink) throws {
         let n = objects.count
+        var scratch: [UInt8] = []
         let refSize = BinaryFlattener.bytesNeeded(UInt64(n))
         out.reserve(64 + n * 16)
         // Offsets count from the start of this property list.
         let start = out.count
         out.append("bplist00")
         var offsets = [Int](repeating: 0, count: n)
-        refs.withUnsafeBufferPointer { refs in
+        try refs.withUnsafeBufferPointer { refs in
             for (i, object) in objects.enumerated() {
                 offsets[i] = out.count - start
                 switch object {
-                case .scalar(let v): BinaryFlattener.writeScalar(v, into: out)
+                case .scalar(let node): BinaryFlattener.writeScalar(try source.item(node), scratch: &scratch, into: out)
                 case .array(let start, let count):
                     BinaryFlattener.writeHeader(0xA0, count: count, into: out)
                     BinaryFlattener.appendRefs(refs, start, count, size: refSize, into: out)
@@ -189,8 +224,8 @@ private struct BinaryFlattener {
         }
     }
 
-    static func writeScalar(_ value: PlistValue, into out: ByteSink) {
-        switch value {
+    static func writeScalar(_ item: PlistItem, scratch: inout [UInt8], into out: ByteSink) {
+        switch item {
         case .null: out.append(0x00)
         case .bool(let b): out.append(b ? 0x09 : 0x08)
         case .integer(let i):
@@ -219,22 +254,29 @@ private struct BinaryFlattener {
         case .data(let d):
             writeHeader(0x40, count: d.count, into: out)
             out.append(d)
-        case .string(let s):
-            var s = s
-            let ascii = s.withUTF8 { bytes in
-                for b in bytes where b >= 0x80 { return false }
-                writeHeader(0x50, count: bytes.count, into: out)
-                out.append(bytes)
-                return true
-            }
-            if !ascii {
-                let units = s.utf16.count
+        case .string(let text):
+            text.withUTF8(scratch: &scratch) { bytes in
+                var ascii = true
+                for b in bytes where b >= 0x80 {
+                    ascii = false
+                    break
+                }
+                if ascii {
+                    writeHeader(0x50, count: bytes.count, into: out)
+                    out.append(bytes)
+                    return
+                }
+                let utf8 = TextBytes(UnsafeRawBufferPointer(bytes), .utf8)
+                var units = 0
+                var counting = UTF16Units(utf8)
+                while counting.next() != nil { units += 1 }
                 writeHeader(0x60, count: units, into: out)
                 out.appendUninitialized(max: 2 * units) { p in
                     var k = 0
-                    for u in s.utf16 {
-                        p[k] = UInt8(u >> 8)
-                        p[k + 1] = UInt8(u & 0xFF)
+                    var writing = UTF16Units(utf8)
+                    while let u = writing.next() {
+                        p[k] = UInt8(truncatingIfNeeded: u >> 8)
+                        p[k + 1] = UInt8(truncatingIfNeeded: u)
                         k += 2
                     }
                     return k
@@ -261,6 +303,8 @@ private struct ScalarTable {
     private var hashes: [UInt64] = []
     private var mask = 0
     private var used = 0
+    /// Text transcoded to UTF-8 for hashing.
+    private var scratch: [UInt8] = []
 
     init() {
         reserve(16)
@@ -288,14 +332,15 @@ private struct ScalarTable {
     }
 
     /// The index of an equal scalar already among `objects`, or `candidate`
-    /// (recorded for `value`, which the caller appends at that index).
-    mutating func index(of value: PlistValue, candidate: Int, objects: [FlatObject]) -> Int {
-        let h = ScalarTable.hash(value)
+    /// (recorded for `item`, read from `node`, which the caller appends at that index).
+    mutating func index<S: PlistNodes>(of item: PlistItem, node: Int, candidate: Int, objects: [FlatObject], source: inout S) throws -> Int {
+        let h = ScalarTable.hash(item, scratch: &scratch)
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
             let entry = slots[i]
             if entry == 0 { break }
-            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1], ScalarTable.same(other, value) {
+            if hashes[i] == h, case .scalar(let other) = objects[Int(entry) - 1],
+               try other == node || ScalarTable.same(source.item(other), item) {
                 return Int(entry) - 1
             }
             i = (i + 1) & mask
@@ -322,15 +367,16 @@ private struct ScalarTable {
         return mix(h)
     }
 
-    private static func hash(_ value: PlistValue) -> UInt64 {
-        switch value {
-        case .string(var s): return s.withUTF8 { bytesHash($0, seed: 1) }
+    /// A hash of what `item` is written as: text by its UTF-8, whatever its encoding.
+    private static func hash(_ item: PlistItem, scratch: inout [UInt8]) -> UInt64 {
+        switch item {
+        case .string(let text): return text.withUTF8(scratch: &scratch) { bytesHash($0, seed: 1) }
         case .integer(let i): return mix(i.bitPattern ^ (i.isUnsignedBeyondInt64 ? 0x2_0000 : 0x2))
         case .real(let r):
             return r.width == .bits32 ? mix(UInt64(Float(r.value).bitPattern) ^ 0x3_0000_0000_0000)
                                       : mix(r.value.bitPattern) ^ 0x4
         case .date(let d): return mix(d.secondsSinceReferenceDate.bitPattern) ^ 0x5
-        case .data(let d): return d.withUnsafeBufferPointer { bytesHash($0, seed: 6) }
+        case .data(let d): return bytesHash(d.assumingMemoryBound(to: UInt8.self), seed: 6)
         case .uid(let u): return mix(u) ^ 0x7
         case .bool(let b): return b ? 0x81 : 0x80
         case .null: return 0x90
@@ -338,16 +384,10 @@ private struct ScalarTable {
         }
     }
 
-    private static func same(_ a: PlistValue, _ b: PlistValue) -> Bool {
+    private static func same(_ a: PlistItem, _ b: PlistItem) -> Bool {
         switch (a, b) {
-        case (.string(var x), .string(var y)):
-            return x.withUTF8 { p in
-                y.withUTF8 { q in
-                    guard p.count == q.count else { return false }
-                    guard let pa = p.baseAddress, let qa = q.baseAddress else { return true }
-                    return memcmp(pa, qa, p.count) == 0
-                }
-            }
+        case (.string(let x), .string(let y)):
+            return TextBytes.sameText(x, y)
         case (.integer(let x), .integer(let y)):
             return x.bitPattern == y.bitPattern && x.isUnsignedBeyondInt64 == y.isUnsignedBeyondInt64
         case (.real(let x), .real(let y)):
@@ -355,7 +395,10 @@ private struct ScalarTable {
             return x.width == .bits32 ? Float(x.value).bitPattern == Float(y.value).bitPattern : x.value.bitPattern == y.value.bitPattern
         case (.date(let x), .date(let y)):
             return x.secondsSinceReferenceDate.bitPattern == y.secondsSinceReferenceDate.bitPattern
-        case (.data(let x), .data(let y)): return x == y
+        case (.data(let x), .data(let y)):
+            guard x.count == y.count else { return false }
+            guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+            return memcmp(p, q, x.count) == 0
         case (.uid(let x), .uid(let y)): return x == y
         case (.bool(let x), .bool(let y)): return x == y
         case (.null, .null): return true

@@ -252,7 +252,7 @@ struct BinaryScanner {
             let k = try key(try area.ref(p, i, object: object), i, parent: object, depth: depth, at: at)
             let v = try child(try area.ref(valuesAt, i, object: object), parent: object, depth: depth, at: at)
             if builder.add(key: k, value: v, to: &mark) != nil {
-                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(builder.text(of: k))\" in dictionary (the last value is kept)",
+                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(builder.string(at: k))\" in dictionary (the last value is kept)",
                                                    at: .binary(offset: at, object: object)))
             }
         }

@@ -1,7 +1,7 @@
 /// The scanning the text parsers (JSON, OpenStep) are written on: the position
-/// in one UTF-8 buffer, quoted strings with their escapes and UTF-16 surrogate
-/// escapes, UTF-8 checks, the depth, count and length limits, duplicate keys
-/// and located errors. Lines and columns are computed only for an error thrown
+/// in one UTF-8 buffer, the tree being built, quoted strings with their escapes
+/// and UTF-16 surrogate escapes, UTF-8 checks, the depth, count and length
+/// limits, duplicate keys and located errors. Lines and columns are computed only for an error thrown
 /// or, once at the end, for the diagnostics collected by byte offset.
 ///
 /// What differs between the formats is a `Dialect`; the grammar (containers,
@@ -25,15 +25,19 @@ struct TextScanner {
         var nameForCommentErrors: String?
     }
 
-    /// A container being filled, of a parser's own kinds.
+    /// A container being filled, of a parser's own kinds: its children wait
+    /// on the builder's pending stack (an array's elements, or a dictionary's
+    /// entries), the offsets of its keys on `keyOffsets`.
     struct Container<Kind> {
         var kind: Kind
         /// The offset of its opening character.
         var start: Int
-        var items: [PlistValue] = []
-        var members = DictionaryBuilder()
-        /// The key whose value is being read.
-        var key = ""
+        var elements: PlistTreeBuilder.ArrayMark
+        var members: PlistTreeBuilder.DictionaryMark
+        /// Where the offsets of its keys start on `keyOffsets`.
+        var keyOffsetBase: Int
+        /// The key (a node) whose value is being read.
+        var key = 0
         var keyOffset = 0
     }
 
@@ -47,11 +51,22 @@ struct TextScanner {
     private var objectCount = 0
     /// Reused for strings that hold escapes.
     private var scratch: [UInt8] = []
+    /// The tree being read.
+    var builder: PlistTreeBuilder
+    /// The offset of the first occurrence of each key of the open dictionaries.
+    private var keyOffsets: [Int] = []
 
     init(text: UnsafeRawBufferPointer, limits: Limits, dialect: Dialect) {
         self.text = text
         self.limits = limits
         self.dialect = dialect
+        builder = TextScanner.builder(for: text)
+    }
+
+    /// A builder sized for a text: about a node per 12 bytes, text and data
+    /// about half the input.
+    private static func builder(for text: UnsafeRawBufferPointer) -> PlistTreeBuilder {
+        PlistTreeBuilder(textOfSize: text.count, bytesPerNode: 12, textShare: 0.5)
     }
 
     /// The diagnostics found so far, in input order.
@@ -62,32 +77,70 @@ struct TextScanner {
         pendingDiagnostics.add(kind, message, at: offset)
     }
 
-    /// Goes back to the start, forgetting the values counted and the
+    /// Goes back to the start, forgetting the values read and counted and the
     /// diagnostics (for a parser that reads the text again another way).
     mutating func restart() {
         i = 0
         pendingDiagnostics.removeAll()
         objectCount = 0
+        builder = TextScanner.builder(for: text)
+        keyOffsets.removeAll()
     }
 
     // MARK: - Containers
 
-    /// Adds the finished `value` under the container's current key; a key seen
-    /// before keeps its place, takes the value and is reported.
-    mutating func addMember<Kind>(_ value: PlistValue, to container: inout Container<Kind>) {
-        let key = container.key
+    /// A container that opens at `start`.
+    func open<Kind>(_ kind: Kind, at start: Int) -> Container<Kind> {
+        Container(kind: kind, start: start, elements: builder.openArray(), members: builder.openDictionary(), keyOffsetBase: keyOffsets.count)
+    }
+
+    /// Adds the finished `value` (a node) to an array.
+    @inline(__always)
+    mutating func addElement<Kind>(_ value: Int, to container: inout Container<Kind>) {
+        builder.append(value, to: container.elements)
+    }
+
+    /// Adds the finished `value` (a node) under the container's current key; a
+    /// key seen before keeps its place, takes the value and is reported.
+    mutating func addMember<Kind>(_ value: Int, to container: inout Container<Kind>) {
         let keyOffset = container.keyOffset
-        if let first = container.members.add(key: key, at: keyOffset, value: value) {
-            pendingDiagnostics.add(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept", at: keyOffset, related: first)
+        if let first = builder.add(key: container.key, value: value, to: &container.members) {
+            pendingDiagnostics.add(.duplicateKey, "duplicate key \"\(builder.string(at: container.key))\"; the last value is kept",
+                                   at: keyOffset, related: keyOffsets[container.keyOffsetBase + first])
+        } else {
+            keyOffsets.append(keyOffset)
         }
+    }
+
+    /// The array node of a finished container.
+    mutating func closeArray<Kind>(_ container: Container<Kind>) -> Int {
+        builder.close(container.elements)
+    }
+
+    /// The dictionary node of a finished container.
+    mutating func closeDictionary<Kind>(_ container: Container<Kind>) -> Int {
+        keyOffsets.removeLast(keyOffsets.count - container.keyOffsetBase)
+        return builder.close(container.members)
+    }
+
+    /// The tree whose top node is `root`.
+    mutating func finish(root: Int) throws -> PlistTree {
+        try builder.finish(root: root)
     }
 
     // MARK: - Strings
 
-    /// Reads a string quoted with the byte at `i` up to the same byte, and
-    /// moves past it, decoding escapes with `Escapes`.
+    /// A string node, or a dictionary key when `isKey`, of UTF-8 that was checked.
     @inline(__always)
-    mutating func readQuotedString<Escapes: TextEscapes>(unescapingWith _: Escapes.Type) throws -> String {
+    mutating func string(utf8: UnsafeRawBufferPointer, isKey: Bool) -> Int {
+        isKey ? builder.key(utf8: utf8) : builder.string(utf8: utf8)
+    }
+
+    /// Reads a string quoted with the byte at `i` up to the same byte, and
+    /// moves past it, decoding escapes with `Escapes`: a string node, or a
+    /// dictionary key when `isKey`.
+    @inline(__always)
+    mutating func readQuotedString<Escapes: TextEscapes>(unescapingWith _: Escapes.Type, isKey: Bool) throws -> Int {
         let n = text.count
         let open = i
         let quote = text[i]
@@ -98,17 +151,19 @@ struct TextScanner {
             if b == quote {
                 try checkLength(j - start, at: open)
                 i = j + 1
-                return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<j]), as: UTF8.self)
+                return string(utf8: UnsafeRawBufferPointer(rebasing: text[start..<j]), isKey: isKey)
             }
-            if b == UInt8(ascii: "\\") { return try readEscapedString(open: open, start: start, escape: j, unescapingWith: Escapes.self) }
+            if b == UInt8(ascii: "\\") { return try readEscapedString(open: open, start: start, escape: j, unescapingWith: Escapes.self, isKey: isKey) }
             j = try advanceOverCharacter(at: j)
         }
         throw error(.syntax, "unterminated string", at: open)
     }
 
     /// The slow path of `readQuotedString`, from the first backslash at `escape`.
+    /// The unescaped text gathers in `scratch` (a key must be whole before it
+    /// is looked up) and is copied into the tree once.
     private mutating func readEscapedString<Escapes: TextEscapes>(open: Int, start: Int, escape: Int,
-                                                                  unescapingWith _: Escapes.Type) throws -> String {
+                                                                  unescapingWith _: Escapes.Type, isKey: Bool) throws -> Int {
         let n = text.count
         let quote = text[open]
         scratch.removeAll(keepingCapacity: true)
@@ -119,7 +174,8 @@ struct TextScanner {
             if b == quote {
                 try checkLength(scratch.count, at: open)
                 i = j + 1
-                return String(decoding: scratch, as: UTF8.self)
+                let unescaped = scratch
+                return unescaped.withUnsafeBytes { string(utf8: $0, isKey: isKey) }
             }
             if b != UInt8(ascii: "\\") {
                 let runStart = j

@@ -1,9 +1,9 @@
 extension JSONParser {
-    /// Parses a number at `i`. Integers (no fraction, no exponent) in
+    /// Parses a number at `i` into a node. Integers (no fraction, no exponent) in
     /// `Int64.min...UInt64.max` stay exact; everything else becomes a correctly
     /// rounded 64-bit real, as Apple reads it, with a diagnostic for an integer
     /// that became one. Reals beyond the range of `Double` are errors.
-    mutating func parseNumber() throws -> PlistValue {
+    mutating func parseNumber() throws -> Int {
         let n = text.count
         let start = i
         let negative = text[i] == UInt8(ascii: "-")
@@ -43,7 +43,7 @@ extension JSONParser {
             if exponentNegative { exponent = -exponent }
         }
         if fractionEnd == integerEnd, !hasExponent, let integer = exactInteger(integerStart..<integerEnd, negative: negative) {
-            return .integer(integer)
+            return scanner.builder.integer(integer)
         }
         let value = fastDouble(integer: integerStart..<integerEnd, fractionEnd: fractionEnd, exponent: exponent, negative: negative)
             ?? Double(String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self))
@@ -58,7 +58,7 @@ extension JSONParser {
         if fractionEnd == integerEnd, !hasExponent {
             scanner.report(.integerBeyond64Bits, "integer \(shown) does not fit in 64 bits; Apple's parsers read it as the real \(value)", at: start)
         }
-        return .real(PlistReal(value))
+        return scanner.builder.real(PlistReal(value))
     }
 
     @inline(__always)
@@ -79,9 +79,7 @@ extension JSONParser {
         return magnitude == UInt64(Int64.max) + 1 ? PlistInteger(Int64.min) : nil
     }
 
-    /// Clinger's fast path: when the significant digits fit in 53 bits and the
-    /// decimal exponent is within ±22, one IEEE multiplication or division of
-    /// exact operands gives the correctly rounded result. Nil otherwise.
+    /// The correctly rounded value by `DecimalFastPath`, or nil when it does not apply.
     private func fastDouble(integer: Range<Int>, fractionEnd: Int, exponent: Int, negative: Bool) -> Double? {
         var mantissa: UInt64 = 0
         var significant = 0
@@ -98,22 +96,6 @@ extension JSONParser {
                 fractionDigits += 1
             }
         }
-        if mantissa == 0 { return negative ? -0.0 : 0.0 }
-        guard significant <= 19, mantissa <= 1 << 53 else { return nil }
-        let decimalExponent = exponent - fractionDigits
-        guard decimalExponent >= -22, decimalExponent <= 22 else { return nil }
-        var value = Double(mantissa)
-        if decimalExponent >= 0 {
-            value *= Self.powersOfTen[decimalExponent]
-        } else {
-            value /= Self.powersOfTen[-decimalExponent]
-        }
-        return negative ? -value : value
+        return DecimalFastPath.double(mantissa: mantissa, significant: significant, exponent: exponent - fractionDigits, negative: negative)
     }
-
-    /// 1e0 through 1e22, all exact in binary64.
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
 }

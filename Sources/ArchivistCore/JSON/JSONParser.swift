@@ -28,10 +28,10 @@ struct JSONParser: TextEscapes {
     var diagnostics: [PlistDiagnostic] { scanner.diagnostics }
 
     /// Parses the whole buffer: one value and nothing but whitespace around it.
-    mutating func parseDocument() throws -> PlistValue {
+    mutating func parseDocument() throws -> PlistTree {
         let n = text.count
         var stack: [TextScanner.Container<Kind>] = []
-        var value: PlistValue
+        var value: Int
         parsing: while true {
             // A value starts here.
             skipWhitespace()
@@ -47,9 +47,9 @@ struct JSONParser: TextEscapes {
                 skipWhitespace()
                 if i < n, text[i] == UInt8(ascii: "}") {
                     i += 1
-                    value = .dictionary(PlistDictionary())
+                    value = scanner.closeDictionary(scanner.open(Kind.object, at: start))
                 } else {
-                    var frame = TextScanner.Container(kind: Kind.object, start: start)
+                    var frame = scanner.open(Kind.object, at: start)
                     try readKey(into: &frame, comma: nil)
                     stack.append(frame)
                     continue parsing
@@ -62,24 +62,24 @@ struct JSONParser: TextEscapes {
                 skipWhitespace()
                 if i < n, text[i] == UInt8(ascii: "]") {
                     i += 1
-                    value = .array([])
+                    value = scanner.closeArray(scanner.open(Kind.array, at: start))
                 } else {
-                    stack.append(TextScanner.Container(kind: .array, start: start))
+                    stack.append(scanner.open(Kind.array, at: start))
                     continue parsing
                 }
             case UInt8(ascii: "\""):
-                value = .string(try parseString())
+                value = try parseString(isKey: false)
                 try scanner.countObject()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = try parseNumber()
                 try scanner.countObject()
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
-                value = .bool(true)
+                value = scanner.builder.bool(true)
                 try scanner.countObject()
             case UInt8(ascii: "f"):
                 try expectLiteral("false")
-                value = .bool(false)
+                value = scanner.builder.bool(false)
                 try scanner.countObject()
             case UInt8(ascii: "n"):
                 let at = i
@@ -103,9 +103,9 @@ struct JSONParser: TextEscapes {
                     }
                     guard text[i] == UInt8(ascii: "}") else { throw unexpected(expecting: "',' or '}' after an object member") }
                     i += 1
-                    value = .dictionary(stack.removeLast().members.dictionary)
+                    value = scanner.closeDictionary(stack.removeLast())
                 case .array:
-                    stack[t].items.append(value)
+                    scanner.addElement(value, to: &stack[t])
                     guard i < n else { throw scanner.endOfInput(in: "array", startingAt: stack[t].start, expecting: "',' or ']'") }
                     if text[i] == UInt8(ascii: ",") {
                         let comma = i
@@ -118,12 +118,12 @@ struct JSONParser: TextEscapes {
                     }
                     guard text[i] == UInt8(ascii: "]") else { throw unexpected(expecting: "',' or ']' after an array element") }
                     i += 1
-                    value = .array(stack.removeLast().items)
+                    value = scanner.closeArray(stack.removeLast())
                 }
             }
             skipWhitespace()
             guard i == n else { throw unexpected(expecting: "the end of input after the top-level value") }
-            return value
+            return try scanner.finish(root: value)
         }
     }
 
@@ -138,7 +138,7 @@ struct JSONParser: TextEscapes {
             throw unexpected(expecting: "a string key")
         }
         frame.keyOffset = i
-        frame.key = try parseString()
+        frame.key = try parseString(isKey: true)
         skipWhitespace()
         guard i < text.count, text[i] == UInt8(ascii: ":") else { throw unexpected(expecting: "':' after an object key") }
         i += 1
@@ -165,10 +165,10 @@ struct JSONParser: TextEscapes {
         i += length
     }
 
-    /// Parses a string whose opening quote is at `i`.
+    /// Parses a string whose opening quote is at `i`: a string node, or a key when `isKey`.
     @inline(__always)
-    private mutating func parseString() throws -> String {
-        try scanner.readQuotedString(unescapingWith: Self.self)
+    private mutating func parseString(isKey: Bool) throws -> Int {
+        try scanner.readQuotedString(unescapingWith: Self.self, isKey: isKey)
     }
 
     /// Decodes the escape whose backslash is at `j` (the string opens at `open`).

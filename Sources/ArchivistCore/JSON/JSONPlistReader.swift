@@ -13,8 +13,8 @@ public enum JSONPlistReader {
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try TextInput.withUTF8Text(buffer, limits: options.limits, detectsUnmarkedUTF16or32: true) { text in
             var parser = JSONParser(text: text, limits: options.limits)
-            let value = try parser.parseDocument()
-            return PlistDocument(value: value, format: .json, diagnostics: parser.diagnostics)
+            let tree = try parser.parseDocument()
+            return PlistDocument(tree: tree, format: .json, diagnostics: parser.diagnostics)
         }
     }
 

@@ -15,26 +15,38 @@
 public enum JSONPlistWriter {
     /// The JSON text of `value`.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        try write(PlistTree(value, limits: .writing), options: options)
+    }
+
+    /// The JSON text of `tree`.
+    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
-        try write(value, options: options, into: out)
+        try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()
     }
 
     /// Appends the JSON text of `value` to `out`.
     package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        var walk = PlistTraversal(value, sortKeys: false)
+        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
+    }
+
+    /// Appends the JSON text of `source` to `out`.
+    package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        var walk = PlistTraversal(sortKeys: false)
+        var scratch: [UInt8] = []
         let pretty = options.pretty
         let encoderStyle = options.jsonEncoderStyle
-        while let step = walk.next() {
+        while let step = try walk.next(in: &source) {
             switch step {
             case .scalar(let scalar, let slot):
-                begin(slot, depth: walk.depth, pretty: pretty, encoderStyle: encoderStyle, into: out)
-                try writeScalar(scalar, pretty: pretty, encoderStyle: encoderStyle, keyPath: { walk.keyPath(to: slot) }, into: out)
+                try begin(slot, depth: walk.depth, pretty: pretty, encoderStyle: encoderStyle, source: &source, scratch: &scratch, into: out)
+                try writeScalar(scalar, pretty: pretty, encoderStyle: encoderStyle, scratch: &scratch,
+                                keyPath: { walk.keyPath(to: slot, in: &source) }, into: out)
             case .beginArray(_, let slot):
-                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: out)
+                try begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, source: &source, scratch: &scratch, into: out)
                 out.append(UInt8(ascii: "["))
             case .beginDictionary(_, let slot):
-                begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, into: out)
+                try begin(slot, depth: walk.depth - 1, pretty: pretty, encoderStyle: encoderStyle, source: &source, scratch: &scratch, into: out)
                 out.append(UInt8(ascii: "{"))
             case .endArray(let count, _):
                 end(count: count, depth: walk.depth, pretty: pretty, into: out)
@@ -48,7 +60,8 @@ public enum JSONPlistWriter {
     }
 
     /// The separator, line break, indent and key that come before a node.
-    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, encoderStyle: Bool, into out: ByteSink) {
+    private static func begin<S: PlistNodes>(_ slot: PlistTraversal.Slot, depth: Int, pretty: Bool, encoderStyle: Bool,
+                                             source: inout S, scratch: inout [UInt8], into out: ByteSink) throws {
         switch slot {
         case .root:
             return
@@ -57,7 +70,10 @@ public enum JSONPlistWriter {
             if pretty { newline(depth: depth, into: out) }
         }
         if case .entry(let key, _) = slot {
-            appendString(key, escapingSlashes: encoderStyle, into: out)
+            guard case .string(let text) = try source.item(key) else {
+                throw PlistError(.invalidValue, "a dictionary key is not a string")
+            }
+            appendString(text, escapingSlashes: encoderStyle, scratch: &scratch, into: out)
             out.append(UInt8(ascii: ":"))
             if pretty { out.append(UInt8(ascii: " ")) }
         }
@@ -73,10 +89,11 @@ public enum JSONPlistWriter {
         out.append(repeating: UInt8(ascii: " "), count: 2 * depth)
     }
 
-    private static func writeScalar(_ value: PlistValue, pretty: Bool, encoderStyle: Bool, keyPath: () -> String, into out: ByteSink) throws {
-        switch value {
-        case .string(let s):
-            appendString(s, escapingSlashes: encoderStyle, into: out)
+    private static func writeScalar(_ item: PlistItem, pretty: Bool, encoderStyle: Bool, scratch: inout [UInt8],
+                                    keyPath: () -> String, into out: ByteSink) throws {
+        switch item {
+        case .string(let text):
+            appendString(text, escapingSlashes: encoderStyle, scratch: &scratch, into: out)
         case .integer(let i):
             out.appendDecimal(i)
         case .real(let r):
@@ -94,7 +111,7 @@ public enum JSONPlistWriter {
             out.append(UInt8(ascii: "\""))
         case .data(let bytes):
             out.append(UInt8(ascii: "\""))
-            bytes.withUnsafeBufferPointer { Base64.encode($0, into: out) }
+            Base64.encode(bytes.assumingMemoryBound(to: UInt8.self), into: out)
             out.append(UInt8(ascii: "\""))
         case .uid(let u):
             out.append(pretty ? "{\"CF$UID\": " : "{\"CF$UID\":" as StaticString)
@@ -124,10 +141,9 @@ public enum JSONPlistWriter {
     /// A quoted JSON string: `"` and `\` (and `/` when `escapingSlashes`, as
     /// `JSONEncoder` writes it) escaped, control characters as `\n`, `\t`...
     /// or `\u00XX`; everything else copied as UTF-8.
-    static func appendString(_ string: String, escapingSlashes: Bool = false, into out: ByteSink) {
+    static func appendString(_ text: TextBytes, escapingSlashes: Bool = false, scratch: inout [UInt8], into out: ByteSink) {
         out.append(UInt8(ascii: "\""))
-        var s = string
-        s.withUTF8 { out.appendEscaped($0, JSONEscaping(escapingSlashes: escapingSlashes)) }
+        text.withUTF8(scratch: &scratch) { out.appendEscaped($0, JSONEscaping(escapingSlashes: escapingSlashes)) }
         out.append(UInt8(ascii: "\""))
     }
 }

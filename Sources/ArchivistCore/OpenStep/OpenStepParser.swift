@@ -46,22 +46,22 @@ struct OpenStepParser: TextEscapes {
     /// Parses the whole buffer, as Core Foundation does: whitespace only is an
     /// empty dictionary; a value followed by more text is either a strings file
     /// (when the value was a string, as in `key = value;`) or an error.
-    mutating func parseDocument() throws -> PlistValue {
-        guard try skipSpace() else { return .dictionary(PlistDictionary()) }
+    mutating func parseDocument() throws -> PlistTree {
+        guard try skipSpace() else { return try scanner.finish(root: scanner.closeDictionary(scanner.open(Kind.dictionary, at: i))) }
         let value = try parse(from: [])
-        guard try skipSpace() else { return value }
-        guard case .string = value else { throw unexpected(expecting: "the end of input after the property list") }
+        guard try skipSpace() else { return try scanner.finish(root: value) }
+        guard scanner.builder.kind(of: value) == .string else { throw unexpected(expecting: "the end of input after the property list") }
         // `key = value; ...`: read again from the start as a strings file.
         scanner.restart()
-        return try parse(from: [Frame(kind: .stringsFile, start: 0)])
+        return try scanner.finish(root: parse(from: [scanner.open(Kind.stringsFile, at: 0)]))
     }
 
     /// Parses one value (with an empty `stack`) or the contents of a strings
     /// file (with the strings-file frame on it).
-    private mutating func parse(from initialStack: [Frame]) throws -> PlistValue {
+    private mutating func parse(from initialStack: [Frame]) throws -> Int {
         var stack = initialStack
         var expect: Expect = stack.isEmpty ? .value : .keyOrEnd
-        var value: PlistValue
+        var value: Int
         parsing: while true {
             switch expect {
             case .value:
@@ -76,11 +76,11 @@ struct OpenStepParser: TextEscapes {
                     expect = .elementOrEnd
                     continue parsing
                 case UInt8(ascii: "<"):
-                    value = .data(try parseData())
+                    value = try parseData()
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                    value = .string(try parseQuotedString())
+                    value = try parseQuotedString(isKey: false)
                 case let b where Self.isUnquotedCharacter(b):
-                    value = .string(try parseUnquotedString())
+                    value = try parseUnquotedString(isKey: false)
                 default:
                     throw unexpected(expecting: "a value")
                 }
@@ -92,26 +92,26 @@ struct OpenStepParser: TextEscapes {
                     continue parsing
                 }
                 i += 1
-                value = .array(stack.removeLast().items)
+                value = scanner.closeArray(stack.removeLast())
             case .keyOrEnd:
                 guard let t = stack.indices.last else { throw unexpected(expecting: "a key") }
                 let isStringsFile = stack[t].kind == .stringsFile
                 guard try skipSpace() else {
                     guard isStringsFile else { throw endOfInput(in: stack, expecting: "a key or '}'") }
-                    value = .dictionary(stack.removeLast().members.dictionary)
+                    value = scanner.closeDictionary(stack.removeLast())
                     break
                 }
                 let b = text[i]
                 if b == UInt8(ascii: "}"), !isStringsFile {
                     i += 1
-                    value = .dictionary(stack.removeLast().members.dictionary)
+                    value = scanner.closeDictionary(stack.removeLast())
                     break
                 }
                 guard b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || Self.isUnquotedCharacter(b) else {
                     throw unexpected(expecting: isStringsFile ? "a key or the end of the strings file" : "a key or '}'")
                 }
                 let keyOffset = i
-                let key = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") ? try parseQuotedString() : try parseUnquotedString()
+                let key = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") ? try parseQuotedString(isKey: true) : try parseUnquotedString(isKey: true)
                 stack[t].key = key
                 stack[t].keyOffset = keyOffset
                 guard try skipSpace() else { throw endOfInput(in: stack, expecting: "'=' or ';' after the key") }
@@ -121,8 +121,8 @@ struct OpenStepParser: TextEscapes {
                     continue parsing
                 }
                 guard text[i] == UInt8(ascii: ";") else { throw unexpected(expecting: "'=' or ';' after the key") }
-                // `key;` is short for `key = key;` (the `;` is consumed below).
-                value = .string(key)
+                // `key;` is short for `key = key;` (the `;` is consumed below): the key's node is the value too.
+                value = key
                 try scanner.countObject()
             }
 
@@ -130,7 +130,7 @@ struct OpenStepParser: TextEscapes {
             while let t = stack.indices.last {
                 switch stack[t].kind {
                 case .array:
-                    stack[t].items.append(value)
+                    scanner.addElement(value, to: &stack[t])
                     guard try skipSpace() else { throw endOfInput(in: stack, expecting: "',' or ')'") }
                     if text[i] == UInt8(ascii: ",") {
                         i += 1
@@ -139,12 +139,12 @@ struct OpenStepParser: TextEscapes {
                     }
                     guard text[i] == UInt8(ascii: ")") else { throw unexpected(expecting: "',' or ')' after an array element") }
                     i += 1
-                    value = .array(stack.removeLast().items)
+                    value = scanner.closeArray(stack.removeLast())
                 case .dictionary, .stringsFile:
                     let key = stack[t].key
                     scanner.addMember(value, to: &stack[t])
                     guard try skipSpace(), text[i] == UInt8(ascii: ";") else {
-                        throw error(.syntax, "missing ';' after the value of key \"\(key)\" (found \(TextInput.describeCharacter(in: text, at: i)))")
+                        throw error(.syntax, "missing ';' after the value of key \"\(scanner.builder.string(at: key))\" (found \(TextInput.describeCharacter(in: text, at: i)))")
                     }
                     i += 1
                     expect = .keyOrEnd
@@ -158,7 +158,7 @@ struct OpenStepParser: TextEscapes {
     private mutating func open(_ kind: Kind, on stack: inout [Frame]) throws {
         try scanner.checkDepth(stack.count)
         try scanner.countObject()
-        stack.append(Frame(kind: kind, start: i))
+        stack.append(scanner.open(kind, at: i))
         i += 1
     }
 
@@ -214,17 +214,18 @@ struct OpenStepParser: TextEscapes {
         }
     }
 
-    private mutating func parseUnquotedString() throws -> String {
+    /// An unquoted string at `i`: a string node, or a key when `isKey`.
+    private mutating func parseUnquotedString(isKey: Bool) throws -> Int {
         let start = i
         while i < text.count, Self.isUnquotedCharacter(text[i]) { i += 1 }
         try scanner.checkLength(i - start, at: start)
-        return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<i]), as: UTF8.self)
+        return scanner.string(utf8: UnsafeRawBufferPointer(rebasing: text[start..<i]), isKey: isKey)
     }
 
-    /// Parses a string quoted with `"` or `'` (the byte at `i`).
+    /// Parses a string quoted with `"` or `'` (the byte at `i`): a string node, or a key when `isKey`.
     @inline(__always)
-    private mutating func parseQuotedString() throws -> String {
-        try scanner.readQuotedString(unescapingWith: Self.self)
+    private mutating func parseQuotedString(isKey: Bool) throws -> Int {
+        try scanner.readQuotedString(unescapingWith: Self.self, isKey: isKey)
     }
 
     /// Decodes the escape whose backslash is at `backslash` (the string opens at `open`).
@@ -269,24 +270,39 @@ struct OpenStepParser: TextEscapes {
     // MARK: - Data
 
     /// Parses `<0fbd 7777>` from the `<` at `i`: pairs of hex digits, with
-    /// spaces, tabs, line breaks, U+2028 and U+2029 between the pairs.
-    private mutating func parseData() throws -> [UInt8] {
+    /// spaces, tabs, line breaks, U+2028 and U+2029 between the pairs. The
+    /// text is checked first, then its bytes are decoded into the tree.
+    private mutating func parseData() throws -> Int {
         let n = text.count
         let open = i
         i += 1
-        var bytes: [UInt8] = []
+        var count = 0
         while i < n {
             let b = text[i]
             if b == UInt8(ascii: ">") {
                 i += 1
-                return bytes
+                let text = UnsafeRawBufferPointer(rebasing: self.text[(open + 1)..<(i - 1)])
+                return scanner.builder.data(maxCount: count) { out in
+                    var k = 0
+                    var j = 0
+                    while j < text.count, k < out.count {
+                        if let high = TextInput.hexValue(text[j]), j + 1 < text.count, let low = TextInput.hexValue(text[j + 1]) {
+                            out[k] = high << 4 | low
+                            k += 1
+                            j += 2
+                        } else {
+                            j += 1
+                        }
+                    }
+                    return k
+                }
             }
-            if let high = TextInput.hexValue(b) {
-                guard i + 1 < n, let low = TextInput.hexValue(text[i + 1]) else {
+            if TextInput.hexValue(b) != nil {
+                guard i + 1 < n, TextInput.hexValue(text[i + 1]) != nil else {
                     throw error(.syntax, "odd number of hexadecimal digits in data (\(TextInput.describeCharacter(in: text, at: i + 1)) after the digit)", at: i + 1)
                 }
-                bytes.append(high << 4 | low)
-                try scanner.checkLength(bytes.count, at: open)
+                count += 1
+                try scanner.checkLength(count, at: open)
                 i += 2
             } else if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
                 i += 1

@@ -23,8 +23,8 @@ public enum OpenStepReader {
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try TextInput.withUTF8Text(buffer, limits: options.limits) { text in
             var parser = OpenStepParser(text: text, limits: options.limits)
-            let value = try parser.parseDocument()
-            return PlistDocument(value: value, format: .openstep, diagnostics: parser.diagnostics)
+            let tree = try parser.parseDocument()
+            return PlistDocument(tree: tree, format: .openstep, diagnostics: parser.diagnostics)
         }
     }
 

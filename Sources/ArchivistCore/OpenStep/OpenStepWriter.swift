@@ -14,8 +14,8 @@
 /// }
 /// ```
 ///
-/// Strings are quoted only when they are empty or hold a character outside
-/// `[A-Za-z0-9_$/:.-]`; inside quotes `"` and `\` are escaped, control
+/// Strings are quoted only when they are empty, start with `//` or hold a
+/// character outside `[A-Za-z0-9_$/:.-]`; inside quotes `"` and `\` are escaped, control
 /// characters are written as `\n`, `\t`... or `\U00XX`, other text stays UTF-8.
 /// Data is hex in groups of four bytes, as `NSData` describes itself.
 ///
@@ -27,25 +27,45 @@
 public enum OpenStepWriter {
     /// The OpenStep text of `value`, ending with a newline.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        try write(PlistTree(value, limits: .writing), options: options)
+    }
+
+    /// The OpenStep text of `tree`, ending with a newline.
+    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
-        try write(value, options: options, into: out)
+        try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()
     }
 
     /// Appends the OpenStep text of `value`, ending with a newline, to `out`.
     package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        var walk = PlistTraversal(value, sortKeys: !options.keepKeyOrder)
-        while let step = walk.next() {
+        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
+    }
+
+    /// Appends the OpenStep text of `source`, ending with a newline, to `out`.
+    package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        var walk = PlistTraversal(sortKeys: !options.keepKeyOrder)
+        var scratch: [UInt8] = []
+        while let step = try walk.next(in: &source) {
             switch step {
             case .scalar(let scalar, let slot):
-                begin(slot, depth: walk.depth, into: out)
-                try writeScalar(scalar, keyPath: { walk.keyPath(to: slot) }, holdsUIDs: { holdsUID(value) }, into: out)
+                try begin(slot, depth: walk.depth, source: &source, scratch: &scratch, into: out)
+                switch scalar {
+                case .string(let text):
+                    appendString(text, scratch: &scratch, into: out)
+                case .data(let bytes):
+                    appendData(bytes, into: out)
+                case .integer, .real, .bool, .date, .uid, .null, .array, .dictionary:
+                    let path = walk.keyPath(to: slot, in: &source)
+                    walk.abandon(in: &source)
+                    throw notRepresentable(scalar.kind, at: path, holdsUIDs: (try? holdsUID(&source)) ?? false)
+                }
                 finish(slot, into: out)
             case .beginArray(_, let slot):
-                begin(slot, depth: walk.depth - 1, into: out)
+                try begin(slot, depth: walk.depth - 1, source: &source, scratch: &scratch, into: out)
                 out.append(UInt8(ascii: "("))
             case .beginDictionary(_, let slot):
-                begin(slot, depth: walk.depth - 1, into: out)
+                try begin(slot, depth: walk.depth - 1, source: &source, scratch: &scratch, into: out)
                 out.append(UInt8(ascii: "{"))
             case .endArray(_, let slot):
                 newline(depth: walk.depth, into: out)
@@ -61,7 +81,7 @@ public enum OpenStepWriter {
     }
 
     /// The separator, line break, indent and key that come before a node.
-    private static func begin(_ slot: PlistTraversal.Slot, depth: Int, into out: ByteSink) {
+    private static func begin<S: PlistNodes>(_ slot: PlistTraversal.Slot, depth: Int, source: inout S, scratch: inout [UInt8], into out: ByteSink) throws {
         switch slot {
         case .root:
             break
@@ -69,8 +89,11 @@ public enum OpenStepWriter {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             newline(depth: depth, into: out)
         case .entry(let key, _):
+            guard case .string(let text) = try source.item(key) else {
+                throw PlistError(.invalidValue, "a dictionary key is not a string")
+            }
             newline(depth: depth, into: out)
-            appendString(key, into: out)
+            appendString(text, scratch: &scratch, into: out)
             out.append(" = ")
         }
     }
@@ -85,30 +108,20 @@ public enum OpenStepWriter {
         out.append(repeating: 0x09, count: depth)
     }
 
-    private static func writeScalar(_ value: PlistValue, keyPath: () -> String, holdsUIDs: () -> Bool, into out: ByteSink) throws {
-        switch value {
-        case .string(let s):
-            appendString(s, into: out)
-        case .data(let bytes):
-            appendData(bytes, into: out)
-        case .integer, .real, .bool, .date, .uid, .null:
-            let path = keyPath()
-            let place = path.isEmpty ? "at the top level" : "at \"\(path)\""
-            let instead = holdsUIDs()
-                ? "the tree holds UIDs (a keyed archive), which only xml1 and binary1 keep: write one of those instead"
-                : "write xml1, binary1 or json instead"
-            throw PlistError(.notRepresentable,
-                             "OpenStep has no \(value.typeName) type: the \(value.typeName) \(place) cannot be written (OpenStep holds only strings, data, arrays and dictionaries; \(instead))")
-        case .array, .dictionary:
-            // The traversal hands containers over as begin/end steps.
-            break
-        }
+    /// The error for a node of a kind OpenStep lacks, at `path`.
+    private static func notRepresentable(_ kind: PlistKind, at path: String, holdsUIDs: Bool) -> PlistError {
+        let place = path.isEmpty ? "at the top level" : "at \"\(path)\""
+        let instead = holdsUIDs
+            ? "the tree holds UIDs (a keyed archive), which only xml1 and binary1 keep: write one of those instead"
+            : "write xml1, binary1 or json instead"
+        return PlistError(.notRepresentable,
+                          "OpenStep has no \(kind.name) type: the \(kind.name) \(place) cannot be written (OpenStep holds only strings, data, arrays and dictionaries; \(instead))")
     }
 
-    /// True when the tree holds a UID anywhere.
-    private static func holdsUID(_ value: PlistValue) -> Bool {
-        var walk = PlistTraversal(value, sortKeys: false)
-        while let step = walk.next() {
+    /// True when the source holds a UID anywhere.
+    private static func holdsUID<S: PlistNodes>(_ source: inout S) throws -> Bool {
+        var walk = PlistTraversal(sortKeys: false)
+        while let step = try walk.next(in: &source) {
             if case .scalar(.uid, _) = step { return true }
         }
         return false
@@ -117,7 +130,7 @@ public enum OpenStepWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `<0fbd7777 12345678 9a>`.
-    private static func appendData(_ bytes: [UInt8], into out: ByteSink) {
+    private static func appendData(_ bytes: UnsafeRawBufferPointer, into out: ByteSink) {
         out.reserve(bytes.count * 9 / 4 + 2)
         out.append(UInt8(ascii: "<"))
         for (k, b) in bytes.enumerated() {
@@ -128,12 +141,13 @@ public enum OpenStepWriter {
         out.append(UInt8(ascii: ">"))
     }
 
-    /// A string, bare when every byte is one of `[A-Za-z0-9_$/:.-]` and quoted
+    /// A string, bare when every byte is one of `[A-Za-z0-9_$/:.-]` and it
+    /// does not start with `//` (which readers take for a comment), quoted
     /// with escapes otherwise.
-    static func appendString(_ string: String, into out: ByteSink) {
-        var s = string
-        s.withUTF8 { bytes in
-            if !bytes.isEmpty, bytes.allSatisfy(OpenStepParser.isUnquotedCharacter) {
+    static func appendString(_ text: TextBytes, scratch: inout [UInt8], into out: ByteSink) {
+        text.withUTF8(scratch: &scratch) { bytes in
+            let startsComment = bytes.count >= 2 && bytes[0] == UInt8(ascii: "/") && bytes[1] == UInt8(ascii: "/")
+            if !bytes.isEmpty, !startsComment, bytes.allSatisfy(OpenStepParser.isUnquotedCharacter) {
                 out.append(bytes)
                 return
             }

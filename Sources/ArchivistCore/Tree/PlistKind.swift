@@ -38,3 +38,15 @@ public enum PlistKind: UInt8, Sendable, CaseIterable {
         }
     }
 }
+
+extension PlistKind {
+    /// The name with its article, for messages (`an integer`, `a UID`), the
+    /// same as `PlistValue.aTypeName`.
+    package var nameWithArticle: String {
+        switch self {
+        case .integer, .array: return "an " + name
+        case .uid: return "a UID"
+        case .string, .real, .bool, .date, .data, .dictionary, .null: return "a " + name
+        }
+    }
+}

@@ -47,6 +47,9 @@ package enum PlistItem {
 /// A writer visits a container between `enter` and `leave`; a source that can
 /// hold cycles refuses to enter a container that is already open.
 package protocol PlistNodes {
+    /// True when no dictionary holds a key twice (a `PlistTree`); writers then
+    /// skip looking for repeated keys.
+    static var keysAreUnique: Bool { get }
     /// The top node.
     var rootNode: Int { get }
     /// What `node` is.
@@ -61,4 +64,32 @@ package protocol PlistNodes {
     mutating func enter(_ node: Int, depth: Int) throws
     /// Called after a container's children were visited.
     mutating func leave(_ node: Int)
+}
+
+extension PlistNodes {
+    /// A source may repeat keys unless it says otherwise.
+    package static var keysAreUnique: Bool { false }
+}
+
+extension PlistTree.View {
+    /// The builder stores each key of a dictionary once.
+    package static var keysAreUnique: Bool { true }
+}
+
+extension PlistItem {
+    /// The kind of node the item is.
+    package var kind: PlistKind {
+        switch self {
+        case .string: return .string
+        case .data: return .data
+        case .integer: return .integer
+        case .real: return .real
+        case .bool: return .bool
+        case .date: return .date
+        case .uid: return .uid
+        case .null: return .null
+        case .array: return .array
+        case .dictionary: return .dictionary
+        }
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Builds a `PlistTree` bottom-up, as every reader produces nodes: scalars as
 /// they are read, a container when it closes. Children wait on one stack and
 /// move into the tree's link array when their container closes, so nothing is
@@ -70,8 +76,10 @@ package struct PlistTreeBuilder {
             let entry = keyTable[slot]
             if entry == 0 { break }
             let candidate = nodes[Int(entry - 1)]
-            if candidate.count == utf8.count,
-               bytes.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[candidate.start..<(candidate.start + candidate.count)]).elementsEqual(utf8) }) {
+            if candidate.count == utf8.count, bytes.withUnsafeBytes({ stored in
+                guard let a = stored.baseAddress, let b = utf8.baseAddress else { return utf8.isEmpty }
+                return memcmp(a + candidate.start, b, utf8.count) == 0
+            }) {
                 return Int(entry - 1)
             }
             slot = (slot + 1) & mask
@@ -236,6 +244,60 @@ package struct PlistTreeBuilder {
     }
 }
 
+// MARK: - What text readers ask while building
+
+extension PlistTreeBuilder {
+    /// The text of a string node made so far (for messages).
+    package func string(at node: Int) -> String {
+        let n = nodes[node]
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[n.start..<(n.start + n.count)]), as: UTF8.self) }
+    }
+
+    /// The kind of a node made so far.
+    package func kind(of node: Int) -> PlistKind { nodes[node].kind }
+
+    /// The position of the entry whose key is `key` (a node from `key(utf8:)`)
+    /// in an open dictionary, for readers that report a repeated key when they
+    /// read it rather than when its value is done.
+    package func position(ofKey key: Int, in mark: DictionaryMark) -> Int? {
+        let k = UInt32(truncatingIfNeeded: key)
+        if let index = mark.index { return index[k] }
+        var p = mark.start
+        while p < mark.start + 2 * mark.count {
+            if pending[p] == k { return (p - mark.start) / 2 }
+            p += 2
+        }
+        return nil
+    }
+
+    /// Closes a dictionary as CoreFoundation's XML reader does: a dictionary
+    /// whose one entry is `CF$UID` with an integer value up to `UInt32.max`
+    /// becomes a UID of that value.
+    package mutating func closeDictionaryOrUID(_ mark: DictionaryMark) -> Int {
+        if mark.count == 1 {
+            let key = nodes[Int(pending[mark.start])]
+            let value = nodes[Int(pending[mark.start + 1])]
+            if value.kind == .integer, value.flags & PlistTree.unsignedFlag == 0, value.payload <= UInt64(UInt32.max),
+               bytes[key.start..<(key.start + key.count)].elementsEqual("CF$UID".utf8) {
+                pending.removeLast(2)
+                return uid(value.payload)
+            }
+        }
+        return close(mark)
+    }
+}
+
+extension PlistTreeBuilder {
+    /// A builder for a text reader of `inputSize` bytes that makes about a node
+    /// per `bytesPerNode` bytes and keeps about `textShare` of them as text and
+    /// data. Reserves at most 4M nodes and 64 MB up front: the size of an input
+    /// (whitespace, say) promises nothing, and past that the arrays grow.
+    package init(textOfSize inputSize: Int, bytesPerNode: Int, textShare: Double) {
+        self.init(expectedNodes: min(inputSize / max(bytesPerNode, 1), 1 << 22),
+                  expectedBytes: min(Int(Double(inputSize) * textShare), 1 << 26))
+    }
+}
+
 extension PlistTreeBuilder {
     /// The key node for the text of the string node `node` (already made):
     /// the key stored earlier with the same UTF-8, or `node` itself, which
@@ -261,11 +323,5 @@ extension PlistTreeBuilder {
         keyCount += 1
         if keyCount * 2 > keyTable.count { growKeyTable() }
         return node
-    }
-
-    /// The text of a string node made so far (for diagnostics).
-    package func text(of node: Int) -> String {
-        let n = nodes[node]
-        return String(decoding: bytes[n.start..<(n.start + n.count)], as: UTF8.self)
     }
 }

@@ -98,36 +98,42 @@ package enum Base64 {
     /// sextet, a group of four sextets yields its first byte, its second unless
     /// the `=` signs just before it (ASCII whitespace between them does not
     /// count) number two or more, and its third unless there is one; an
-    /// incomplete last group is dropped. Nil when the text holds a byte outside
-    /// ASCII, which CoreFoundation refuses.
-    package static func decodeLikeCoreFoundation<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count / 4 * 3)
-        var accumulator: UInt32 = 0
-        var pending = 0
-        var equals = 0
-        for c in text {
-            guard c < 0x80 else { return nil }
-            let v: UInt8
-            if c == UInt8(ascii: "=") {
-                equals += 1
-                v = 0
-            } else {
-                // C's isspace: space, tab, LF, VT, FF, CR.
-                if !(c == 0x20 || (0x09...0x0D).contains(c)) { equals = 0 }
-                v = values[Int(c)]
-                if v == 0xFF { continue }
+    /// incomplete last group is dropped. The bytes go to `out`, which has room
+    /// for `maxDecodedCount(text.count)`; the result is how many. Nil when the
+    /// text holds a byte outside ASCII, which CoreFoundation refuses.
+    static func decodeLikeCoreFoundation(_ text: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Int? {
+        values.withUnsafeBufferPointer { values in
+            var k = 0
+            var accumulator: UInt32 = 0
+            var pending = 0
+            var equals = 0
+            for c in text {
+                guard c < 0x80 else { return nil }
+                let v: UInt8
+                if c == UInt8(ascii: "=") {
+                    equals += 1
+                    v = 0
+                } else {
+                    // C's isspace: space, tab, LF, VT, FF, CR.
+                    if !(c == 0x20 || (0x09...0x0D).contains(c)) { equals = 0 }
+                    v = values[Int(c)]
+                    if v == 0xFF { continue }
+                }
+                accumulator = accumulator << 6 | UInt32(v)
+                pending += 1
+                if pending == 4 {
+                    out[k] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                    k += 1
+                    if equals < 2 { out[k] = UInt8(truncatingIfNeeded: accumulator >> 8); k += 1 }
+                    if equals < 1 { out[k] = UInt8(truncatingIfNeeded: accumulator); k += 1 }
+                    accumulator = 0
+                    pending = 0
+                }
             }
-            accumulator = accumulator << 6 | UInt32(v)
-            pending += 1
-            if pending == 4 {
-                out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                if equals < 2 { out.append(UInt8(truncatingIfNeeded: accumulator >> 8)) }
-                if equals < 1 { out.append(UInt8(truncatingIfNeeded: accumulator)) }
-                accumulator = 0
-                pending = 0
-            }
+            return k
         }
-        return out
     }
+
+    /// The most bytes `decodeLikeCoreFoundation` makes of `count` bytes of text.
+    static func maxDecodedCount(_ count: Int) -> Int { count / 4 * 3 }
 }

@@ -181,8 +181,8 @@ package enum ISO8601 {
             }
             return n >= minCount ? value : nil
         }
-        func expect(_ c: Character) -> Bool {
-            guard i < bytes.count, bytes[i] == c.asciiValue else { return false }
+        func expect(_ c: Unicode.Scalar) -> Bool {
+            guard i < bytes.count, bytes[i] == UInt8(truncatingIfNeeded: c.value) else { return false }
             i += 1
             return true
         }

@@ -127,21 +127,25 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     @usableFromInline
     static func precedesInUTF16(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
-        let byBytes: Bool? = a.withUTF8 { x in
-            b.withUTF8 { y -> Bool? in
-                let common = Swift.min(x.count, y.count)
-                var i = 0
-                while i < common, x[i] == y[i] { i += 1 }
-                if i == common { return x.count < y.count }
-                // UTF-8 byte order is code-point order; it differs from UTF-16
-                // order only where a character beyond U+FFFF (lead byte 0xF0
-                // or more) meets one in U+E000...U+FFFF.
-                if x[i] >= 0xEE, y[i] >= 0xEE { return nil }
-                return x[i] < y[i]
-            }
-        }
+        let byBytes: Bool? = a.withUTF8 { x in b.withUTF8 { y in precedesInUTF16(utf8: x, y) } }
         if let byBytes { return byBytes }
         return a.utf16.lexicographicallyPrecedes(b.utf16)
+    }
+
+    /// Whether UTF-8 text `x` sorts before `y` by UTF-16 code units, decided
+    /// on the bytes; nil when only UTF-16 decides (a character beyond U+FFFF
+    /// meets one in U+E000...U+FFFF).
+    @inline(__always)
+    static func precedesInUTF16(utf8 x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let common = Swift.min(x.count, y.count)
+        var i = 0
+        while i < common, x[i] == y[i] { i += 1 }
+        if i == common { return x.count < y.count }
+        // UTF-8 byte order is code-point order; it differs from UTF-16
+        // order only where a character beyond U+FFFF (lead byte 0xF0
+        // or more) meets one in U+E000...U+FFFF.
+        if x[i] >= 0xEE, y[i] >= 0xEE { return nil }
+        return x[i] < y[i]
     }
 
     /// Unordered equality: the same keys with equal values.

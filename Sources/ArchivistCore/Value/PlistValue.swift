@@ -32,30 +32,27 @@ extension PlistValue {
     /// Shorthand for a 64-bit real node.
     public static func double(_ value: Double) -> PlistValue { .real(PlistReal(value)) }
 
-    /// The name of this node's type as users see it (`string`, `integer`, `dictionary`...).
-    public var typeName: String {
+    /// The kind of this node.
+    public var kind: PlistKind {
         switch self {
-        case .string: return "string"
-        case .integer: return "integer"
-        case .real: return "real"
-        case .bool: return "bool"
-        case .date: return "date"
-        case .data: return "data"
-        case .array: return "array"
-        case .dictionary: return "dictionary"
-        case .uid: return "uid"
-        case .null: return "null"
+        case .string: return .string
+        case .integer: return .integer
+        case .real: return .real
+        case .bool: return .bool
+        case .date: return .date
+        case .data: return .data
+        case .array: return .array
+        case .dictionary: return .dictionary
+        case .uid: return .uid
+        case .null: return .null
         }
     }
 
+    /// The name of this node's type as users see it (`string`, `integer`, `dictionary`...).
+    public var typeName: String { kind.name }
+
     /// The type name with its article, for messages (`an integer`, `a string`).
-    public var aTypeName: String {
-        switch self {
-        case .integer, .array: return "an " + typeName
-        case .uid: return "a UID"
-        case .string, .real, .bool, .date, .data, .dictionary, .null: return "a " + typeName
-        }
-    }
+    public var aTypeName: String { kind.nameWithArticle }
 
     /// The string, when this node is a string.
     public var stringValue: String? {

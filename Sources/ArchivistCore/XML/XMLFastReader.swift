@@ -8,8 +8,8 @@ import Darwin
 /// an optional XML declaration, DOCTYPE and comments, `<plist>` and the
 /// property-list elements, the five predefined entities.
 ///
-/// It reads straight from the buffer into the tree, with no libxml2 nodes and
-/// no text copies for most values. It is strict: on anything outside that
+/// It reads straight from the buffer into a `PlistTree`, with no libxml2 nodes
+/// and no allocation per value: text goes from the buffer into the tree's arena. It is strict: on anything outside that
 /// shape — any error, a CDATA section, a character reference, a processing
 /// instruction, an attribute other than `<plist version>`, a carriage return,
 /// a byte-order mark, another encoding, invalid UTF-8 or a character XML does
@@ -22,9 +22,9 @@ struct XMLFastReader {
     private var i = 0
     private let limits: Limits
     private var nodes = 0
+    private var builder: PlistTreeBuilder
+    /// Keys with entities, unescaped.
     private var scratch: [UInt8] = []
-    /// Prints of the keys of the dictionaries being read (see `keyPrint`), a stack.
-    private var keyPrints: [UInt64] = []
     /// libxml2 stops at 256 levels without XML_PARSE_HUGE; stay well inside.
     private static let maxDepth = 200
     /// libxml2 refuses text nodes over 10,000,000 bytes without XML_PARSE_HUGE.
@@ -34,10 +34,12 @@ struct XMLFastReader {
         self.p = p
         self.n = n
         self.limits = limits
+        // About a node per 24 bytes of XML; text and data about a third of it.
+        builder = PlistTreeBuilder(textOfSize: n, bytesPerNode: 24, textShare: 1.0 / 3)
     }
 
     /// The tree, or nil when the input should be read by libxml2.
-    static func read(_ buffer: UnsafeRawBufferPointer, limits: Limits) -> PlistValue? {
+    static func read(_ buffer: UnsafeRawBufferPointer, limits: Limits) -> PlistTree? {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         // Carriage returns take the libxml2 path (line-end rules, see XMLCarriageReturns).
@@ -101,7 +103,7 @@ struct XMLFastReader {
 
     // MARK: - Document
 
-    private mutating func document() -> PlistValue? {
+    private mutating func document() -> PlistTree? {
         if starts("<?xml") {
             guard declaration() else { return nil }
         }
@@ -110,7 +112,7 @@ struct XMLFastReader {
             guard doctype(), skipMisc() else { return nil }
         }
         guard at(i) == UInt8(ascii: "<") else { return nil }
-        let value: PlistValue
+        let value: Int
         if starts("<plist"), at(i + 6) == UInt8(ascii: ">") || XMLFastReader.isSpace(at(i + 6)) {
             i += 6
             guard plistAttributes(), skipMisc(), let v = element(depth: 1), skipMisc(), starts("</plist") else { return nil }
@@ -124,7 +126,7 @@ struct XMLFastReader {
             value = v
         }
         guard skipMisc(), i == n else { return nil }
-        return value
+        return try? builder.finish(root: value)
     }
 
     /// `<?xml version="1.0" [encoding="UTF-8"] [standalone="..."]?>`.
@@ -281,25 +283,25 @@ struct XMLFastReader {
         }
     }
 
-    private mutating func element(depth: Int) -> PlistValue? {
+    private mutating func element(depth: Int) -> Int? {
         guard depth <= XMLFastReader.maxDepth, depth <= limits.maxDepth else { return nil }
         nodes += 1
         guard nodes <= limits.maxObjects, let (tag, empty) = startTag() else { return nil }
         switch tag {
         case .dict:
-            if empty { return .dictionary(PlistDictionary()) }
+            if empty { return builder.close(builder.openDictionary()) }
             return dictionary(depth: depth)
         case .array:
-            if empty { return .array([]) }
-            var items: [PlistValue] = []
+            let mark = builder.openArray()
+            if empty { return builder.close(mark) }
             while true {
                 guard skipMisc() else { return nil }
                 if at(i + 1) == UInt8(ascii: "/") {
                     guard endTag("array") else { return nil }
-                    return .array(items)
+                    return builder.close(mark)
                 }
                 guard let v = element(depth: depth + 1) else { return nil }
-                items.append(v)
+                builder.append(v, to: mark)
             }
         case .key:
             return nil  // a key outside a dictionary
@@ -307,11 +309,11 @@ struct XMLFastReader {
             if !empty {
                 guard let text = content(), text.allSatisfy(XMLFastReader.isSpace), endTag(XMLFastReader.endName(tag)) else { return nil }
             }
-            return .bool(tag == .true)
+            return builder.bool(tag == .true)
         case .string:
-            if empty { return .string("") }
-            guard let s = stringContent(), endTag("string") else { return nil }
-            return .string(s)
+            if empty { return builder.string(utf8: UnsafeRawBufferPointer(start: nil, count: 0)) }
+            guard let s = stringContent(isKey: false), endTag("string") else { return nil }
+            return s
         case .integer, .real, .date, .data:
             let text: UnsafeBufferPointer<UInt8>
             if empty {
@@ -324,68 +326,42 @@ struct XMLFastReader {
         }
     }
 
-    private func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+    private mutating func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> Int? {
         switch tag {
         case .integer:
-            return XMLScalars.integer(text).map { .integer($0) }
+            return XMLScalars.integer(text).map { builder.integer($0) }
         case .real:
-            return XMLScalars.real(text).map { .real(PlistReal($0)) }
+            return XMLScalars.real(text).map { builder.real(PlistReal($0)) }
         case .date:
-            return ISO8601.parseXML(text).map { .date($0) }
+            return ISO8601.parseXML(text).map { builder.date($0) }
         default:
-            return Base64.decodeLikeCoreFoundation(text).map { .data($0) }
-        }
-    }
-
-    /// A hash of an ASCII key's bytes, never 0; 0 for other keys. Different
-    /// prints mean different ASCII text (equal prints are confirmed as strings);
-    /// other keys are compared as strings, which also matches canonically
-    /// equivalent keys as libxml2's path does.
-    private static func keyPrint(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { bytes in
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
-            for b in bytes {
-                if b >= 0x80 { return 0 }
-                h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+            // `content()` let only ASCII through: the decoding cannot fail.
+            return builder.data(maxCount: Base64.maxDecodedCount(text.count)) { out in
+                Base64.decodeLikeCoreFoundation(UnsafeRawBufferPointer(text), into: out) ?? 0
             }
-            return h | 1
         }
     }
 
-    private mutating func dictionary(depth: Int) -> PlistValue? {
-        var dict = PlistDictionary()
-        var seen: Set<String> = []
-        let printBase = keyPrints.count
-        defer { keyPrints.removeLast(keyPrints.count - printBase) }
+    private mutating func dictionary(depth: Int) -> Int? {
+        var mark = builder.openDictionary()
         while true {
             guard skipMisc() else { return nil }
             if at(i + 1) == UInt8(ascii: "/") {
                 guard endTag("dict") else { return nil }
-                return XMLTreeBuilder.uidOrDictionary(dict)
+                return builder.closeDictionaryOrUID(mark)
             }
             guard let (tag, empty) = startTag(), tag == .key else { return nil }
-            var key = ""
-            if !empty {
-                guard let k = stringContent(), endTag("key") else { return nil }
-                key = k
-            }
-            // A duplicate key is reported with positions: libxml2's path does that.
-            if dict.count < 64 {
-                let print = XMLFastReader.keyPrint(key)
-                for j in 0..<dict.count {
-                    let other = keyPrints[printBase + j]
-                    if print != 0, other != 0, print != other { continue }
-                    if dict.keys[j] == key { return nil }
-                }
-                keyPrints.append(print)
+            let key: Int
+            if empty {
+                key = builder.key(utf8: UnsafeRawBufferPointer(start: nil, count: 0))
             } else {
-                if seen.isEmpty { seen = Set(dict.keys) }
-                guard seen.insert(key).inserted else { return nil }
+                guard let k = stringContent(isKey: true), endTag("key") else { return nil }
+                key = k
             }
             guard skipMisc(), at(i) == UInt8(ascii: "<"), at(i + 1) != UInt8(ascii: "/"),
                   let value = element(depth: depth + 1) else { return nil }
-            dict.appendUnchecked(key: key, value: value)
+            // A duplicate key is reported with positions: libxml2's path does that.
+            guard builder.add(key: key, value: value, to: &mark) == nil else { return nil }
         }
     }
 
@@ -405,8 +381,8 @@ struct XMLFastReader {
     }
 
     /// The text of a `<string>` or `<key>` up to the next `<`, with the predefined
-    /// entities replaced and the UTF-8 checked.
-    private mutating func stringContent() -> String? {
+    /// entities replaced and the UTF-8 checked: a string node, or a key when `isKey`.
+    private mutating func stringContent(isKey: Bool) -> Int? {
         let start = i
         var ascii = true
         var entities = false
@@ -428,27 +404,51 @@ struct XMLFastReader {
         guard count <= limits.maxValueLength, count < XMLFastReader.maxText else { return nil }
         let bytes = UnsafeBufferPointer(start: p + start, count: count)
         if !ascii, !XMLFastReader.validXMLUTF8(bytes) { return nil }
-        if !entities { return String(decoding: bytes, as: UTF8.self) }
-        scratch.removeAll(keepingCapacity: true)
+        if !entities {
+            return isKey ? builder.key(utf8: UnsafeRawBufferPointer(bytes)) : builder.string(utf8: UnsafeRawBufferPointer(bytes))
+        }
+        if isKey {
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: repeatElement(0, count: count))
+            let written = scratch.withUnsafeMutableBytes { XMLFastReader.replaceEntities(bytes, into: $0) }
+            guard let written else { return nil }
+            let key = scratch
+            return key.withUnsafeBytes { builder.key(utf8: UnsafeRawBufferPointer(rebasing: $0[..<written])) }
+        }
+        // Entities only shorten the text: it is replaced straight into the tree.
+        var valid = true
+        let node = builder.string(maxCount: count) { out in
+            guard let written = XMLFastReader.replaceEntities(bytes, into: out) else { valid = false; return 0 }
+            return written
+        }
+        return valid ? node : nil
+    }
+
+    /// Copies `text` into `out` (as large) with the five predefined entities
+    /// replaced: how many bytes were written, nil for another reference.
+    private static func replaceEntities(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Int? {
+        let count = text.count
         var k = 0
+        var w = 0
         while k < count {
-            let b = bytes[k]
-            guard b == UInt8(ascii: "&") else { scratch.append(b); k += 1; continue }
+            let b = text[k]
+            guard b == UInt8(ascii: "&") else { out[w] = b; w += 1; k += 1; continue }
             var semicolon = k + 1
-            while semicolon < count, semicolon - k <= 5, bytes[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
-            guard semicolon < count, bytes[semicolon] == UInt8(ascii: ";") else { return nil }
-            let name = UnsafeBufferPointer(rebasing: bytes[(k + 1)..<semicolon])
+            while semicolon < count, semicolon - k <= 5, text[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+            guard semicolon < count, text[semicolon] == UInt8(ascii: ";") else { return nil }
+            let name = UnsafeBufferPointer(rebasing: text[(k + 1)..<semicolon])
             switch String(decoding: name, as: UTF8.self) {
-            case "amp": scratch.append(UInt8(ascii: "&"))
-            case "lt": scratch.append(UInt8(ascii: "<"))
-            case "gt": scratch.append(UInt8(ascii: ">"))
-            case "quot": scratch.append(UInt8(ascii: "\""))
-            case "apos": scratch.append(UInt8(ascii: "'"))
+            case "amp": out[w] = UInt8(ascii: "&")
+            case "lt": out[w] = UInt8(ascii: "<")
+            case "gt": out[w] = UInt8(ascii: ">")
+            case "quot": out[w] = UInt8(ascii: "\"")
+            case "apos": out[w] = UInt8(ascii: "'")
             default: return nil  // character references and other entities: libxml2's path
             }
+            w += 1
             k = semicolon + 1
         }
-        return String(decoding: scratch, as: UTF8.self)
+        return w
     }
 
     /// Well-formed UTF-8 whose characters XML allows (no U+FFFE or U+FFFF;

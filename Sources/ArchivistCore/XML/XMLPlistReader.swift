@@ -36,8 +36,8 @@ public enum XMLPlistReader {
             let utf8 = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
             return try utf8.withUnsafeBytes { try parse($0, encoding: "UTF-8", options: options) }
         }
-        if direct, let value = XMLFastReader.read(buffer, limits: options.limits) {
-            return PlistDocument(value: value, format: .xml, diagnostics: [])
+        if direct, let tree = XMLFastReader.read(buffer, limits: options.limits) {
+            return PlistDocument(tree: tree, format: .xml, diagnostics: [])
         }
         if let protected = XMLCarriageReturns.protect(buffer) {
             return try protected.withUnsafeBytes { try parse($0, encoding: nil, options: options) }
@@ -69,8 +69,8 @@ public enum XMLPlistReader {
             Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error)
         }, sink)
         var builder = XMLTreeBuilder(reader: reader, source: buffer, prescan: prescan, limits: options.limits, errors: errors)
-        let value = try withExtendedLifetime(errors) { try builder.run() }
-        return PlistDocument(value: value, format: .xml, diagnostics: builder.diagnostics)
+        let tree = try withExtendedLifetime(errors) { try builder.run() }
+        return PlistDocument(tree: tree, format: .xml, diagnostics: builder.diagnostics)
     }
 }
 

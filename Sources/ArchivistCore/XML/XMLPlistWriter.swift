@@ -5,26 +5,35 @@ import CArchivistSupport
 /// xml1` on macOS): tab indentation, keys sorted by UTF-16 code units, `%.17g`
 /// reals, floored UTC dates, base64 lines that count a tab as 8 columns.
 public enum XMLPlistWriter {
-    /// Writes a tree as an XML property list.
+    /// Writes a value as an XML property list.
     public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+        try write(PlistTree(value, limits: .writing), options: options)
+    }
+
+    /// Writes a tree as an XML property list.
+    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
-        try write(value, options: options, into: out)
+        try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()
     }
 
-    /// Appends the XML property list of `value` to `out`. The emitter recurses
-    /// rather than walking `PlistTraversal`, since it refuses nesting deeper
-    /// than `XMLEmitter.maxDepth` (which bounds the recursion) and reuses one
-    /// dictionary's sorted key order for the next, which the walk cannot.
+    /// Appends the XML property list of `value` to `out`.
     package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        let w = XMLEmitter(keepKeyOrder: options.keepKeyOrder, out: out)
+        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
+    }
+
+    /// Appends the XML property list of `source` to `out`. The emitter
+    /// recurses, since it refuses nesting deeper than `XMLEmitter.maxDepth`
+    /// (which bounds the recursion).
+    package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        var w = XMLEmitter(keepKeyOrder: options.keepKeyOrder, out: out)
         out.append(XMLEmitter.header)
-        try w.emit(value, indent: 0)
+        try w.emit(source.rootNode, of: &source, indent: 0)
         out.append("</plist>\n")
     }
 }
 
-final class XMLEmitter {
+struct XMLEmitter {
     static let header: StaticString = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -33,15 +42,16 @@ final class XMLEmitter {
         """
     static let maxDepth = 512
 
-    let keepKeyOrder: Bool
     let out: ByteSink
-    /// The last dictionary's keys and their sorted order: arrays of records
-    /// repeat the same keys, so the order is usually computed once.
-    private var lastKeys: [String] = []
-    private var lastOrder: [Int] = []
+    /// Dictionary entries to write, sorted unless keys keep their order.
+    private var order: EntryOrder
+    /// The entries of the open dictionaries, innermost last.
+    private var entries: [Int] = []
+    /// Text transcoded to UTF-8.
+    private var scratch: [UInt8] = []
 
     init(keepKeyOrder: Bool, out: ByteSink) {
-        self.keepKeyOrder = keepKeyOrder
+        order = EntryOrder(sorted: !keepKeyOrder)
         self.out = out
     }
 
@@ -55,14 +65,15 @@ final class XMLEmitter {
         out.append(s)
     }
 
-    func emit(_ value: PlistValue, indent: Int) throws {
+    mutating func emit<S: PlistNodes>(_ node: Int, of source: inout S, indent: Int) throws {
         guard indent <= Self.maxDepth else {
             throw PlistError(.limitExceeded, "nesting deeper than \(Self.maxDepth) levels cannot be written")
         }
+        let item = try source.item(node)
         tabs(indent)
-        switch value {
-        case .string(let s):
-            raw("<string>"); escaped(s); raw("</string>\n")
+        switch item {
+        case .string(let text):
+            raw("<string>"); escaped(text); raw("</string>\n")
         case .integer(let i):
             raw("<integer>"); out.appendDecimal(i); raw("</integer>\n")
         case .real(let r):
@@ -79,19 +90,28 @@ final class XMLEmitter {
             raw("<data>\n")
             base64Lines(bytes, indent: indent)
             tabs(indent); raw("</data>\n")
-        case .array(let items):
-            if items.isEmpty { raw("<array/>\n"); return }
+        case .array(let count):
+            if count == 0 { raw("<array/>\n"); return }
             raw("<array>\n")
-            for item in items { try emit(item, indent: indent + 1) }
+            try source.enter(node, depth: indent)
+            for i in 0..<count { try emit(try source.element(i, of: node), of: &source, indent: indent + 1) }
+            source.leave(node)
             tabs(indent); raw("</array>\n")
-        case .dictionary(let dict):
-            if dict.isEmpty { raw("<dict/>\n"); return }
+        case .dictionary(let count):
+            if count == 0 { raw("<dict/>\n"); return }
             raw("<dict>\n")
-            if keepKeyOrder {
-                for i in 0..<dict.count { try entry(dict.keys[i], dict.values[i], indent: indent + 1) }
+            try source.enter(node, depth: indent)
+            let start = entries.count
+            if let written = try order.resolve(node, count: count, of: &source, into: &entries) {
+                for k in 0..<written {
+                    let key = try source.key(entries[start + 2 * k], of: node)
+                    try entry(key, try source.value(entries[start + 2 * k + 1], of: node), of: &source, indent: indent + 1)
+                }
+                entries.removeSubrange(start...)
             } else {
-                for i in sortedOrder(dict) { try entry(dict.keys[i], dict.values[i], indent: indent + 1) }
+                for i in 0..<count { try entry(try source.key(i, of: node), try source.value(i, of: node), of: &source, indent: indent + 1) }
             }
+            source.leave(node)
             tabs(indent); raw("</dict>\n")
         case .uid(let u):
             raw("<dict>\n")
@@ -103,55 +123,53 @@ final class XMLEmitter {
         }
     }
 
-    private func sortedOrder(_ dict: PlistDictionary) -> [Int] {
-        if dict.keys == lastKeys { return lastOrder }
-        let order = dict.indicesSortedByUTF16()
-        lastKeys = dict.keys
-        lastOrder = order
-        return order
-    }
-
-    func entry(_ key: String, _ value: PlistValue, indent: Int) throws {
-        tabs(indent); raw("<key>"); escaped(key); raw("</key>\n")
-        try emit(value, indent: indent)
+    mutating func entry<S: PlistNodes>(_ key: Int, _ value: Int, of source: inout S, indent: Int) throws {
+        guard case .string(let text) = try source.item(key) else {
+            throw PlistError(.invalidValue, "a dictionary key is not a string")
+        }
+        tabs(indent); raw("<key>"); escaped(text); raw("</key>\n")
+        try emit(value, of: &source, indent: indent)
     }
 
     /// Appends text with only `&`, `<` and `>` escaped.
-    func escaped(_ s: String) {
-        var copy = s
-        copy.withUTF8 { bytes in
-            // Most text has nothing to escape: one scan, one copy.
-            var plain = true
-            for b in bytes where b == 0x26 || b == 0x3C || b == 0x3E {
-                plain = false
-                break
-            }
-            if plain {
-                out.append(bytes)
-                return
-            }
-            let n = bytes.count
-            // At most 5 bytes out per byte in (`&amp;`).
-            out.appendUninitialized(max: 5 * n) { p in
-                var k = 0
-                for b in bytes {
-                    switch b {
-                    case 0x26:
-                        p[k] = 0x26; p[k + 1] = 0x61; p[k + 2] = 0x6D; p[k + 3] = 0x70; p[k + 4] = 0x3B
-                        k += 5
-                    case 0x3C:
-                        p[k] = 0x26; p[k + 1] = 0x6C; p[k + 2] = 0x74; p[k + 3] = 0x3B
-                        k += 4
-                    case 0x3E:
-                        p[k] = 0x26; p[k + 1] = 0x67; p[k + 2] = 0x74; p[k + 3] = 0x3B
-                        k += 4
-                    default:
-                        p[k] = b
-                        k += 1
-                    }
+    mutating func escaped(_ text: TextBytes) {
+        let out = self.out
+        text.withUTF8(scratch: &scratch) { bytes in XMLEmitter.escaped(bytes, into: out) }
+    }
+
+    /// Appends UTF-8 text with only `&`, `<` and `>` escaped.
+    static func escaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: ByteSink) {
+        // Most text has nothing to escape: one scan, one copy.
+        var plain = true
+        for b in bytes where b == 0x26 || b == 0x3C || b == 0x3E {
+            plain = false
+            break
+        }
+        if plain {
+            out.append(bytes)
+            return
+        }
+        let n = bytes.count
+        // At most 5 bytes out per byte in (`&amp;`).
+        out.appendUninitialized(max: 5 * n) { p in
+            var k = 0
+            for b in bytes {
+                switch b {
+                case 0x26:
+                    p[k] = 0x26; p[k + 1] = 0x61; p[k + 2] = 0x6D; p[k + 3] = 0x70; p[k + 4] = 0x3B
+                    k += 5
+                case 0x3C:
+                    p[k] = 0x26; p[k + 1] = 0x6C; p[k + 2] = 0x74; p[k + 3] = 0x3B
+                    k += 4
+                case 0x3E:
+                    p[k] = 0x26; p[k + 1] = 0x67; p[k + 2] = 0x74; p[k + 3] = 0x3B
+                    k += 4
+                default:
+                    p[k] = b
+                    k += 1
                 }
-                return k
             }
+            return k
         }
     }
 
@@ -173,20 +191,19 @@ final class XMLEmitter {
 
     /// Base64 in lines of `76 - 8 * min(indent, 8)` characters, each indented
     /// with `min(indent, 8)` tabs.
-    func base64Lines(_ bytes: [UInt8], indent: Int) {
+    func base64Lines(_ bytes: UnsafeRawBufferPointer, indent: Int) {
         let tabsPerLine = min(indent, 8)
         let lineLength = 76 - 8 * tabsPerLine
         // Whole lines hold lineLength / 4 groups of 3 input bytes.
         let bytesPerLine = lineLength / 4 * 3
         var i = 0
-        bytes.withUnsafeBufferPointer { all in
-            while i < all.count {
-                let end = min(i + bytesPerLine, all.count)
-                tabs(tabsPerLine)
-                Base64.encode(UnsafeBufferPointer(rebasing: all[i..<end]), into: out)
-                out.append(0x0A)
-                i = end
-            }
+        let all = bytes.assumingMemoryBound(to: UInt8.self)
+        while i < all.count {
+            let end = min(i + bytesPerLine, all.count)
+            tabs(tabsPerLine)
+            Base64.encode(UnsafeBufferPointer(rebasing: all[i..<end]), into: out)
+            out.append(0x0A)
+            i = end
         }
     }
 }

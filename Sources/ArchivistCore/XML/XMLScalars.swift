@@ -70,6 +70,7 @@ enum XMLScalars {
             default: return nil
             }
         }
+        if let value = DecimalFastPath.double(s) { return value }
         let count = s.count
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { p -> Double? in
             guard let base = p.baseAddress else { return nil }

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Turns the node stream of an `xmlTextReader` into a `PlistValue`, with an
+/// Turns the node stream of an `xmlTextReader` into a `PlistTree`, with an
 /// explicit stack of open containers (no recursion).
 struct XMLTreeBuilder {
     private let reader: xmlTextReaderPtr
@@ -13,35 +13,28 @@ struct XMLTreeBuilder {
     private let errors: XMLErrorSink
     private(set) var diagnostics: [PlistDiagnostic] = []
 
-    /// An open container. A class, so that appending to the innermost one
-    /// mutates its storage in place (an enum payload on a stack would be copied).
-    private final class Frame {
+    /// An open container: its children wait on the builder's pending stack.
+    private struct Frame {
         enum Kind { case plist, array, dictionary }
         let kind: Kind
-        var plistValue: PlistValue?
-        var items: [PlistValue] = []
-        var dict = PlistDictionary()
-        var pendingKey: String?
-        /// The line of each key's start tag, parallel to `dict.keys`.
-        var keyLines: [Int] = []
-        /// A key index, built once a dictionary grows past 16 keys.
-        var index: [String: Int] = [:]
-
-        init(_ kind: Kind) { self.kind = kind }
-
-        /// The position of `key`, if the dictionary has it.
-        func position(of key: String) -> Int? {
-            if dict.count <= 16 { return dict.index(forKey: key) }
-            if index.isEmpty {
-                for (i, k) in dict.keys.enumerated() { index[k] = i }
-            }
-            return index[key]
-        }
+        var elements: PlistTreeBuilder.ArrayMark
+        var members: PlistTreeBuilder.DictionaryMark
+        /// The value of `<plist>`.
+        var plistValue: Int?
+        /// The key (a node) whose value is awaited, and the line of its start tag.
+        var pendingKey: Int?
+        var pendingKeyLine = 0
+        /// Where the lines of its keys' start tags start on `keyLines`.
+        let keyLineBase: Int
     }
 
     private var stack: [Frame] = []
     private var nodes = 0
     private var text: [UInt8] = []
+    private var builder: PlistTreeBuilder
+    /// The line of the start tag of each key of the open dictionaries (of the
+    /// last occurrence of a repeated one), in entry order.
+    private var keyLines: [Int] = []
 
     private let source: UnsafeRawBufferPointer
     /// The raw text of `<data>` elements, which CoreFoundation decodes.
@@ -55,7 +48,15 @@ struct XMLTreeBuilder {
         self.prescan = prescan
         self.limits = limits
         self.errors = errors
+        builder = PlistTreeBuilder(textOfSize: source.count, bytesPerNode: 24, textShare: 1.0 / 3)
     }
+
+    private func frame(_ kind: Frame.Kind) -> Frame {
+        Frame(kind: kind, elements: builder.openArray(), members: builder.openDictionary(), keyLineBase: keyLines.count)
+    }
+
+    /// The key awaiting a value in the innermost dictionary, as text (for messages).
+    private func keyText(_ key: Int) -> String { builder.string(at: key) }
 
     private var position: SourceLocation {
         .text(line: Int(xmlTextReaderGetParserLineNumber(reader)), column: Int(xmlTextReaderGetParserColumnNumber(reader)))
@@ -129,8 +130,8 @@ struct XMLTreeBuilder {
         }
     }
 
-    mutating func run() throws -> PlistValue {
-        var root: PlistValue?
+    mutating func run() throws -> PlistTree {
+        var root: Int?
         var sawPlist = false
         while try next() {
             switch xmlTextReaderNodeType(reader) {
@@ -140,7 +141,7 @@ struct XMLTreeBuilder {
                     if xmlTextReaderIsEmptyElement(reader) == 1 {
                         throw syntax("<plist> holds no value")
                     }
-                    stack.append(Frame(.plist))
+                    stack.append(frame(.plist))
                     continue
                 }
                 guard !stack.isEmpty || (root == nil && !sawPlist) else {
@@ -151,17 +152,18 @@ struct XMLTreeBuilder {
                 }
             case 15: // end element
                 guard let frame = stack.popLast() else { throw syntax("unexpected </\(name())>") }
-                let value: PlistValue
+                let value: Int
                 switch frame.kind {
                 case .plist:
                     guard let v = frame.plistValue else { throw syntax("<plist> holds no value") }
                     root = v
                     continue
                 case .array:
-                    value = .array(frame.items)
+                    value = builder.close(frame.elements)
                 case .dictionary:
-                    if let pending = frame.pendingKey { throw syntax("key \"\(pending)\" has no value") }
-                    value = XMLTreeBuilder.uidOrDictionary(frame.dict)
+                    if let pending = frame.pendingKey { throw syntax("key \"\(keyText(pending))\" has no value") }
+                    keyLines.removeLast(keyLines.count - frame.keyLineBase)
+                    value = builder.closeDictionaryOrUID(frame.members)
                 }
                 if stack.isEmpty { root = value } else { try add(value) }
             case 3, 4: // text, CDATA
@@ -175,21 +177,11 @@ struct XMLTreeBuilder {
             }
         }
         guard stack.isEmpty, let root else { throw syntax("the input holds no property-list value") }
-        return root
-    }
-
-    /// A dictionary with the single key `CF$UID` and an integer value is a UID,
-    /// as CoreFoundation reads it.
-    static func uidOrDictionary(_ dict: PlistDictionary) -> PlistValue {
-        if dict.count == 1, dict.keys[0] == "CF$UID", case .integer(let i) = dict.values[0],
-           let u = i.uint64Value, u <= UInt64(UInt32.max) {
-            return .uid(u)
-        }
-        return .dictionary(dict)
+        return try builder.finish(root: root)
     }
 
     /// Handles a start tag: opens a container (returns nil) or reads a scalar.
-    private mutating func element() throws -> PlistValue? {
+    private mutating func element() throws -> Int? {
         nodes += 1
         guard nodes <= limits.maxObjects else {
             throw PlistError(.limitExceeded, "more than \(limits.maxObjects) objects", at: position)
@@ -201,35 +193,35 @@ struct XMLTreeBuilder {
         switch kind {
         case .dict, .array:
             let isDict = kind == .dict
-            if empty { return isDict ? .dictionary(PlistDictionary()) : .array([]) }
+            if empty { return isDict ? builder.close(builder.openDictionary()) : builder.close(builder.openArray()) }
             guard stack.count < limits.maxDepth else {
                 throw PlistError(.limitExceeded, "nesting deeper than \(limits.maxDepth) levels", at: start)
             }
             if let top = stack.last, top.kind == .dictionary, top.pendingKey == nil {
                 throw syntax("expected <key> in <dict>, found <\(name())>", at: start)
             }
-            stack.append(Frame(isDict ? .dictionary : .array))
+            stack.append(frame(isDict ? .dictionary : .array))
             return nil
         case .true, .false:
             let value = kind == .true
             if !empty { try readText(of: kind); guard isBlank(text) else { throw syntax("<\(value)> must be empty", at: start) } }
-            return .bool(value)
+            return builder.bool(value)
         case .key:
-            guard let frame = stack.last, frame.kind == .dictionary else {
+            guard let t = stack.indices.last, stack[t].kind == .dictionary else {
                 throw syntax("<key> outside a <dict>", at: start)
             }
-            if let pending = frame.pendingKey { throw syntax("key \"\(pending)\" has no value", at: start) }
+            if let pending = stack[t].pendingKey { throw syntax("key \"\(keyText(pending))\" has no value", at: start) }
             if !empty { try readText(of: "key") } else { text.removeAll(keepingCapacity: true) }
-            let key = String(decoding: text, as: UTF8.self)
-            if let i = frame.position(of: key) {
-                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\"; the last value is kept",
-                                                   at: start, related: location(line: frame.keyLines[i])))
-                frame.dict[key] = nil
-                frame.keyLines.remove(at: i)
-                frame.index = [:]
+            let key = text.withUnsafeBytes { builder.key(utf8: $0) }
+            // Reported as the key is read (before diagnostics inside its value);
+            // the entry keeps its place and takes the last value.
+            if let i = builder.position(ofKey: key, in: stack[t].members) {
+                let first = stack[t].keyLineBase + i
+                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(keyText(key))\"; the last value is kept",
+                                                   at: start, related: location(line: keyLines[first])))
             }
-            frame.keyLines.append(startLine)
-            frame.pendingKey = key
+            stack[t].pendingKey = key
+            stack[t].pendingKeyLine = startLine
             return nil
         case .plist, .other:
             throw syntax("unknown element <\(name())>", at: start)
@@ -242,28 +234,28 @@ struct XMLTreeBuilder {
         }
         switch kind {
         case .string:
-            return .string(String(decoding: text, as: UTF8.self))
+            return text.withUnsafeBytes { builder.string(utf8: $0) }
         case .integer:
             guard let i = XMLScalars.integer(text) else { throw syntax("invalid <integer> \"\(preview())\"", at: start) }
-            return .integer(i)
+            return builder.integer(i)
         case .real:
             guard let r = XMLScalars.real(text) else { throw syntax("invalid <real> \"\(preview())\"", at: start) }
-            return .real(PlistReal(r))
+            return builder.real(PlistReal(r))
         case .date:
             guard let d = ISO8601.parseXML(text) else { throw syntax("invalid <date> \"\(preview())\" (expected YYYY-MM-DDTHH:MM:SSZ)", at: start) }
-            return .date(d)
+            return builder.date(d)
         default:
-            return .data(try data(startLine: startLine))
+            return try data(startLine: startLine)
         }
     }
 
-    /// The bytes of the `<data>` element just read: its raw text decoded as
-    /// CoreFoundation decodes it (references not replaced, markup refused),
+    /// The data node of the `<data>` element just read: its raw text decoded
+    /// as CoreFoundation decodes it (references not replaced, markup refused),
     /// or libxml2's text when the pre-pass did not find the element. Errors
     /// are at the start tag's line (the column is found only then).
-    private mutating func data(startLine: Int) throws -> [UInt8] {
+    private mutating func data(startLine: Int) throws -> Int {
         defer { dataElements += 1 }
-        let fromRaw = try prescan.dataText(dataElements, in: source) { raw -> [UInt8] in
+        let fromRaw = try prescan.dataText(dataElements, in: source) { raw -> Int in
             guard let raw else {
                 throw syntax("<data> holds markup (a comment or CDATA section), which CoreFoundation refuses: its base64 runs to </data>",
                              at: location(line: startLine))
@@ -271,15 +263,16 @@ struct XMLTreeBuilder {
             return try decodeData(raw, startLine: startLine)
         }
         if let fromRaw { return fromRaw }
-        return try text.withUnsafeBytes { try decodeData($0, startLine: startLine) }
+        let libxmlText = text
+        return try libxmlText.withUnsafeBytes { try decodeData($0, startLine: startLine) }
     }
 
-    private func decodeData(_ text: UnsafeRawBufferPointer, startLine: Int) throws -> [UInt8] {
-        guard let bytes = Base64.decodeLikeCoreFoundation(text) else {
-            let byte = text.first { $0 >= 0x80 } ?? 0
+    private mutating func decodeData(_ text: UnsafeRawBufferPointer, startLine: Int) throws -> Int {
+        if let byte = text.first(where: { $0 >= 0x80 }) {
             throw syntax("invalid character 0x\(String(byte, radix: 16, uppercase: true)) in <data> (base64 is ASCII)", at: location(line: startLine))
         }
-        return bytes
+        // Checked: only ASCII, which always decodes.
+        return builder.data(maxCount: Base64.maxDecodedCount(text.count)) { Base64.decodeLikeCoreFoundation(text, into: $0) ?? 0 }
     }
 
     private func preview() -> String {
@@ -337,22 +330,26 @@ struct XMLTreeBuilder {
         throw syntax("<\(tag())> is not closed")
     }
 
-    /// Adds a finished value to the innermost open container.
-    private mutating func add(_ value: PlistValue) throws {
-        guard let frame = stack.last else { return }
-        switch frame.kind {
+    /// Adds a finished value (a node) to the innermost open container.
+    private mutating func add(_ value: Int) throws {
+        guard let t = stack.indices.last else { return }
+        switch stack[t].kind {
         case .plist:
-            if frame.plistValue != nil { throw syntax("<plist> holds more than one value") }
-            frame.plistValue = value
+            if stack[t].plistValue != nil { throw syntax("<plist> holds more than one value") }
+            stack[t].plistValue = value
         case .array:
-            frame.items.append(value)
+            builder.append(value, to: stack[t].elements)
         case .dictionary:
-            guard let key = frame.pendingKey else {
-                throw syntax("expected <key> in <dict>, found \(value.aTypeName)")
+            guard let key = stack[t].pendingKey else {
+                throw syntax("expected <key> in <dict>, found \(builder.kind(of: value).nameWithArticle)")
             }
-            if !frame.index.isEmpty { frame.index[key] = frame.dict.count }
-            frame.dict.appendUnchecked(key: key, value: value)
-            frame.pendingKey = nil
+            if let first = builder.add(key: key, value: value, to: &stack[t].members) {
+                // The next repeat names this occurrence.
+                keyLines[stack[t].keyLineBase + first] = stack[t].pendingKeyLine
+            } else {
+                keyLines.append(stack[t].pendingKeyLine)
+            }
+            stack[t].pendingKey = nil
         }
     }
 }

@@ -157,7 +157,7 @@ struct Convert: ParsableCommand {
             let item = converter.items[index]
             return BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
-                    codable ? try CodableExport.tree(document.value, rules: workRules, options: options) : document.value
+                    codable ? .value(try CodableExport.tree(document.value, rules: workRules, options: options)) : .document
                 }
             }
         }

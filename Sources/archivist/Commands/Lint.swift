@@ -4,6 +4,12 @@ import ArchivistCore
 import ArchivistDatabase
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `archivist lint`: checks that files are well-formed property lists.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -85,11 +91,15 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var folders: FolderOptions
 
+    @Option(help: ArgumentHelp("Files checked at once (default: the number of cores); what is printed does not depend on it.", valueName: "N"))
+    var jobs: Int?
+
     @OptionGroup var store: StoreRowOptions
 
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of at least 1.") }
         if !secure, rules != nil || !allow.isEmpty {
             throw ValidationError("--rules and --allow go with --secure.")
         }
@@ -97,35 +107,50 @@ struct Lint: ParsableCommand {
         if paths.isEmpty, !store.isSet { throw ValidationError("Give files or folders to check, or --sqlite STORE.") }
     }
 
+    /// What checking one planned input gave.
+    private enum Checked: Sendable {
+        /// The input's problems (none: valid).
+        case findings(String, [Linter.Finding])
+        /// A file found in a folder that cannot be a property list at all.
+        case skipped(String)
+        /// A file or folder that could not be read.
+        case unreadable(String, PlistError)
+    }
+
     func run() throws {
         let (policy, ruleSet) = try securePolicy()
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
         var reporter = LintReporter(format: format, quiet: quiet)
-        var skipped = 0
         let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude)
+        // Every input is listed first, so that checking can run on several
+        // threads while what is printed stays in input order.
+        // A path that cannot be listed is an item carrying its error.
+        var items: [(item: BatchItem, listing: PlistError?)] = []
         for path in paths {
             do {
-                for item in try BatchPlan.items([path], selection: selection) {
-                    do {
-                        let input = try FileIO.input(item.source, maxSize: limits.readOptions.limits.maxInputSize)
-                        let found = input.withUnsafeBytes { findings(in: $0, path: item.source, policy: policy, census: &census) }
-                        // Only a file with problems can be one to skip: sniffing
-                        // every file first would cost more than reading most.
-                        if item.relative != nil, !found.isEmpty, !input.withUnsafeBytes({ BatchPlan.mayBePropertyList($0) }) {
-                            skipped += 1
-                            if folders.verbose { Console.error(FolderOptions.skippedLine(item.source)) }
-                            continue
-                        }
-                        reporter.add(item.source, found)
-                    } catch let error as PlistError {
-                        Console.error(error.formatted(path: item.source))
-                        reporter.failedToRead(item.source, error)
-                    }
-                }
+                items += try BatchPlan.items([path], selection: selection).map { ($0, nil) }
             } catch let error as PlistError {
-                Console.error(error.formatted(path: path))
-                reporter.failedToRead(path, error)
+                items.append((BatchItem(source: path), error))
             }
+        }
+        var skipped = 0
+        if census != nil || jobCount == 1 {
+            // Checking against rules fills one census: one input at a time.
+            for (item, listing) in items where report(check(item, listing, policy: policy, census: &census), into: &reporter) {
+                skipped += 1
+            }
+        } else {
+            let shared = Locked((reporter: reporter, skipped: 0))
+            let command = self, inputs = items
+            _ = BatchRunner<Checked>(count: inputs.count, jobs: jobCount).run({ i in
+                var none: RulesCensus?
+                return command.check(inputs[i].item, inputs[i].listing, policy: policy, census: &none)
+            }, report: { _, checked in
+                shared.withLock { state in
+                    if command.report(checked, into: &state.reporter) { state.skipped += 1 }
+                }
+            })
+            (reporter, skipped) = shared.withLock { ($0.reporter, $0.skipped) }
         }
         if let path = store.database.sqlite {
             do {
@@ -154,6 +179,44 @@ struct Lint: ParsableCommand {
         }
         try store.forEachRow { row in
             reporter.add(row.label, row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, policy: policy, census: &census) })
+        }
+    }
+
+    /// The number of inputs checked at once: --jobs, else the online processors.
+    private var jobCount: Int {
+        jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Reads and checks one input (`listing`: why a path could not even be listed).
+    private func check(_ item: BatchItem, _ listing: PlistError?, policy: SecurePolicy?, census: inout RulesCensus?) -> Checked {
+        if let listing { return .unreadable(item.source, listing) }
+        do {
+            let input = try FileIO.input(item.source, maxSize: limits.readOptions.limits.maxInputSize)
+            let found = input.withUnsafeBytes { findings(in: $0, path: item.source, policy: policy, census: &census) }
+            // Only a file with problems can be one to skip: sniffing
+            // every file first would cost more than reading most.
+            if item.relative != nil, !found.isEmpty, !input.withUnsafeBytes({ BatchPlan.mayBePropertyList($0) }) { return .skipped(item.source) }
+            return .findings(item.source, found)
+        } catch let error as PlistError {
+            return .unreadable(item.source, error)
+        } catch {
+            return .unreadable(item.source, PlistError(.io, "cannot read \(item.source): \(error)"))
+        }
+    }
+
+    /// Prints or records one checked input; true when it was skipped.
+    private func report(_ checked: Checked, into reporter: inout LintReporter) -> Bool {
+        switch checked {
+        case .findings(let path, let found):
+            reporter.add(path, found)
+            return false
+        case .skipped(let path):
+            if folders.verbose { Console.error(FolderOptions.skippedLine(path)) }
+            return true
+        case .unreadable(let path, let error):
+            Console.error(error.formatted(path: path))
+            reporter.failedToRead(path, error)
+            return false
         }
     }
 

@@ -165,7 +165,7 @@ struct Migrate: ParsableCommand {
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
                     let result = try migrator.migrate(document.value)
                     report = result.report
-                    return result.report.isEmpty ? nil : result.value
+                    return result.report.isEmpty ? .nothingToChange : .value(result.value)
                 }
             }
             guard outcome.status == .converted || outcome.status == .unchanged, let destination = outcome.destination else { return outcome }

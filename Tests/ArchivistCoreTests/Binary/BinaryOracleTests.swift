@@ -160,11 +160,17 @@ final class BinaryHostileTests: XCTestCase {
         let thirty = try BinaryPlistReader.read(make(objects))
         XCTAssertEqual(thirty.diagnostics.map(\.kind), [.duplicateKey])
         XCTAssertEqual(thirty.value.dictionaryValue?.count, 29)
-        // 20 and 80 long keys written by Archivist, one repeated (the same key object twice).
+        // 20 and 80 long keys written by Archivist, one repeated (the same key
+        // object twice: the writer writes a key once, so its last key
+        // reference is made to point at key 5's object).
         for total in [20, 80] {
             var d = PlistDictionary()
-            for k in 0..<total { d.appendUnchecked(key: "a rather long key number \(k == total - 1 ? 5 : k)", value: .int(Int64(k))) }
-            let doc = try PropertyList.read(try BinaryPlistWriter.write(.dictionary(d)))
+            for k in 0..<total { d.appendUnchecked(key: "a rather long key number \(k)", value: .int(Int64(k))) }
+            var bytes = try BinaryPlistWriter.write(.dictionary(d))
+            // The top dictionary: 0xDF, its count (0x10 n), then 1-byte key references.
+            XCTAssertEqual(Array(bytes[8...10]), [0xDF, 0x10, UInt8(total)])
+            bytes[11 + total - 1] = bytes[11 + 5]
+            let doc = try PropertyList.read(bytes)
             XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey], "\(total) keys")
             XCTAssertEqual(doc.value.dictionaryValue?.count, total - 1)
         }

@@ -63,6 +63,8 @@ final class OpenStepWriterTests: XCTestCase {
             ("a+b", "\"a+b\""), ("q\"b\\", "\"q\\\"b\\\\\""), ("l1\nl2\tt\r", "\"l1\\nl2\\tt\\r\""),
             ("\u{7}\u{8}\u{C}\u{B}", "\"\\a\\b\\f\\v\""), ("\u{0}\u{1}\u{1B}\u{7F}", "\"\\U0000\\U0001\\U001b\\U007f\""),
             ("é 😀", "\"é 😀\""), ("'", "\"'\""), ("<x>", "\"<x>\""),
+            // A leading // would read as a comment; inside a bare string it is text.
+            ("//dtX", "\"//dtX\""), ("/*x", "\"/*x\""), ("a//b", "a//b"), ("/", "/"),
         ]
         for (string, written) in cases {
             XCTAssertEqual(try text(.string(string)), written + "\n", string.debugDescription)
