@@ -126,6 +126,49 @@ final class BinaryPlistViewTests: XCTestCase {
         XCTAssertGreaterThan(compared, 10)
     }
 
+    /// Every writer writes the view as it writes the reader's tree: the same
+    /// bytes or the same error, with sorted keys and in key order (repeated
+    /// keys, Latin-1 and UTF-16 text, shared objects).
+    func testWritersWriteTheViewAsTheTree() throws {
+        var written = 0
+        for (path, bytes) in try BinaryPlistViewTests.binaryFiles() {
+            guard let tree = try? BinaryPlistReader.read(bytes).tree else { continue }
+            for format in PlistFormat.allCases {
+                for options in [WriteOptions(), WriteOptions(keepKeyOrder: true, pretty: true)] {
+                    let fromTree = outcome { out in try tree.withView { try write(&$0, format, options, out) } }
+                    let fromView = outcome { out in
+                        try bytes.withUnsafeBytes { buffer in
+                            var view = try BinaryPlistView(buffer)
+                            try write(&view, format, options, out)
+                        }
+                    }
+                    XCTAssertEqual(fromView, fromTree, "\(path) as \(format)")
+                    if case .success = fromTree { written += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(written, 40)
+    }
+
+    private func write<S: PlistNodes>(_ source: inout S, _ format: PlistFormat, _ options: WriteOptions, _ out: ByteSink) throws {
+        switch format {
+        case .xml: try XMLPlistWriter.write(&source, options: options, into: out)
+        case .binary: try BinaryPlistWriter.write(&source, options: options, into: out)
+        case .json: try JSONPlistWriter.write(&source, options: options, into: out)
+        case .openstep: try OpenStepWriter.write(&source, options: options, into: out)
+        }
+    }
+
+    private func outcome(_ body: (ByteSink) throws -> Void) -> Result<[UInt8], PlistError> {
+        let out = ByteSink()
+        do {
+            try body(out)
+            return .success(out.bytes())
+        } catch {
+            return .failure(error as? PlistError ?? PlistError(.io, "\(error)"))
+        }
+    }
+
     private func text(_ t: TextBytes) -> String {
         switch t.encoding {
         case .utf8: return String(decoding: t.bytes, as: UTF8.self)
