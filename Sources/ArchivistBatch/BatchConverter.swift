@@ -128,7 +128,7 @@ package struct BatchConverter: Sendable {
     /// Converts the first item whose source is `input`.
     @discardableResult
     package func convert(_ input: String, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
+                        transform: ((PlistDocument) throws -> Transformed)? = nil) throws -> Written {
         guard let index = items.firstIndex(where: { $0.source == input }) else {
             throw PlistError(.io, "\(input) is not an input of this batch")
         }
@@ -150,29 +150,43 @@ package struct BatchConverter: Sendable {
     /// (staged in `staging` when there is one). The
     /// input's diagnostics (duplicate keys and the like) go to `warn` as soon
     /// as it is read; they do not stop the conversion. `transform` says what
-    /// to write (the document as read by default; `.nothingToChange` leaves
-    /// an input converted in place alone). `bytes`, when given, are the input's content read earlier
+    /// to write (nil: the document as read, which a binary plist converted
+    /// to XML or JSON is without ever building its tree; `.nothingToChange`
+    /// leaves an input converted in place alone). `bytes`, when given, are the input's content read earlier
     /// (standard input can be read only once). Throws a `PlistError`: located
     /// in the input when it is malformed or cannot be written in the format,
     /// `.io` when a file cannot be read or written or the destination is
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
     package func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
-                        transform: (PlistDocument) throws -> Transformed = { _ in .document }) throws -> Written {
+                        transform: ((PlistDocument) throws -> Transformed)? = nil) throws -> Written {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
-        // The input is let go once read (the tree holds what it needs), except
-        // when it is kept as a backup.
-        let keepsBackup = target == .inPlace && backupSuffix != nil && item.source != "-"
-        let (document, bytesIn, original) = try { () throws -> (PlistDocument, Int, [UInt8]?) in
-            let input = try bytes ?? FileIO.read(item.source, maxSize: readOptions.limits.maxInputSize)
-            return (try PropertyList.read(input, options: readOptions), input.count, keepsBackup ? input : nil)
-        }()
+        let input = try bytes.map(InputBytes.init) ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
+        // A backup is the input as read; an in-place result replaces it only at the end.
+        let original = target == .inPlace && backupSuffix != nil && item.source != "-" ? input.array : nil
+        if transform == nil, let format, format == .xml || format == .json,
+           input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
+            // A binary plist as read, to text: written as it is read in place,
+            // object by object, with no tree (a file larger than memory converts).
+            return try input.withUnsafeBytes { buffer in
+                var view = try BinaryPlistView(buffer, limits: readOptions.limits)
+                let options = writeOptions
+                let written = try deliver(index, bytesIn: input.count, original: original) { out in
+                    try PropertyList.write(&view, as: format, options: options, into: out)
+                }
+                view.diagnostics.forEach(warn)
+                return written
+            }
+        }
+        // Otherwise the input is let go once read: the tree holds what it needs.
+        let bytesIn = input.count
+        let document = try input.withUnsafeBytes { try PropertyList.read($0, options: readOptions) }
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
         let tree: PlistTree
-        switch try transform(document) {
+        switch try transform?(document) ?? .document {
         case .nothingToChange where target == .inPlace && format == document.format:
             return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: bytesIn)
         case .document, .nothingToChange:
@@ -180,12 +194,20 @@ package struct BatchConverter: Sendable {
         case .value(let value):
             tree = try PlistTree(value, limits: .writing)
         }
-        // The result streams into its file (or standard output) a buffer at
-        // a time instead of being built whole in memory first.
         let options = writeOptions
-        let contents = { (out: ByteSink) in
+        return try deliver(index, bytesIn: bytesIn, original: original) { out in
             try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out) }
         }
+    }
+
+    /// Writes item `index`'s result, which `contents` streams into a sink a
+    /// buffer at a time (never built whole in memory): to standard output,
+    /// or to a temporary file that replaces the destination (with the batch,
+    /// or now) unless the destination already holds the same bytes.
+    /// `original` is the input kept as a backup.
+    private func deliver(_ index: Int, bytesIn: Int, original: [UInt8]?, contents: (ByteSink) throws -> Void) throws -> Written {
+        let item = items[index]
+        let destination = destinations[index]
         if destination == "-" {
             let out = FileIO.streamingSink(fd: STDOUT_FILENO, name: "standard output")
             try contents(out)
@@ -209,7 +231,7 @@ package struct BatchConverter: Sendable {
             FileIO.discard(staged)
             return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: size)
         }
-        if let original, let suffix = backupSuffix {
+        if let original, let suffix = backupSuffix, item.source != "-" {
             do {
                 try place(try FileIO.stage(original, for: item.source + suffix, flush: staging == nil), item: index)
             } catch {

@@ -113,11 +113,14 @@ extension BatchPlan {
     /// data that is neither `bplist` nor text, such as an image), so a file
     /// found in a folder is skipped rather than failed.
     package static func mayBePropertyList(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            if FormatSniffer.isBinaryData(raw) { return false }
-            // Marked text, binary plists and unmarked UTF-16/32 may be; other text must be UTF-8.
-            guard FormatSniffer.isUnmarkedText(raw), raw.count < 2 || (raw[0] != 0 && raw[1] != 0) else { return true }
-            return String(validating: raw, as: UTF8.self) != nil
-        }
+        bytes.withUnsafeBytes { mayBePropertyList($0) }
+    }
+
+    /// `mayBePropertyList(_:)` of an input read in place.
+    package static func mayBePropertyList(_ raw: UnsafeRawBufferPointer) -> Bool {
+        if FormatSniffer.isBinaryData(raw) { return false }
+        // Marked text, binary plists and unmarked UTF-16/32 may be; other text must be UTF-8.
+        guard FormatSniffer.isUnmarkedText(raw), raw.count < 2 || (raw[0] != 0 && raw[1] != 0) else { return true }
+        return String(validating: raw, as: UTF8.self) != nil
     }
 }

@@ -17,6 +17,27 @@ package enum FileIO {
     /// terminal is read in chunks. Reading stops with `.limitExceeded` once the
     /// input passes `maxSize` bytes.
     package static func read(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> [UInt8] {
+        try withOpenInput(path) { fd, st, name in try read(fd, st, name: name, maxSize: maxSize) }
+    }
+
+    /// The content of a file, or of standard input for `-`, for reading in
+    /// place: a regular file of `InputBytes.mapThreshold` bytes or more is
+    /// mapped read-only (private, so the input is never changed); anything
+    /// else, or a file the system does not map, is read as `read` reads it.
+    /// The errors are `read`'s.
+    package static func input(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> InputBytes {
+        try withOpenInput(path) { fd, st, name in
+            if (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= InputBytes.mapThreshold {
+                guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }
+                if let mapped = MappedFile(fd: fd, count: Int(st.st_size)) { return InputBytes(mapped: mapped) }
+            }
+            return InputBytes(try read(fd, st, name: name, maxSize: maxSize))
+        }
+    }
+
+    /// Opens `path` (standard input for `-`) and calls `body` with the
+    /// descriptor, its status and the name errors use; a folder is refused.
+    private static func withOpenInput<R>(_ path: String, _ body: (Int32, stat, String) throws -> R) throws -> R {
         let isStdin = path == "-"
         let name = isStdin ? "standard input" : path
         let fd = isStdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
@@ -27,6 +48,11 @@ package enum FileIO {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PlistError(.io, "cannot read \(name): Is a directory")
         }
+        return try body(fd, st, name)
+    }
+
+    /// The bytes of the open file `fd` whose status is `st`.
+    private static func read(_ fd: Int32, _ st: stat, name: String, maxSize: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
             guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }

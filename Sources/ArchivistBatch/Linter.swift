@@ -70,24 +70,59 @@ package enum Linter {
     /// returns, and the one it throws, are more problems.
     package static func findings(in bytes: [UInt8], path: String, options: ReadOptions = ReadOptions(),
                                 check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
+        bytes.withUnsafeBytes { findings(in: $0, path: path, options: options, check: check) }
+    }
+
+    /// The problems of an input read in place (a mapped file, say); see
+    /// `findings(in:path:options:check:)`. With `inPlace`, a binary property
+    /// list that is not a keyed archive is checked where it lies
+    /// (`BinaryPlistView`), building no tree and without `check`: the caller
+    /// gives it only when `check` needs nothing but the format, which
+    /// `requiredFormat` checks on both paths.
+    package static func findings(in buffer: UnsafeRawBufferPointer, path: String, options: ReadOptions = ReadOptions(),
+                                inPlace: Bool = false, requiredFormat: PlistFormat? = nil,
+                                check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
+        if inPlace, buffer.count <= options.limits.maxInputSize, FormatSniffer.guess(buffer) == .format(.binary) {
+            do {
+                var view = try BinaryPlistView(buffer, limits: options.limits)
+                // Archives are checked as archives, from their value.
+                if !view.looksLikeArchive() {
+                    try view.check()
+                    return findings(path: path, diagnostics: view.diagnostics) + formatFindings(.binary, required: requiredFormat, path: path)
+                }
+            } catch {
+                return [finding(for: error, path: path)]
+            }
+        }
         let document: PlistDocument
         do {
-            document = try PropertyList.read(bytes, options: options)
+            document = try PropertyList.read(buffer, options: options)
         } catch {
             return [finding(for: error, path: path)]
         }
-        var found = document.diagnostics.map { d -> Finding in
-            var f = Finding(path: path, error: PlistError(.syntax, d.message, at: d.location))
-            f.severity = d.kind.isWarning ? .warning : .error
-            if let related = d.related, !related.shortDescription.isEmpty { f.message += " (see \(related.shortDescription))" }
-            return f
-        }
+        var found = findings(path: path, diagnostics: document.diagnostics) + formatFindings(document.format, required: requiredFormat, path: path)
         do {
             found += try check(document).map { Finding(path: path, error: $0) }
         } catch {
             found.append(finding(for: error, path: path))
         }
         return found
+    }
+
+    /// The findings of a reader's diagnostics, in order.
+    private static func findings(path: String, diagnostics: [PlistDiagnostic]) -> [Finding] {
+        diagnostics.map { d -> Finding in
+            var f = Finding(path: path, error: PlistError(.syntax, d.message, at: d.location))
+            f.severity = d.kind.isWarning ? .warning : .error
+            if let related = d.related, !related.shortDescription.isEmpty { f.message += " (see \(related.shortDescription))" }
+            return f
+        }
+    }
+
+    /// The finding of an input in a format other than the one required (a repository policy).
+    private static func formatFindings(_ format: PlistFormat, required: PlistFormat?, path: String) -> [Finding] {
+        guard let required, format != required else { return [] }
+        return [Finding(path: path, error: PlistError(.invalidValue, "the file is \(format.rawValue); this check requires \(required.rawValue)"))]
     }
 
     private static func finding(for error: any Error, path: String) -> Finding {

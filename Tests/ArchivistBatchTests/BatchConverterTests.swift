@@ -101,6 +101,37 @@ final class BatchConverterTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["bad.plist", "good.plist", "nan.plist"])
     }
 
+    /// Plain lint of a binary plist checks it in place (no tree) and finds
+    /// what reading it finds: every binary file of the corpora and every
+    /// truncation of a few, both ways, and the format requirement on both paths.
+    func testBinaryLintInPlaceFindsWhatReadingFinds() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var files: [(String, [UInt8])] = []
+        for folder in [root.appendingPathComponent("Corpus"), root.deletingLastPathComponent().appendingPathComponent("shared/corpus")] {
+            guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walk where !url.hasDirectoryPath {
+                guard let data = FileManager.default.contents(atPath: url.path), data.starts(with: Array("bplist".utf8)) else { continue }
+                files.append((url.path, [UInt8](data)))
+            }
+        }
+        XCTAssertGreaterThan(files.count, 20)
+        func bothWays(_ bytes: [UInt8], _ name: String, required: PlistFormat? = nil) {
+            let inPlace = bytes.withUnsafeBytes { Linter.findings(in: $0, path: "f", inPlace: true, requiredFormat: required) }
+            let read = bytes.withUnsafeBytes { Linter.findings(in: $0, path: "f", requiredFormat: required) }
+            XCTAssertEqual(inPlace, read, name)
+        }
+        var invalid = 0
+        for (path, bytes) in files {
+            bothWays(bytes, path)
+            bothWays(bytes, path, required: .xml)
+            if !Linter.findings(in: bytes, path: "f").isEmpty { invalid += 1 }
+        }
+        XCTAssertGreaterThan(invalid, 5)
+        for (path, bytes) in files.filter({ Linter.findings(in: $0.1, path: "f").isEmpty }).prefix(4) {
+            for n in 0..<bytes.count { bothWays(Array(bytes[..<n]), "\(path) prefix \(n)") }
+        }
+    }
+
     func testLinterLines() {
         XCTAssertEqual(Linter.findings(in: Array("<plist><true/></plist>".utf8), path: "ok.plist").map(\.line), [])
         XCTAssertEqual(Linter.findings(in: Array("{\n \"a\": 1,\n \"a\": 2\n}".utf8), path: "d.json").map(\.line),

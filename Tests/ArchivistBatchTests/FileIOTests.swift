@@ -48,6 +48,43 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try FileIO.read(dir + "/five.txt", maxSize: 5), Array("12345".utf8))
     }
 
+    /// Inputs of 1 MiB or more are mapped, smaller ones read; both hold the
+    /// file's bytes, and the errors are `read`'s.
+    func testInputsMapLargeFilesAndReadSmallOnes() throws {
+        let large = String(repeating: "0123456789abcdef", count: InputBytes.mapThreshold / 16)
+        let mapped = try FileIO.input(make("large.txt", large))
+        XCTAssertTrue(mapped.isMapped)
+        XCTAssertEqual(mapped.count, InputBytes.mapThreshold)
+        XCTAssertEqual(mapped.withUnsafeBytes { Array($0) }, Array(large.utf8))
+        XCTAssertEqual(mapped.array, Array(large.utf8))
+        let small = try FileIO.input(make("small.txt", String(large.dropLast())))
+        XCTAssertFalse(small.isMapped)
+        XCTAssertEqual(small.withUnsafeBytes { Array($0) }, Array(large.utf8.dropLast()))
+        XCTAssertThrowsError(try FileIO.input(dir + "/large.txt", maxSize: InputBytes.mapThreshold - 1)) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
+        }
+        XCTAssertThrowsError(try FileIO.input(dir + "/missing.plist")) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.io, "cannot read \(dir)/missing.plist: No such file or directory"))
+        }
+        XCTAssertThrowsError(try FileIO.input(dir)) { error in
+            XCTAssertEqual(error as? PlistError, PlistError(.io, "cannot read \(dir): Is a directory"))
+        }
+        // A FIFO cannot be mapped: it is read.
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            _ = large.utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let piped = try FileIO.input(fifo)
+        XCTAssertFalse(piped.isMapped)
+        XCTAssertEqual(piped.count, large.utf8.count)
+        // Mapping never changes the file.
+        XCTAssertEqual(contents(dir + "/large.txt"), large)
+    }
+
     func testAtomicWriteCreatesAndReplacesKeepingPermissions() throws {
         let fresh = dir + "/fresh.plist"
         try FileIO.writeAtomically(Array("new".utf8), to: fresh)

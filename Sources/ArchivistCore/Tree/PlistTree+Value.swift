@@ -43,31 +43,67 @@ extension PlistTree {
 
     /// The subtree at `node` as a `PlistValue`.
     public func value(at node: Int) -> PlistValue {
-        withView { view in PlistTree.value(node, in: view) }
+        withView { view in
+            var conversion = PlistValueConversion(view)
+            return conversion.value(node)
+        }
+    }
+}
+
+/// Converts a tree's nodes to values. A string, data or container node met a
+/// second time (a binary plist's shared object) is kept, so its further uses
+/// share the value's storage instead of copying it again: 2,000 uses of one
+/// 1 MiB data object cost 2 MiB, not 2 GB.
+private struct PlistValueConversion {
+    let view: PlistTree.View
+    /// Nodes converted once (bit per node).
+    var seen: [UInt64]
+    /// Values of the nodes converted twice.
+    var kept: [Int: PlistValue] = [:]
+
+    init(_ view: PlistTree.View) {
+        self.view = view
+        seen = [UInt64](repeating: 0, count: (view.nodes.count + 63) / 64)
     }
 
-    private static func value(_ node: Int, in view: View) -> PlistValue {
-        switch view.item(node) {
-        case .string(let text): return .string(String(decoding: text.bytes, as: UTF8.self))
-        case .data(let bytes): return .data(Array(bytes))
+    mutating func value(_ node: Int) -> PlistValue {
+        let item = view.item(node)
+        switch item {
         case .integer(let i): return .integer(i)
         case .real(let r): return .real(r)
         case .bool(let v): return .bool(v)
         case .date(let d): return .date(d)
         case .uid(let u): return .uid(u)
         case .null: return .null
+        case .string, .data, .array, .dictionary: break
+        }
+        let bit: UInt64 = 1 << UInt64(node & 63)
+        let again = seen[node >> 6] & bit != 0
+        if again, let value = kept[node] { return value }
+        seen[node >> 6] |= bit
+        let value = convert(node, item)
+        if again { kept[node] = value }
+        return value
+    }
+
+    private mutating func convert(_ node: Int, _ item: PlistItem) -> PlistValue {
+        switch item {
+        case .string(let text): return .string(String(decoding: text.bytes, as: UTF8.self))
+        case .data(let bytes): return .data(Array(bytes))
         case .array(let count):
             var items: [PlistValue] = []
             items.reserveCapacity(count)
-            for i in 0..<count { items.append(value(view.element(i, of: node), in: view)) }
+            for i in 0..<count { items.append(value(view.element(i, of: node))) }
             return .array(items)
         case .dictionary(let count):
             var d = PlistDictionary(minimumCapacity: count)
             for i in 0..<count {
                 guard case .string(let key) = view.item(view.key(i, of: node)) else { continue }
-                d.appendUnchecked(key: String(decoding: key.bytes, as: UTF8.self), value: value(view.value(i, of: node), in: view))
+                d.appendUnchecked(key: String(decoding: key.bytes, as: UTF8.self), value: value(view.value(i, of: node)))
             }
             return .dictionary(d)
+        case .integer, .real, .bool, .date, .uid, .null:
+            return value(node)
         }
     }
 }

@@ -297,3 +297,31 @@ extension PlistTreeBuilder {
                   expectedBytes: min(Int(Double(inputSize) * textShare), 1 << 26))
     }
 }
+
+extension PlistTreeBuilder {
+    /// The key node for the text of the string node `node` (already made):
+    /// the key stored earlier with the same UTF-8, or `node` itself, which
+    /// becomes that key (for a binary plist's string object used both as a
+    /// value and as a key).
+    package mutating func key(sameTextAs node: Int) -> Int {
+        let n = nodes[node]
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for i in n.start..<(n.start + n.count) { h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3 }
+        let mask = keyTable.count - 1
+        var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
+        while true {
+            let entry = keyTable[slot]
+            if entry == 0 { break }
+            let candidate = nodes[Int(entry - 1)]
+            if Int(entry - 1) == node
+                || (candidate.count == n.count && bytes[candidate.start..<(candidate.start + candidate.count)].elementsEqual(bytes[n.start..<(n.start + n.count)])) {
+                return Int(entry - 1)
+            }
+            slot = (slot + 1) & mask
+        }
+        keyTable[slot] = UInt32(truncatingIfNeeded: node + 1)
+        keyCount += 1
+        if keyCount * 2 > keyTable.count { growKeyTable() }
+        return node
+    }
+}

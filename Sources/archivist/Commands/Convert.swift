@@ -156,9 +156,9 @@ struct Convert: ParsableCommand {
         let ok = try session.run { index in
             let item = converter.items[index]
             return BatchSession.outcome(item) { warn in
-                try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
-                    codable ? .value(try CodableExport.tree(try document.tree, rules: workRules, options: options)) : .document
-                }
+                try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn, transform: codable ? { document in
+                    .value(try CodableExport.tree(try document.tree, rules: workRules, options: options))
+                } : nil)
             }
         }
         if !ok || failed { throw ExitCode.failure }

@@ -50,7 +50,7 @@ struct Get: ParsableCommand {
 
     func run() throws {
         try failing(at: file) {
-            let document = try PropertyList.read(try FileIO.read(file))
+            let document = try FileIO.input(file).withUnsafeBytes { try PropertyList.read($0) }
             let target = try PlistKeyPath(keyPath).resolve(in: document.value)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")

@@ -178,7 +178,7 @@ struct Lint: ParsableCommand {
             return
         }
         try store.forEachRow { row in
-            reporter.add(row.label, findings(in: row.bytes, path: row.label, policy: policy, census: &census))
+            reporter.add(row.label, row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, policy: policy, census: &census) })
         }
     }
 
@@ -191,11 +191,11 @@ struct Lint: ParsableCommand {
     private func check(_ item: BatchItem, _ listing: PlistError?, policy: SecurePolicy?, census: inout RulesCensus?) -> Checked {
         if let listing { return .unreadable(item.source, listing) }
         do {
-            let bytes = try FileIO.read(item.source, maxSize: limits.readOptions.limits.maxInputSize)
-            let found = findings(in: bytes, path: item.source, policy: policy, census: &census)
+            let input = try FileIO.input(item.source, maxSize: limits.readOptions.limits.maxInputSize)
+            let found = input.withUnsafeBytes { findings(in: $0, path: item.source, policy: policy, census: &census) }
             // Only a file with problems can be one to skip: sniffing
             // every file first would cost more than reading most.
-            if item.relative != nil, !found.isEmpty, !BatchPlan.mayBePropertyList(bytes) { return .skipped(item.source) }
+            if item.relative != nil, !found.isEmpty, !input.withUnsafeBytes({ BatchPlan.mayBePropertyList($0) }) { return .skipped(item.source) }
             return .findings(item.source, found)
         } catch let error as PlistError {
             return .unreadable(item.source, error)
@@ -232,13 +232,12 @@ struct Lint: ParsableCommand {
     }
 
     /// Every problem of one input; its archives' classes and keys go into
-    /// `census` (when the rules are checked).
-    private func findings(in bytes: [UInt8], path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
-        Linter.findings(in: bytes, path: path, options: limits.readOptions) { document -> [PlistError] in
+    /// `census` (when the rules are checked). Without --secure and --rules a
+    /// binary plist that is no archive is checked in place, building no tree.
+    private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
+        Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
+                        requiredFormat: requireFormat) { document -> [PlistError] in
             var extra: [PlistError] = []
-            if let requireFormat, document.format != requireFormat {
-                extra.append(PlistError(.invalidValue, "the file is \(document.format.rawValue); this check requires \(requireFormat.rawValue)"))
-            }
             // Archives are checked on the compact tree reading built; only the
             // rules census and the secure-coding check read values.
             let tree = try document.tree

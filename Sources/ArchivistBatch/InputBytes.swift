@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An input's content: read into memory, or (a regular file of
+/// `InputBytes.mapThreshold` bytes or more) mapped read-only, so readers read
+/// it in place and a file larger than memory can be walked.
+package struct InputBytes {
+    /// Files at least this large are mapped instead of read (1 MiB): below it
+    /// one `read` costs less than setting up and tearing down a mapping.
+    package static let mapThreshold = 1 << 20
+
+    private enum Storage {
+        case bytes([UInt8])
+        case mapped(MappedFile)
+    }
+
+    private let storage: Storage
+
+    /// Bytes already in memory.
+    package init(_ bytes: [UInt8]) {
+        storage = .bytes(bytes)
+    }
+
+    init(mapped: MappedFile) {
+        storage = .mapped(mapped)
+    }
+
+    /// The number of bytes.
+    package var count: Int {
+        switch storage {
+        case .bytes(let bytes): return bytes.count
+        case .mapped(let file): return file.count
+        }
+    }
+
+    /// True when the content is a mapping of the file rather than a copy.
+    package var isMapped: Bool {
+        switch storage {
+        case .bytes: return false
+        case .mapped: return true
+        }
+    }
+
+    /// Calls `body` with the content (valid only inside `body`).
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .bytes(let bytes): return try bytes.withUnsafeBytes(body)
+        case .mapped(let file): return try body(file.buffer)
+        }
+    }
+
+    /// The content as an array (a copy of a mapped file).
+    package var array: [UInt8] {
+        switch storage {
+        case .bytes(let bytes): return bytes
+        case .mapped(let file): return Array(file.buffer)
+        }
+    }
+}
+
+/// A read-only private mapping of a whole file, unmapped when the last
+/// reference goes.
+final class MappedFile {
+    private let base: UnsafeMutableRawPointer
+    /// The file's size when it was mapped.
+    let count: Int
+
+    /// Maps `count` bytes of the open file `fd` (the descriptor may be closed
+    /// afterwards); nil when the system refuses.
+    init?(fd: Int32, count: Int) {
+        guard count > 0, let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        base = p
+        self.count = count
+    }
+
+    /// The mapped bytes.
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    deinit {
+        munmap(base, count)
+    }
+}

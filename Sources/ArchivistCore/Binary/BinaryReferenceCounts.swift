@@ -1,0 +1,57 @@
+/// How many times each object of a binary property list is referenced (0, 1,
+/// or 2 for "more than once"), two bits per object: from every container
+/// whose header and reference list lie in the object area (a container that
+/// does not fails when it is read). Objects referenced more than once are the
+/// shared ones, decoded once and reused.
+struct BinaryReferenceCounts {
+    /// Four objects per byte, two bits each.
+    private var packed: [UInt8]
+
+    init(_ area: BinaryObjectArea) {
+        let b = area.buf
+        let n = area.trailer.numObjects
+        let refSize = area.trailer.objectRefSize
+        let end = area.end
+        var packed = [UInt8](repeating: 0, count: (n + 3) / 4)
+        packed.withUnsafeMutableBufferPointer { counts in
+            for i in 0..<n {
+                let raw = BinaryObjectArea.readUInt(b, area.trailer.offsetTableOffset + i * area.trailer.offsetIntSize, area.trailer.offsetIntSize)
+                guard raw >= 8, raw < UInt64(end) else { continue }
+                let at = Int(raw)
+                let marker = b[at]
+                let kind = marker >> 4
+                guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
+                var count = Int(marker & 0x0F)
+                var p = at + 1
+                if count == 0x0F {
+                    guard p < end else { continue }
+                    let intMarker = b[p]
+                    guard intMarker & 0xF0 == 0x10, Int(intMarker & 0x0F) <= BinaryObjectArea.maxCountWidthLog2 else { continue }
+                    let size = 1 << Int(intMarker & 0x0F)
+                    guard size <= end - p - 1 else { continue }
+                    let value = BinaryObjectArea.readLow64(b, p + 1, size)
+                    guard value <= UInt64(end) else { continue }
+                    count = Int(value)
+                    p += 1 + size
+                }
+                let refs = kind == 0xD ? 2 * count : count
+                guard refs <= (end - p) / refSize else { continue }
+                for k in 0..<refs {
+                    let r = BinaryObjectArea.readUInt(b, p + k * refSize, refSize)
+                    guard r < UInt64(n) else { continue }
+                    let index = Int(r)
+                    let shift = UInt8((index & 3) * 2)
+                    let c = (counts[index >> 2] >> shift) & 3
+                    if c < 2 { counts[index >> 2] += 1 << shift }
+                }
+            }
+        }
+        self.packed = packed
+    }
+
+    /// True when object `i` is referenced more than once.
+    @inline(__always)
+    func isShared(_ i: Int) -> Bool {
+        (packed[i >> 2] >> UInt8((i & 3) * 2)) & 3 >= 2
+    }
+}
