@@ -23,7 +23,6 @@ public struct ArchiveDumper {
     /// The text of an archive's graph; an error when it would show more than
     /// `options.maxValues` values.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> String {
-        ProcessLifetime.keep(graph, size: graph.nodes.count, as: .derived)
         var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options.maxValues))
         let objects = graph.nodes.filter { if case .object = $0 { return true } else { return false } }.count
         d.out += options.stable ? "NSKeyedArchiver archive, \(objects) objects\n"
