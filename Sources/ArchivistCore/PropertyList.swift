@@ -8,9 +8,7 @@ public enum PropertyList {
 
     /// Reads a buffer, detecting the format from the content.
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
-        let document = try readDetecting(buffer, options: options)
-        ProcessLifetime.keep(document, size: buffer.count)
-        return document
+        try readDetecting(buffer, options: options)
     }
 
     private static func readDetecting(_ buffer: UnsafeRawBufferPointer, options: ReadOptions) throws -> PlistDocument {

@@ -13,9 +13,6 @@ import ArgumentParser
 /// by hand. Any other command line is parsed as usual.
 extension Archivist {
     static func main() {
-        // A one-shot command: the OS frees the largest tree at exit, faster than
-        // freeing it node by node (see ProcessLifetime).
-        ProcessLifetime.keepLargestTreeUntilExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let command = PlutilHabits.suggestion(for: arguments), let verb = arguments.first {
             Console.error("Error: Unknown option '\(verb)' (archivist does not take plutil's options)")

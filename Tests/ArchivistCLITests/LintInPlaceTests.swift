@@ -49,7 +49,7 @@ extension CLITests {
         let dup = try run(["lint", "dup.bplist"])
         XCTAssertEqual(dup.stdout, """
             dup.bplist: offset 19 (object 4): error: string holds a lone UTF-16 surrogate (read as U+FFFD)
-            dup.bplist: offset 8 (object 0): error: duplicate key "a" in dictionary (the last value is kept)
+            dup.bplist: offset 8 (object 0): error: duplicate key "a" in dictionary (the first value is kept)
 
             """)
         let files = ["dup.bplist"] + ["hostile/shared-explosion.bplist", "hostile/contains-itself.bplist", "hostile/deep.bplist",

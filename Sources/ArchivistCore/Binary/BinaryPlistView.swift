@@ -16,7 +16,7 @@
 ///
 /// A dictionary that repeats a key lists every entry here; the repeat is
 /// reported in `diagnostics` once the entry's value was visited (the reader's
-/// tree keeps one entry, with the last value).
+/// tree keeps one entry, with the first value, as CoreFoundation keeps it).
 package struct BinaryPlistView: PlistNodes {
     private let area: BinaryObjectArea
     private let limits: Limits
@@ -381,7 +381,7 @@ package struct BinaryPlistView: PlistNodes {
         guard top >= 0, let key = frames[top].duplicate else { return }
         frames[top].duplicate = nil
         let node = frames[top].node
-        diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" in dictionary (the last value is kept)",
+        diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(key)\" in dictionary (the first value is kept)",
                                            at: .binary(offset: (try? area.offset(node)) ?? 0, object: node)))
     }
 }

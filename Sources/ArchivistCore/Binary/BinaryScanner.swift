@@ -251,8 +251,9 @@ struct BinaryScanner {
         for i in 0..<n {
             let k = try key(try area.ref(p, i, object: object), i, parent: object, depth: depth, at: at)
             let v = try child(try area.ref(valuesAt, i, object: object), parent: object, depth: depth, at: at)
-            if builder.add(key: k, value: v, to: &mark) != nil {
-                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(builder.string(at: k))\" in dictionary (the last value is kept)",
+            // CoreFoundation's binary reader keeps a repeated key's first value.
+            if builder.add(key: k, value: v, to: &mark, keepingFirstValue: true) != nil {
+                diagnostics.append(PlistDiagnostic(.duplicateKey, "duplicate key \"\(builder.string(at: k))\" in dictionary (the first value is kept)",
                                                    at: .binary(offset: at, object: object)))
             }
         }

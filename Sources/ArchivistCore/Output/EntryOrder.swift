@@ -1,6 +1,6 @@
 /// Which entries of a dictionary every writer writes, and in which order:
-/// each key once (a repeated key at its first position with its last value,
-/// as reading gives it), in stored order or sorted by UTF-16 code units as
+/// each key once (a repeated key at its first position with its first value,
+/// as CoreFoundation reads a binary plist, the only source that can repeat keys), in stored order or sorted by UTF-16 code units as
 /// CoreFoundation sorts keys.
 ///
 /// Arrays of records repeat the same keys, so the order of the last
@@ -94,7 +94,7 @@ struct EntryOrder {
     }
 
     /// Fills `lastEntries` from the sorted `order`: each run of equal keys
-    /// once, with its first entry's key and its last entry's value, sorted or
+    /// once, with its first entry's key and value, sorted or
     /// (unless sorting) at the first entry's stored position.
     private mutating func appendWithoutRepeats() {
         var k = 0
@@ -103,7 +103,7 @@ struct EntryOrder {
             var last = k
             while last + 1 < order.count, TextBytes.sameText(texts[order[k]], texts[order[last + 1]]) { last += 1 }
             lastEntries.append(order[k])
-            lastEntries.append(order[last])
+            lastEntries.append(order[k])
             if last > k { repeats = true }
             k = last + 1
         }

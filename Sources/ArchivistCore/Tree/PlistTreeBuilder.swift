@@ -191,12 +191,13 @@ package struct PlistTreeBuilder {
 
     /// Adds an entry whose key is a node from `key(utf8:)`. A key already in
     /// the dictionary keeps its place and takes the new value, as Apple's
-    /// readers keep the last value; the result is then that entry's position.
-    package mutating func add(key: Int, value: Int, to mark: inout DictionaryMark) -> Int? {
+    /// text readers keep the last value (`keepingFirstValue`: the first, as
+    /// CoreFoundation's binary reader does); the result is then that entry's position.
+    package mutating func add(key: Int, value: Int, to mark: inout DictionaryMark, keepingFirstValue: Bool = false) -> Int? {
         let k = UInt32(truncatingIfNeeded: key)
         if let index = mark.index {
             if let i = index[k] {
-                pending[mark.start + 2 * i + 1] = UInt32(truncatingIfNeeded: value)
+                if !keepingFirstValue { pending[mark.start + 2 * i + 1] = UInt32(truncatingIfNeeded: value) }
                 return i
             }
         } else {
@@ -204,7 +205,7 @@ package struct PlistTreeBuilder {
             let end = pending.count
             while p < end {
                 if pending[p] == k {
-                    pending[p + 1] = UInt32(truncatingIfNeeded: value)
+                    if !keepingFirstValue { pending[p + 1] = UInt32(truncatingIfNeeded: value) }
                     return (p - mark.start) / 2
                 }
                 p += 2

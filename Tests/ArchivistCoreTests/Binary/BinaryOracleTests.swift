@@ -130,8 +130,10 @@ final class BinaryHostileTests: XCTestCase {
     }
 
     func testDuplicateKeysAndLoneSurrogates() throws {
-        let doc = try BinaryPlistReader.read(make([[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x10, 1], [0x10, 2]]))
-        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .int(2))])))
+        let repeated = make([[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x10, 1], [0x10, 2]])
+        let doc = try BinaryPlistReader.read(repeated)
+        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .int(1))])), "CoreFoundation keeps the first value")
+        XCTAssertEqual(try FoundationBridge.foundationRead(repeated), doc.value)
         XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey])
         // The same text in separate key objects: ASCII, ASCII beside UTF-16,
         // long keys, and two lone surrogates (both read as U+FFFD).

@@ -34,7 +34,7 @@ final class BinaryTreeTests: XCTestCase {
 
     /// Keys repeated across dictionaries by a writer that does not share them
     /// become one node each; a repeated key in one dictionary is reported and
-    /// keeps its first place with the last value, as CoreFoundation reads it.
+    /// keeps its first place with the first value, as CoreFoundation reads it.
     func testKeysAreInternedAndDuplicatesFound() throws {
         // Objects: 0 = [1, 2]; 1 = {3: 5, 4: 6}; 2 = {7: 5, 3: 6, 4: 5}; 3 "a"; 4 "b"; 5 = 1; 6 = 2; 7 "a" (a second "a").
         let bytes = Fixtures.bplist([
@@ -45,12 +45,13 @@ final class BinaryTreeTests: XCTestCase {
         ])
         let document = try BinaryPlistReader.read(bytes)
         XCTAssertEqual(document.diagnostics.map(\.kind), [.duplicateKey])
-        XCTAssertEqual(document.diagnostics.first?.message, "duplicate key \"a\" in dictionary (the last value is kept)")
+        XCTAssertEqual(document.diagnostics.first?.message, "duplicate key \"a\" in dictionary (the first value is kept)")
         let tree = try document.tree
         let second = tree.element(1, of: tree.root)
         XCTAssertEqual(tree.count(of: second), 2)
         XCTAssertEqual(tree.entry(0, of: second).key, tree.entry(0, of: tree.element(0, of: tree.root)).key)
-        XCTAssertEqual(tree.integer(at: tree.entry(0, of: second).value), PlistInteger(Int64(2)))
+        XCTAssertEqual(tree.integer(at: tree.entry(0, of: second).value), PlistInteger(Int64(1)))
+        XCTAssertEqual(try FoundationBridge.foundationRead(bytes), document.value)
     }
 
     /// CoreFoundation compares keys code unit by code unit, as the text

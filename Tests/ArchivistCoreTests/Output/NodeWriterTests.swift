@@ -114,7 +114,8 @@ final class NodeWriterTests: XCTestCase {
         case array([Spec])
         case dict([(Spec, Spec)])
 
-        /// What reading it gives: a repeated key once, at its first position, with its last value.
+        /// What reading it gives: a repeated key once, at its first position,
+        /// with its first value (as CoreFoundation reads a binary plist).
         var value: PlistValue {
             switch self {
             case .text(let s, _): return .string(s)
@@ -124,10 +125,12 @@ final class NodeWriterTests: XCTestCase {
             case .data(let d): return .data(d)
             case .array(let items): return .array(items.map(\.value))
             case .dict(let entries):
-                return .dictionary(PlistDictionary(entries.map { key, value -> (String, PlistValue) in
-                    guard case .string(let k) = key.value else { return ("", value.value) }
-                    return (k, value.value)
-                }))
+                var d = PlistDictionary()
+                for (key, value) in entries {
+                    guard case .string(let k) = key.value, d[k] == nil else { continue }
+                    d[k] = value.value
+                }
+                return .dictionary(d)
             }
         }
     }
@@ -277,18 +280,25 @@ final class NodeWriterTests: XCTestCase {
 
     /// What the expected values assume: Archivist's binary reader reads a
     /// dictionary that repeats a key (once in another encoding) with the key
-    /// once, at its first position, with its last value, as CoreFoundation
-    /// reads a repeated key of an XML property list.
-    func testReadersGiveARepeatedKeyOnceWithItsLastValue() throws {
+    /// once, at its first position, with its first value, as CoreFoundation
+    /// reads a binary plist (an XML one keeps the last value).
+    func testReadersGiveARepeatedKeyOnceWithItsFirstValue() throws {
         let bytes = Fixtures.bplist([
             [0xD3, 1, 2, 3, 4, 5, 6],
             [0x51, UInt8(ascii: "b")], [0x51, UInt8(ascii: "a")], [0x61, 0x00, UInt8(ascii: "b")],
             [0x10, 1], [0x10, 2], [0x10, 3],
         ])
-        let expected = PlistValue.dictionary(PlistDictionary([("b", .int(1)), ("a", .int(2)), ("b", .int(3))]))
-        XCTAssertEqual(try PropertyList.read(bytes).value.description, expected.description, "first position, last value")
+        let expected = PlistValue.dictionary(PlistDictionary([("b", .int(1)), ("a", .int(2))]))
+        XCTAssertEqual(try PropertyList.read(bytes).value.description, expected.description, "first position, first value")
+        XCTAssertEqual(try FoundationBridge.foundationRead(bytes), expected)
+        // The view that conversions stream from writes the same.
+        try bytes.withUnsafeBytes { buffer in
+            var view = try BinaryPlistView(buffer)
+            XCTAssertEqual(try PropertyList.read(try { let out = ByteSink(); try XMLPlistWriter.write(&view, into: out); return out.bytes() }()).value, expected)
+        }
         let xml = Array("<plist><dict><key>b</key><integer>1</integer><key>a</key><integer>2</integer><key>b</key><integer>3</integer></dict></plist>".utf8)
-        XCTAssertEqual(try FoundationBridge.foundationRead(xml), expected)
+        XCTAssertEqual(try FoundationBridge.foundationRead(xml), .dictionary(PlistDictionary([("b", .int(3)), ("a", .int(2))])),
+                       "XML keeps the last value")
     }
 
     func testErrorsNameTheKeyPathAsForValues() throws {
