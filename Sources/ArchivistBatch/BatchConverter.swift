@@ -163,26 +163,31 @@ package struct BatchConverter: Sendable {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
-        let input = try bytes.map(InputBytes.init) ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
-        // A backup is the input as read; an in-place result replaces it only at the end.
-        let original = target == .inPlace && backupSuffix != nil && item.source != "-" ? input.array : nil
-        if transform == nil, let format, format == .xml || format == .json,
-           input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
-            // A binary plist as read, to text: written as it is read in place,
-            // object by object, with no tree (a file larger than memory converts).
-            return try input.withUnsafeBytes { buffer in
-                var view = try BinaryPlistView(buffer, limits: readOptions.limits)
-                let options = writeOptions
-                let written = try deliver(index, bytesIn: input.count, original: original) { out in
-                    try PropertyList.write(&view, as: format, options: options, into: out)
+        let document: PlistDocument, bytesIn: Int, original: [UInt8]?
+        do {
+            // The input (a mapping of a large file) lives only in this block:
+            // once read, the tree holds what it needs.
+            let input = try bytes.map(InputBytes.init) ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
+            // A backup is the input as read; an in-place result replaces it only at the end.
+            original = target == .inPlace && backupSuffix != nil && item.source != "-" ? input.array : nil
+            if transform == nil, let format, format == .xml || format == .json,
+               input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
+                // A binary plist as read, to text: written as it is read in
+                // place, object by object, with no tree (a file larger than
+                // memory converts).
+                return try input.withUnsafeBytes { buffer in
+                    var view = try BinaryPlistView(buffer, limits: readOptions.limits)
+                    let options = writeOptions
+                    let written = try deliver(index, bytesIn: input.count, original: original) { out in
+                        try PropertyList.write(&view, as: format, options: options, into: out)
+                    }
+                    view.diagnostics.forEach(warn)
+                    return written
                 }
-                view.diagnostics.forEach(warn)
-                return written
             }
+            bytesIn = input.count
+            document = try input.withUnsafeBytes { try PropertyList.read($0, options: readOptions) }
         }
-        // Otherwise the input is let go once read: the tree holds what it needs.
-        let bytesIn = input.count
-        let document = try input.withUnsafeBytes { try PropertyList.read($0, options: readOptions) }
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
         let tree: PlistTree
