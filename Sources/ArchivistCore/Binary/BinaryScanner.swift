@@ -60,7 +60,9 @@ struct BinaryScanner {
         cache = [Int32](repeating: -1, count: Int(shared))
         expandedSize = [Int](repeating: 0, count: Int(shared))
         expandedBytes = [Int](repeating: 0, count: Int(shared))
-        builder = PlistTreeBuilder(expectedNodes: n, expectedBytes: area.end)
+        // Upper bounds from the file: no more nodes than objects, children
+        // than references the object area can hold, bytes than it has.
+        builder = PlistTreeBuilder(expectedNodes: n, expectedLinks: area.end / area.trailer.objectRefSize, expectedBytes: area.end)
     }
 
     /// Reads the whole property list into a tree.

@@ -20,10 +20,14 @@ package struct PlistTreeBuilder {
     /// Set when more nodes or links were made than 32-bit numbers reach.
     private var overflowed = false
 
-    /// A builder expecting about `nodes` nodes and `bytes` bytes of text and data.
-    package init(expectedNodes: Int = 0, expectedBytes: Int = 0) {
+    /// A builder expecting about `expectedNodes` nodes, `expectedLinks`
+    /// children of containers (as many as nodes unless said) and
+    /// `expectedBytes` bytes of text and data. An upper bound costs no
+    /// memory until it is used (the pages are not touched), and spares the
+    /// copies of growing.
+    package init(expectedNodes: Int = 0, expectedLinks: Int? = nil, expectedBytes: Int = 0) {
         nodes.reserveCapacity(max(expectedNodes, 16))
-        links.reserveCapacity(max(expectedNodes, 16))
+        links.reserveCapacity(max(expectedLinks ?? expectedNodes, 16))
         bytes.reserveCapacity(max(expectedBytes, 64))
         keyTable = [UInt32](repeating: 0, count: 64)
     }
