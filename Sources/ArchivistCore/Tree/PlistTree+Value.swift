@@ -44,7 +44,7 @@ extension PlistTree {
     /// The subtree at `node` as a `PlistValue`.
     public func value(at node: Int) -> PlistValue {
         withView { view in
-            var conversion = PlistValueConversion(view)
+            var conversion = PlistValueConversion(view, wholeTree: node == root)
             return conversion.value(node)
         }
     }
@@ -56,14 +56,25 @@ extension PlistTree {
 /// 1 MiB data object cost 2 MiB, not 2 GB.
 private struct PlistValueConversion {
     let view: PlistTree.View
-    /// Nodes converted once (bit per node).
-    var seen: [UInt64]
+    /// Nodes converted once: a bit per node of the tree when converting
+    /// all of it; a set when converting a part (an archive's inline field),
+    /// which must not cost the size of the whole tree.
+    var seenBits: [UInt64]
+    var seenSet = Set<Int>()
     /// Values of the nodes converted twice.
     var kept: [Int: PlistValue] = [:]
 
-    init(_ view: PlistTree.View) {
+    init(_ view: PlistTree.View, wholeTree: Bool) {
         self.view = view
-        seen = [UInt64](repeating: 0, count: (view.nodes.count + 63) / 64)
+        seenBits = wholeTree ? [UInt64](repeating: 0, count: (view.nodes.count + 63) / 64) : []
+    }
+
+    /// Marks `node` as converted; true when it already was.
+    private mutating func markSeen(_ node: Int) -> Bool {
+        guard !seenBits.isEmpty else { return !seenSet.insert(node).inserted }
+        let bit: UInt64 = 1 << UInt64(node & 63)
+        defer { seenBits[node >> 6] |= bit }
+        return seenBits[node >> 6] & bit != 0
     }
 
     mutating func value(_ node: Int) -> PlistValue {
@@ -77,10 +88,8 @@ private struct PlistValueConversion {
         case .null: return .null
         case .string, .data, .array, .dictionary: break
         }
-        let bit: UInt64 = 1 << UInt64(node & 63)
-        let again = seen[node >> 6] & bit != 0
+        let again = markSeen(node)
         if again, let value = kept[node] { return value }
-        seen[node >> 6] |= bit
         let value = convert(node, item)
         if again { kept[node] = value }
         return value

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A property list stored compactly: every node is 16 bytes in one array,
 /// containers list their children as a range of a second array, and the text
 /// of strings (UTF-8) and the bytes of data lie in one byte arena. Every reader
@@ -86,7 +92,14 @@ public struct PlistTree: Sendable {
     public func string(at node: Int, equals text: String) -> Bool {
         let n = nodes[node]
         guard n.kind == .string else { return false }
-        return bytes[n.start..<(n.start + n.count)].elementsEqual(text.utf8)
+        var text = text
+        return text.withUTF8 { other in
+            guard other.count == n.count else { return false }
+            return bytes.withUnsafeBytes { stored in
+                guard let a = stored.baseAddress, let b = other.baseAddress else { return other.isEmpty }
+                return memcmp(a + n.start, b, n.count) == 0
+            }
+        }
     }
 
     /// A data node's bytes.
