@@ -133,17 +133,22 @@ public struct ArchiveJSONView {
         try json.value(value)
     }
 
+    /// An array of the objects `refs` name.
+    private mutating func nodes(_ refs: [Int], depth: Int) throws {
+        json.beginArray()
+        for r in refs {
+            json.element()
+            try node(r, depth: depth)
+        }
+        json.endArray()
+    }
+
     /// The entries of a Foundation object after its class.
     private mutating func foundation(_ value: FoundationValue, depth: Int) throws {
         switch value {
         case .list(let refs):
             json.key("items")
-            json.beginArray()
-            for r in refs {
-                json.element()
-                try node(r, depth: depth + 1)
-            }
-            json.endArray()
+            try nodes(refs, depth: depth + 1)
         case .map(let keys, let values):
             json.key("entries")
             json.beginArray()
@@ -233,12 +238,7 @@ public struct ArchiveJSONView {
                 try node(r, depth: depth + 1)
             case .references(let rs):
                 json.key("value")
-                json.beginArray()
-                for r in rs {
-                    json.element()
-                    try node(r, depth: depth + 1)
-                }
-                json.endArray()
+                try nodes(rs, depth: depth + 1)
             }
             json.endObject()
         }

@@ -62,11 +62,16 @@ package struct PlistTreeBuilder {
     /// A string node whose UTF-8 `write` appends to `bytes` (at most `maxCount`
     /// bytes; it returns how many it wrote), for readers that transcode or unescape.
     package mutating func string(maxCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        arenaNode(.string, maxCount: maxCount, write)
+    }
+
+    /// A string or data node whose bytes `write` appends to the arena.
+    private mutating func arenaNode(_ kind: PlistKind, maxCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: maxCount))
         let written = bytes.withUnsafeMutableBytes { write(UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + maxCount)])) }
         bytes.removeLast(maxCount - min(max(written, 0), maxCount))
-        return add(PlistTree.Node(.string, count: bytes.count - start, payload: UInt64(start)))
+        return add(PlistTree.Node(kind, count: bytes.count - start, payload: UInt64(start)))
     }
 
     /// A dictionary key: a string node stored once per document, so equal
@@ -124,11 +129,7 @@ package struct PlistTreeBuilder {
 
     /// A data node whose bytes `write` appends (at most `maxCount`; it returns how many it wrote).
     package mutating func data(maxCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: maxCount))
-        let written = bytes.withUnsafeMutableBytes { write(UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + maxCount)])) }
-        bytes.removeLast(maxCount - min(max(written, 0), maxCount))
-        return add(PlistTree.Node(.data, count: bytes.count - start, payload: UInt64(start)))
+        arenaNode(.data, maxCount: maxCount, write)
     }
 
     @inline(__always)
