@@ -1,4 +1,4 @@
-// libFuzzer target: keyed archives: any format read, then the object graph,
+// libFuzzer target: keyed archives: any format read, then the object graph on the compact tree,
 // its dump, the archive writer, the Codable export, a secure check and a migration,
 // the Graphviz drawing, the unarchiver check, a diff, the schema and the generated Swift.
 import ArchivistArchive
@@ -7,9 +7,11 @@ import ArchivistCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let buffer = UnsafeRawBufferPointer(start: data, count: size)
-    guard let document = try? PropertyList.read(buffer), let graph = try? ObjectGraph(document.value) else { return 0 }
+    guard let document = try? PropertyList.read(buffer), let tree = try? document.tree,
+          let graph = try? ObjectGraph(tree) else { return 0 }
     _ = try? ArchiveDumper.render(graph)
-    _ = try? ArchiveJSONView.tree(graph)
+    _ = try? ArchiveJSONView.json(graph)
+    _ = try? CodableExport.tree(tree, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = try? GraphWriter.archive(graph)
     _ = try? CodableExport.tree(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
