@@ -23,12 +23,12 @@ final class FormatEntryPointTests: XCTestCase {
         let tree = try BinaryPlistReader.read(theirs).value
         let strings = PlistValue.dictionary(PlistDictionary([("a", .string("b c")), ("d", .array([.data([1, 2, 3, 4, 5])]))]))
         let writers: [(String, PlistValue, ([UInt8]) throws -> PlistDocument, (PlistValue) throws -> [UInt8], SinkWriter)] = [
-            ("xml", tree, { try XMLPlistReader.read($0) }, { try XMLPlistWriter.write($0) }, { try XMLPlistWriter.write($0, options: $1, into: $2) }),
+            ("xml", tree, { try XMLPlistReader.read($0) }, { try XMLPlistWriter.write($0) }, { v, o, s in try PlistTree(v).withView { try XMLPlistWriter.write(&$0, options: o, into: s) } }),
             ("binary", tree, { try BinaryPlistReader.read($0) }, { try BinaryPlistWriter.write($0) },
-             { try BinaryPlistWriter.write($0, options: $1, into: $2) }),
-            ("json", tree, { try JSONPlistReader.read($0) }, { try JSONPlistWriter.write($0) }, { try JSONPlistWriter.write($0, options: $1, into: $2) }),
+             { v, o, s in try PlistTree(v).withView { try BinaryPlistWriter.write(&$0, options: o, into: s) } }),
+            ("json", tree, { try JSONPlistReader.read($0) }, { try JSONPlistWriter.write($0) }, { v, o, s in try PlistTree(v).withView { try JSONPlistWriter.write(&$0, options: o, into: s) } }),
             ("openstep", strings, { try OpenStepReader.read($0) }, { try OpenStepWriter.write($0) },
-             { try OpenStepWriter.write($0, options: $1, into: $2) }),
+             { v, o, s in try PlistTree(v).withView { try OpenStepWriter.write(&$0, options: o, into: s) } }),
         ]
         let prefix: [UInt8] = Array("already here".utf8)
         for (name, value, read, write, writeInto) in writers {
@@ -44,7 +44,7 @@ final class FormatEntryPointTests: XCTestCase {
             if name == "binary" || name == "openstep" { XCTAssertEqual(fromBytes.value, value, name) }
         }
         let sink = ByteSink()
-        try BinaryPlistWriter.write(tree, options: WriteOptions(), into: sink)
+        try PlistTree(tree).withView { try BinaryPlistWriter.write(&$0, options: WriteOptions(), into: sink) }
         XCTAssertEqual(try FoundationBridge.foundationRead(sink.bytes()), try FoundationBridge.foundationRead(theirs),
                        "Foundation reads what was written into a sink as what it wrote")
     }

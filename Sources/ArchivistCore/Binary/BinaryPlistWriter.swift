@@ -21,11 +21,6 @@ public enum BinaryPlistWriter {
         return out.bytes()
     }
 
-    /// Appends the binary property list of `value` to `out`.
-    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
-    }
-
     /// Appends the binary property list of `source` to `out`. The source is
     /// flattened into numbered objects first rather than walked in output
     /// order, since equal scalars are written once and referenced by number;

@@ -25,11 +25,6 @@ public enum JSONPlistWriter {
         return out.bytes()
     }
 
-    /// Appends the JSON text of `value` to `out`.
-    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
-    }
-
     /// Appends the JSON text of `source` to `out`.
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var walk = PlistTraversal(sortKeys: false)

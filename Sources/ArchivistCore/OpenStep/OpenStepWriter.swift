@@ -37,11 +37,6 @@ public enum OpenStepWriter {
         return out.bytes()
     }
 
-    /// Appends the OpenStep text of `value`, ending with a newline, to `out`.
-    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
-    }
-
     /// Appends the OpenStep text of `source`, ending with a newline, to `out`.
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var walk = PlistTraversal(sortKeys: !options.keepKeyOrder)

@@ -17,11 +17,6 @@ public enum XMLPlistWriter {
         return out.bytes()
     }
 
-    /// Appends the XML property list of `value` to `out`.
-    package static func write(_ value: PlistValue, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        try PlistTree(value, limits: .writing).withView { try write(&$0, options: options, into: out) }
-    }
-
     /// Appends the XML property list of `source` to `out`. The emitter
     /// recurses, since it refuses nesting deeper than `XMLEmitter.maxDepth`
     /// (which bounds the recursion).
