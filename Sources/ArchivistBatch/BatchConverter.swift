@@ -33,6 +33,9 @@ package struct BatchConverter: Sendable {
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
+    /// In-place items that name a file an earlier item names too (a link to
+    /// it, or a hard link): it is converted once, by the earlier item.
+    private let sameFiles: [Int: String]
     /// Items whose destination did not exist when the batch was planned:
     /// there is nothing to compare the result with or to take permissions from.
     private let absentDestinations: Set<Int>
@@ -70,11 +73,17 @@ package struct BatchConverter: Sendable {
         package var bytesIn: Int
         /// Bytes of the result.
         package var bytesOut: Int
+        /// What writing the result did not keep, as lines to print
+        /// (`FileIO.StagedFile.warningLines`).
+        package var notes: [String] = []
     }
 
     /// A batch over items.
+    /// `followLinks` lets a result in an output folder be written through a
+    /// symbolic link already there (otherwise that item is refused).
     package init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
-                readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions(), staging: WriteBatch? = nil) {
+                readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions(), staging: WriteBatch? = nil,
+                followLinks: Bool = false) {
         self.items = items
         self.staging = staging
         self.format = format
@@ -89,6 +98,7 @@ package struct BatchConverter: Sendable {
         var taken: [String: String] = [:]
         var refusals: [Int: PlistError] = [:]
         var absent = Set<Int>()
+        var sameFiles: [Int: String] = [:]
         var destinations: [String] = []
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
@@ -99,17 +109,31 @@ package struct BatchConverter: Sendable {
                 continue
             }
             taken[destination] = item.source
-            guard target != .inPlace else { continue }
+            if target == .inPlace {
+                // Only a regular file is replaced in place (never a device,
+                // a pipe or the link that names one, such as /dev/stdin);
+                // a file reached again by another name (a link) once.
+                if let problem = FileIO.inPlaceProblem(item.source) {
+                    refusals[i] = PlistError(.io, problem)
+                } else if let id = item.identity ?? FileIO.identity(of: item.source), let first = inputFiles[id], first != item.source {
+                    sameFiles[i] = first
+                }
+                continue
+            }
             // One lstat for the usual new destination; the identity (links
             // followed) only for one that exists.
             if !FileIO.exists(destination) {
                 absent.insert(i)
             } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
                 refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
+            } else if case .directory = target, !followLinks, FileIO.isSymbolicLink(destination) {
+                // A link planted in the output folder would aim the result anywhere.
+                refusals[i] = PlistError(.io, "refusing to write through the symbolic link \(destination) in the output folder (remove it, or give --follow-links)")
             }
         }
         self.destinations = destinations
         self.refusals = refusals
+        self.sameFiles = sameFiles
         absentDestinations = absent
     }
 
@@ -142,7 +166,7 @@ package struct BatchConverter: Sendable {
             staging.add(staged, item: index)
         } else {
             try FileIO.place(staged)
-            try FileIO.flushFolder(staged.folder, for: staged.path)
+            try FileIO.flushFolder(of: staged)
         }
     }
 
@@ -163,13 +187,17 @@ package struct BatchConverter: Sendable {
         let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
-        let document: PlistDocument, bytesIn: Int, original: [UInt8]?
+        if sameFiles[index] != nil { return Written(status: .unchanged, destination: destination, bytesIn: 0, bytesOut: 0) }
+        let document: PlistDocument, bytesIn: Int, original: Original?
         do {
             // The input (a mapping of a large file) lives only in this block:
             // once read, the tree holds what it needs.
-            let input = try bytes.map(InputBytes.init) ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
-            // A backup is the input as read; an in-place result replaces it only at the end.
-            original = target == .inPlace && backupSuffix != nil && item.source != "-" ? input.array : nil
+            let input = try bytes.map { InputBytes($0) } ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
+            // What an in-place result checks before it replaces the input
+            // (and a backup copies): the input as read.
+            original = target == .inPlace && item.source != "-"
+                ? input.stamp.map { Original(file: FileIO.Precondition(path: item.source, stamp: $0), bytes: backupSuffix != nil ? input.array : nil) }
+                : nil
             if transform == nil, let format, format == .xml || format == .json,
                input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
                 // A binary plist as read, to text: written as it is read in
@@ -209,8 +237,9 @@ package struct BatchConverter: Sendable {
     /// buffer at a time (never built whole in memory): to standard output,
     /// or to a temporary file that replaces the destination (with the batch,
     /// or now) unless the destination already holds the same bytes.
-    /// `original` is the input kept as a backup.
-    private func deliver(_ index: Int, bytesIn: Int, original: [UInt8]?, contents: (ByteSink) throws -> Void) throws -> Written {
+    /// `original` is the input an in-place result replaces (and its bytes,
+    /// kept as a backup).
+    private func deliver(_ index: Int, bytesIn: Int, original: Original?, contents: (ByteSink) throws -> Void) throws -> Written {
         let item = items[index]
         let destination = destinations[index]
         if destination == "-" {
@@ -228,7 +257,7 @@ package struct BatchConverter: Sendable {
         }
         let absent = absentDestinations.contains(index)
         var size = 0
-        let staged = try FileIO.stage(for: destination, flush: staging == nil, knownAbsent: absent) { out in
+        let staged = try FileIO.stage(for: destination, flush: staging == nil, knownAbsent: absent, unchanged: original?.file) { out in
             try contents(out)
             size = out.byteCount
         }
@@ -236,15 +265,25 @@ package struct BatchConverter: Sendable {
             FileIO.discard(staged)
             return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: size)
         }
-        if let original, let suffix = backupSuffix, item.source != "-" {
+        var notes = staged.warningLines
+        if let original, let bytes = original.bytes, let suffix = backupSuffix {
             do {
-                try place(try FileIO.stage(original, for: item.source + suffix, flush: staging == nil), item: index)
+                let backup = try FileIO.stage(bytes, for: item.source + suffix, flush: staging == nil, backupOf: original.file)
+                notes += backup.warningLines
+                try place(backup, item: index)
             } catch {
                 FileIO.discard(staged)
                 throw error
             }
         }
         try place(staged, item: index)
-        return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: size)
+        return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: size, notes: notes)
+    }
+
+    /// An input converted in place: the file as read, and its bytes when a
+    /// backup keeps them.
+    private struct Original {
+        var file: FileIO.Precondition
+        var bytes: [UInt8]?
     }
 }

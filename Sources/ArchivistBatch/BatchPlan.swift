@@ -39,17 +39,38 @@ package struct BatchSelection: Sendable, Equatable {
     package var exclude: [String] = []
     /// Take only shard `index` (1-based) of `count`.
     package var shard: (index: Int, count: Int)?
+    /// Take files in folders reached through symbolic links that lead out
+    /// of the folder (`--follow-links`); otherwise they are skipped with a warning.
+    package var followLinks = false
+    /// A folder the walk leaves out: the output folder, when it lies inside
+    /// an input folder (its results are not inputs of the next run).
+    package var outputFolder: String?
+    /// The suffix of the run's backups: files in folders whose names end in
+    /// it are backups, not inputs.
+    package var backupSuffix: String?
 
     /// A selection.
-    package init(recursive: Bool = false, include: [String] = [], exclude: [String] = [], shard: (index: Int, count: Int)? = nil) {
+    package init(recursive: Bool = false, include: [String] = [], exclude: [String] = [], shard: (index: Int, count: Int)? = nil,
+                 followLinks: Bool = false, outputFolder: String? = nil, backupSuffix: String? = nil) {
         self.recursive = recursive
         self.include = include
         self.exclude = exclude
         self.shard = shard
+        self.followLinks = followLinks
+        self.outputFolder = outputFolder
+        self.backupSuffix = backupSuffix
     }
 
     package static func == (a: BatchSelection, b: BatchSelection) -> Bool {
         a.recursive == b.recursive && a.include == b.include && a.exclude == b.exclude && a.shard?.index == b.shard?.index && a.shard?.count == b.shard?.count
+            && a.followLinks == b.followLinks && a.outputFolder == b.outputFolder && a.backupSuffix == b.backupSuffix
+    }
+
+    /// How folders are walked under this selection.
+    var walkOptions: FileIO.WalkOptions {
+        FileIO.WalkOptions(recursive: recursive, followLinksOut: followLinks,
+                           skippedFolders: Set(outputFolder.flatMap { FileIO.identity(of: $0) }.map { [$0] } ?? []),
+                           skippedSuffix: backupSuffix)
     }
 
     /// Parses `I/N` (1 <= I <= N).
@@ -84,9 +105,12 @@ package enum BatchPlan {
     /// The items `inputs` name under `selection`. A folder needs `recursive`
     /// to reach its subfolders; include and exclude globs filter the files
     /// found in folders (named files are always taken); a shard takes the
-    /// items whose path hashes to it.
-    package static func items(_ inputs: [String], selection: BatchSelection = BatchSelection()) throws -> [BatchItem] {
+    /// items whose path hashes to it. What the walks met and left out goes
+    /// to `problems` (see `FileIO.files(under:options:problems:)`).
+    package static func items(_ inputs: [String], selection: BatchSelection = BatchSelection(),
+                              problems: (FileIO.WalkProblem) -> Void = { _ in }) throws -> [BatchItem] {
         var items: [BatchItem] = []
+        let walk = selection.walkOptions
         for input in inputs {
             let status = input == "-" ? nil : FileIO.status(of: input)
             guard let status, status.isDirectory else {
@@ -94,7 +118,7 @@ package enum BatchPlan {
                 continue
             }
             let prefix = input.hasSuffix("/") ? input : input + "/"
-            for file in try FileIO.files(under: input, recursive: selection.recursive) {
+            for file in try FileIO.files(under: input, options: walk, problems: problems) {
                 let relative = file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
                 if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
                 if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }

@@ -19,13 +19,20 @@ package struct InputBytes {
 
     private let storage: Storage
 
-    /// Bytes already in memory.
-    package init(_ bytes: [UInt8]) {
+    /// The stamp of the file as it was opened (nil for standard input and
+    /// bytes given in memory): what an in-place result checks before it
+    /// replaces the file.
+    package let stamp: FileStamp?
+
+    /// Bytes already in memory (`stamp`: of the file they were read from).
+    package init(_ bytes: [UInt8], stamp: FileStamp? = nil) {
         storage = .bytes(bytes)
+        self.stamp = stamp
     }
 
-    init(mapped: MappedFile) {
+    init(mapped: MappedFile, stamp: FileStamp?) {
         storage = .mapped(mapped)
+        self.stamp = stamp
     }
 
     /// The number of bytes.

@@ -79,7 +79,7 @@ package final class WriteBatch: Sendable {
             }
         }
         var flushedFolders: Set<String> = []
-        for (folder, entry) in placed where !failedItems.contains(entry.item) {
+        for (folder, entry) in placed where !failedItems.contains(entry.item) && entry.file.temporary != nil {
             guard flushedFolders.insert(folder).inserted else { continue }
             do {
                 try FileIO.flushFolder(folder, for: entry.file.path)

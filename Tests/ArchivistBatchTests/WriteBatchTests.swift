@@ -102,4 +102,48 @@ final class WriteBatchTests: XCTestCase {
         XCTAssertEqual(read as? [String: [Int]], ["k": [1, 2]])
         XCTAssertEqual(format, .xml)
     }
+
+    /// An input rewritten by someone else after it was read and before its
+    /// in-place result is put in place is left as they wrote it: the item
+    /// fails with `changed while converting`, the others are replaced. So is
+    /// an input replaced by a rename (a new file), and its backup is not made.
+    func testAnInputChangedWhileConvertingIsLeftAsItWas() throws {
+        let names = ["a", "b", "c"].map { dir + "/\($0).plist" }
+        for name in names {
+            XCTAssertTrue(FileManager.default.createFile(atPath: name, contents: Data(try foundationBinary(["k": name]))))
+        }
+        let batch = WriteBatch()
+        let converter = BatchConverter(items: names.map { BatchItem(source: $0) }, format: .xml, target: .inPlace,
+                                       backupSuffix: ".orig", staging: batch)
+        for i in names.indices { XCTAssertEqual(try converter.convert(i).status, .converted) }
+        // b is written over (a different size), c is replaced by a rename.
+        let theirs = Data("someone else's edit".utf8)
+        try theirs.write(to: URL(fileURLWithPath: names[1]))
+        try theirs.write(to: URL(fileURLWithPath: names[2]), options: .atomic)
+        let failures = batch.commit()
+        XCTAssertEqual(failures.map(\.item), [1, 2])
+        for failure in failures {
+            XCTAssertEqual(failure.error.message, "\(names[failure.item]) changed while converting; it was left as it is (run again to convert what it holds now)")
+        }
+        XCTAssertEqual(try FileIO.read(names[1]), [UInt8](theirs))
+        XCTAssertEqual(try FileIO.read(names[2]), [UInt8](theirs))
+        XCTAssertFalse(FileIO.exists(names[1] + ".orig"), "no backup of what was not replaced")
+        XCTAssertTrue(String(decoding: try FileIO.read(names[0]), as: UTF8.self).hasPrefix("<?xml"))
+        XCTAssertEqual(try FileIO.read(names[0] + ".orig"), try foundationBinary(["k": names[0]]))
+        XCTAssertEqual(try listing(dir).filter { $0.hasPrefix(".") }, [], "no temporary file is left")
+    }
+
+    /// A backup that appears between staging and the commit is not replaced.
+    func testABackupThatAppearedMeanwhileIsKept() throws {
+        let input = dir + "/in.plist"
+        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: Data(try foundationBinary(["k": 1]))))
+        let batch = WriteBatch()
+        let converter = BatchConverter(items: [BatchItem(source: input)], format: .xml, target: .inPlace, backupSuffix: ".bak", staging: batch)
+        XCTAssertEqual(try converter.convert(0).status, .converted)
+        try Data("user's file".utf8).write(to: URL(fileURLWithPath: input + ".bak"))
+        let failures = batch.commit()
+        XCTAssertEqual(failures.map(\.error.message), ["refusing to overwrite \(input).bak: a backup is never overwritten (move it away, or choose another --backup suffix)"])
+        XCTAssertEqual(try FileIO.read(input + ".bak"), Array("user's file".utf8))
+        XCTAssertEqual(try FileIO.read(input), try foundationBinary(["k": 1]), "no result replaces an original whose backup failed")
+    }
 }

@@ -19,4 +19,11 @@ int archivist_has_syncfs(void);
 /// has no `syncfs`.
 int archivist_syncfs(int fd);
 
+/// Copies every extended attribute of the file at `from` (links followed)
+/// to the open file `to_fd`, counting those copied in `*copied`. Returns 0,
+/// or -1 with `errno` of the last attribute that could not be copied (the
+/// others are still copied). A file system without extended attributes, or
+/// a platform without them, copies none and returns 0.
+int archivist_copy_xattrs(const char *from, int to_fd, int *copied);
+
 #endif

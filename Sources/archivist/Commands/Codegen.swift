@@ -105,9 +105,10 @@ struct Codegen: ParsableCommand {
         }
         if failed { throw ExitCode.failure }
         if let output, output != "-" {
-            try failing(at: output) {
+            let notes = try failing(at: output) {
                 try FileIO.writeAtomically(Array(source.utf8), to: output)
             }
+            notes.forEach(Console.error)
         } else {
             Console.output(source, terminator: "")
         }

@@ -147,7 +147,7 @@ struct Convert: ParsableCommand {
                 return
             }
         }
-        let session = try BatchSession(inputs: inputs, options: batch)
+        let session = try BatchSession(inputs: inputs, options: batch, output: output)
         let converter = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions)
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
@@ -177,9 +177,10 @@ struct Convert: ParsableCommand {
 
     private func write(_ suggestion: RulesSuggestion) throws {
         let text = Array((try suggestion.rulesJSON()).utf8)
-        try failing(at: nil) {
+        let notes = try failing(at: nil) {
             try FileIO.writeAtomically(text, to: output.output ?? "-")
         }
+        notes.forEach(Console.error)
     }
 
     /// The Codable JSON of one archived blob, as written for files.
@@ -251,7 +252,7 @@ struct Convert: ParsableCommand {
         if destination != "-", FileIO.isSameFile(destination, store) {
             throw PlistError(.io, "\(destination) is the store being read; choose another destination")
         }
-        try FileIO.writeAtomically(bytes, to: destination)
+        try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error)
     }
 
     /// --into-column: one transaction after a backup copy; a failing row rolls it back.

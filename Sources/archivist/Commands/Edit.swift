@@ -7,13 +7,21 @@ import ArgumentParser
 /// format (atomically), or to `-o`.
 enum FileEdit {
     static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?) throws {
-        try failing(at: file) {
-            let document = try PropertyList.read(try FileIO.read(file))
+        let notes = try failing(at: file) { () -> [String] in
+            if output == nil, let problem = FileIO.inPlaceProblem(file) {
+                throw PlistError(.io, file == "-" ? "standard input cannot be edited in place; give -o" : problem)
+            }
+            let input = try FileIO.input(file)
+            let document = try input.withUnsafeBytes { try PropertyList.read($0) }
             let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.value, create: create)
-            let destination = output ?? file
-            guard destination != "-" || output != nil else { throw PlistError(.io, "standard input cannot be edited in place; give -o") }
-            try FileIO.writeAtomically(try PropertyList.write(edited, as: document.format), to: destination)
+            let bytes = try PropertyList.write(edited, as: document.format)
+            guard let output else {
+                // In place: only if nobody changed the file since it was read.
+                return try FileIO.writeAtomically(bytes, to: file, unchanged: input.stamp.map { FileIO.Precondition(path: file, stamp: $0) })
+            }
+            return try FileIO.writeAtomically(bytes, to: output)
         }
+        notes.forEach(Console.error)
     }
 }
 

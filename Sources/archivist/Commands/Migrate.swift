@@ -141,7 +141,7 @@ struct Migrate: ParsableCommand {
         // First pass: every class the rules name must occur in some input. An
         // input that cannot be read is reported as that file's failure when
         // it is migrated, not here.
-        let session = try BatchSession(inputs: inputs, options: batch)
+        let session = try BatchSession(inputs: inputs, options: batch, output: output)
         var stdinBytes: [UInt8]?
         var census = RulesCensus(maxNesting: migrator.maxNesting)
         for item in session.items {

@@ -64,7 +64,10 @@ enum ArchiveInputs {
             let found: [String]
             let inFolder = path != "-" && FileIO.isDirectory(path)
             do {
-                found = inFolder ? try FileIO.files(under: path) : [path]
+                found = inFolder ? try FileIO.files(under: path) { problem in
+                    Console.error(FolderOptions.line(for: problem))
+                    if problem.isError { failed = true }
+                } : [path]
             } catch let error as PlistError {
                 Console.error(error.formatted(path: path))
                 failed = true

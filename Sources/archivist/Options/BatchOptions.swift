@@ -38,7 +38,8 @@ struct BatchOptions: ParsableArguments {
 
     /// The selection these options describe.
     var selection: BatchSelection {
-        BatchSelection(recursive: recursive, include: folders.include, exclude: folders.exclude, shard: shard.flatMap(BatchSelection.parseShard))
+        BatchSelection(recursive: recursive, include: folders.include, exclude: folders.exclude, shard: shard.flatMap(BatchSelection.parseShard),
+                       followLinks: folders.followLinks)
     }
 
     /// The number of jobs: --jobs, else the online processors.

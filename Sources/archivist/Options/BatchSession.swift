@@ -20,11 +20,22 @@ struct BatchSession {
     let isBatch: Bool
     /// The results, put in place together when the run ends (one flush to disk).
     let writes = WriteBatch()
+    /// Folders that could not be listed and files that could not be named,
+    /// met while planning: the run fails after doing the rest.
+    let unreadable: [FileIO.WalkProblem]
 
-    /// Plans the items of `inputs`.
-    init(inputs: [String], options: BatchOptions) throws {
+    /// Plans the items of `inputs`; with `output`, its folder and the
+    /// backups of an in-place run are no inputs. What the folder walks
+    /// left out is reported now.
+    init(inputs: [String], options: BatchOptions, output: OutputOptions? = nil) throws {
         self.options = options
-        items = try failing(at: nil) { try BatchPlan.items(inputs, selection: options.selection) }
+        var selection = options.selection
+        selection.outputFolder = output?.outputDir
+        selection.backupSuffix = output?.inPlace == true ? output?.backup : nil
+        var problems: [FileIO.WalkProblem] = []
+        items = try failing(at: nil) { try BatchPlan.items(inputs, selection: selection) { problems.append($0) } }
+        for problem in problems { Console.error(FolderOptions.line(for: problem)) }
+        unreadable = problems.filter(\.isError)
         isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil || items.isEmpty
         if items.isEmpty, options.shard == nil {
             // Only folders give no items (a named file is always one).
@@ -43,7 +54,8 @@ struct BatchSession {
             throw ExitCode.validationFailure
         }
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
-                                       readOptions: readOptions, writeOptions: writeOptions, staging: writes)
+                                       readOptions: readOptions, writeOptions: writeOptions, staging: writes,
+                                       followLinks: options.folders.followLinks)
         try failing(at: nil) {
             try converter.prepare()
         }
@@ -79,7 +91,7 @@ struct BatchSession {
             outcomes[k].errors.append(failure.error)
             outcomes[k].bytesOut = 0
         }
-        var counts: [BatchOutcome.Status: Int] = [:]
+        var counts: [BatchOutcome.Status: Int] = [.failed: unreadable.count]
         var bytesIn = 0, bytesOut = 0
         for o in outcomes {
             counts[o.status, default: 0] += 1
@@ -109,13 +121,18 @@ struct BatchSession {
             if !o.errors.isEmpty { d["errors"] = .array(o.errors.map { .string($0.formatted(path: o.item.source)) }) }
             entries.append(.dictionary(d))
         }
+        for problem in unreadable {
+            entries.append(.dictionary(PlistDictionary([("path", .string(problem.path)), ("status", .string("failed")),
+                                                        ("errors", .array([.string(FolderOptions.line(for: problem))]))])))
+        }
         for item in notStarted {
             entries.append(.dictionary(PlistDictionary([("path", .string(item.source)), ("status", .string("skipped")),
                                                         ("errors", .array([.string("not started: the run stopped early")]))])))
         }
-        try failing(at: path) {
+        let notes = try failing(at: path) {
             try FileIO.writeAtomically(try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true)), to: path)
         }
+        notes.forEach(Console.error)
     }
 
     static func size(_ bytes: Int) -> String {
@@ -145,6 +162,7 @@ extension BatchSession {
         do {
             let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
             outcome.status = result.status == .converted ? .converted : .unchanged
+            outcome.stderrLines += result.notes
             outcome.destination = result.destination
             outcome.bytesIn = result.bytesIn
             outcome.bytesOut = result.status == .converted ? result.bytesOut : 0

@@ -1,3 +1,4 @@
+import ArchivistBatch
 import ArchivistCore
 import ArgumentParser
 
@@ -12,6 +13,16 @@ struct FolderOptions: ParsableArguments {
 
     @Flag(help: "List each file found in a folder that is skipped because it cannot be a property list (an image).")
     var verbose = false
+
+    @Flag(name: .customLong("follow-links"), help: "Take files reached through symbolic links that lead out of the folder given (otherwise skipped with a warning), and write results through links in the output folder.")
+    var followLinks = false
+
+    /// The line that reports what a folder walk left out: `PATH: error: ...`
+    /// for what could not be read, `PATH: warning: ...` for what was left out
+    /// on purpose.
+    static func line(for problem: FileIO.WalkProblem) -> String {
+        "\(problem.path): \(problem.isError ? "error" : "warning"): \(problem.message)"
+    }
 
     /// The line `--verbose` prints for a skipped file.
     static func skippedLine(_ path: String, reason: String = "not a property list") -> String {

@@ -1,0 +1,371 @@
+import ArchivistCore
+import CArchivistSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FileIO {
+    /// Writes `bytes` to `path`; `-` writes standard output.
+    ///
+    /// A regular file (or a new one) is written to a temporary file
+    /// `.NAME.archivist-PID-XXXXXXX` in the same folder, flushed to disk,
+    /// renamed into place, and the folder flushed too, so the destination is
+    /// either left as it was or is the complete new file, even after a power
+    /// loss; once this returns, the new file survives one. On any failure the
+    /// temporary file is removed. A replaced file keeps its permission bits,
+    /// owner and group (where the process may set them) and extended
+    /// attributes; a symbolic link is followed and its target replaced. A
+    /// device, FIFO, socket or descriptor link (`/dev/null`, `/dev/stdout`)
+    /// is written directly (see `Destination`). Returns what the
+    /// replacement did not keep, as `StagedFile.warningLines`.
+    @discardableResult
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, unchanged: Precondition? = nil) throws -> [String] {
+        if path == "-" {
+            try writeAll(bytes, fd: STDOUT_FILENO, name: "standard output")
+            return []
+        }
+        let staged = try stage(bytes, for: path, flush: true, unchanged: unchanged)
+        try place(staged)
+        try flushFolder(of: staged)
+        return staged.warningLines
+    }
+
+    /// A file that must still be as it was read when a result is put in
+    /// place (an input replaced in place, or the original a backup copies).
+    package struct Precondition: Sendable, Equatable {
+        /// The file, as named.
+        package var path: String
+        /// Its stamp when it was read.
+        package var stamp: FileStamp
+
+        /// A precondition.
+        package init(path: String, stamp: FileStamp) {
+            self.path = path
+            self.stamp = stamp
+        }
+    }
+
+    /// A result written to a temporary file beside its destination, not yet
+    /// renamed into place (see `stage(_:for:flush:)` and `WriteBatch`), or
+    /// written directly to a special destination.
+    package struct StagedFile: Sendable, Equatable {
+        /// The destination as named.
+        package let path: String
+        /// The file the rename replaces: `path`, or the target of the link at `path`.
+        package let target: String
+        /// The folder of `target`, where the temporary file is.
+        package let folder: String
+        /// The temporary file `.NAME.archivist-PID-XXXXXXX`; nil when the
+        /// result was written directly to a special destination (nothing is
+        /// left to place).
+        package let temporary: String?
+        /// True for a backup: placed only where nothing is (never over a file).
+        package let keepsExisting: Bool
+        /// A file that must be unchanged when this is placed.
+        package let unchanged: Precondition?
+        /// What putting this file in place does not keep, one sentence each
+        /// (an owner the process may not set, extended attributes, the other
+        /// names of a file with hard links).
+        package let notes: [String]
+
+        /// `notes` as the lines a command prints: `PATH: warning: NOTE`.
+        package var warningLines: [String] { notes.map { "\(path): warning: \($0)" } }
+    }
+
+    /// Writes `bytes` to a new temporary file `.NAME.archivist-PID-XXXXXXX`
+    /// in the folder of `path` (of its target when `path` is a symbolic
+    /// link), with the permission bits, owner, group and extended attributes
+    /// of the file it will replace (or of `backupOf`, the original a backup
+    /// copies), flushed to disk when `flush`. A special destination is
+    /// written now, directly. Nothing else is touched; on failure the
+    /// temporary file is removed. A destination that is a folder is refused,
+    /// and so is any existing destination of a backup (`backupOf`), unless it
+    /// already holds exactly `bytes` (the backup a killed attempt of the same
+    /// run made: kept, and nothing is left to place).
+    /// `knownAbsent` says the caller found nothing at `path` when it planned
+    /// the batch, which saves looking again (a file that appears in between
+    /// is replaced like any other, with the default permissions).
+    /// `unchanged` is checked when the file is placed.
+    package static func stage(_ bytes: [UInt8], for path: String, flush: Bool, knownAbsent: Bool = false,
+                              backupOf original: Precondition? = nil, unchanged: Precondition? = nil) throws -> StagedFile {
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: original, unchanged: unchanged, backupBytes: { bytes }) { fd in
+            try writeAll(bytes, fd: fd, name: path)
+        }
+    }
+
+    /// `stage(_:for:flush:knownAbsent:backupOf:unchanged:)` for a result
+    /// written as it is made: `write` gets a sink that streams into the
+    /// temporary file.
+    package static func stage(for path: String, flush: Bool, knownAbsent: Bool = false, unchanged: Precondition? = nil,
+                              streaming write: (ByteSink) throws -> Void) throws -> StagedFile {
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: nil, unchanged: unchanged, backupBytes: { [] }) { fd in
+            let sink = streamingSink(fd: fd, name: path)
+            try write(sink)
+            try sink.finish()
+        }
+    }
+
+    private static func stage(for path: String, flush: Bool, knownAbsent: Bool, backupOf original: Precondition?,
+                              unchanged: Precondition?, backupBytes: () -> [UInt8], contents: (Int32) throws -> Void) throws -> StagedFile {
+        if original != nil, exists(path) {
+            // A backup that holds exactly this original is what an earlier,
+            // killed attempt of the same run left: kept, and the run goes on.
+            if let existing = try? read(path), existing == backupBytes() {
+                return StagedFile(path: path, target: path, folder: "", temporary: nil, keepsExisting: true, unchanged: nil, notes: [])
+            }
+            throw PlistError(.io, "refusing to overwrite \(path): a backup is never overwritten (move it away, or choose another --backup suffix)")
+        }
+        let destination = knownAbsent ? .file(target: path, existing: nil) : try destination(path)
+        guard case .file(let target, let existing) = destination else {
+            try writeDirectly(to: path, contents: contents)
+            return StagedFile(path: path, target: path, folder: "", temporary: nil, keepsExisting: false, unchanged: nil, notes: [])
+        }
+        let (dir, base) = split(target)
+        removeLeftovers(in: dir)
+        // Keep the temporary name within NAME_MAX (255 bytes) for long names.
+        let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
+        let (fd, tempPath) = try createTemporary(in: dir, stem: stem, for: path)
+        var isOpen = true
+        var written = false
+        defer {
+            if isOpen { close(fd) }
+            if !written { unlink(tempPath) }
+        }
+        var notes: [String] = []
+        // A new file gets the default permissions from open itself (0666 less
+        // the umask); one that replaces a file (or backs one up) takes that
+        // file's owner, group, bits and extended attributes.
+        if let model = original ?? existing.map({ Precondition(path: target, stamp: $0) }) {
+            notes = try copyAttributes(of: model, to: fd, for: path)
+            if original == nil, model.stamp.links > 1 {
+                notes.append("it had \(model.stamp.links) names (hard links): it is replaced by a new file, and its other names keep the old content")
+            }
+        }
+        try contents(fd)
+        if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
+        isOpen = false
+        guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
+        written = true
+        return StagedFile(path: path, target: target, folder: dir, temporary: tempPath, keepsExisting: original != nil,
+                          unchanged: unchanged ?? original, notes: notes)
+    }
+
+    /// Gives the open new file `fd` the owner, group, permission bits and
+    /// extended attributes of `model`; returns what could not be kept.
+    private static func copyAttributes(of model: Precondition, to fd: Int32, for path: String) throws -> [String] {
+        var notes: [String] = []
+        let wanted = model.stamp
+        var mine = stat()
+        guard fstat(fd, &mine) == 0 else { throw ioError("cannot write \(path)") }
+        if mine.st_uid != wanted.owner || mine.st_gid != wanted.group {
+            if fchown(fd, wanted.owner, wanted.group) != 0 {
+                let reason = String(cString: strerror(errno))
+                // The group alone may still be ours to give.
+                if mine.st_gid != wanted.group, fchown(fd, mine.st_uid, wanted.group) == 0 { mine.st_gid = wanted.group }
+                notes.append("the owner (user \(wanted.owner), group \(wanted.group)) is not kept: the new file belongs to user \(mine.st_uid), group \(mine.st_gid) (\(reason))")
+            }
+        }
+        // After the owner: changing it clears the set-id bits.
+        if wanted.mode != mine.st_mode & 0o7777 || wanted.mode & 0o6000 != 0 {
+            guard fchmod(fd, wanted.mode) == 0 else { throw ioError("cannot write \(path)") }
+        }
+        var copied: Int32 = 0
+        if archivist_copy_xattrs(model.path, fd, &copied) != 0 {
+            notes.append("extended attributes are not all kept (\(String(cString: strerror(errno))))")
+        }
+        return notes
+    }
+
+    /// Creates `DIR/.STEM.archivist-PID-XXXXXXX` exclusively, open for
+    /// writing with mode 0666 less the umask. The name's suffix counts up
+    /// from a random start drawn once per process (no random draw per file);
+    /// a name that exists already is skipped. The process ID lets a later run
+    /// tell the leftovers of a process that was killed (`removeLeftovers`).
+    private static func createTemporary(in dir: String, stem: String, for path: String) throws -> (Int32, String) {
+        for _ in 0..<100 {
+            let suffix = temporarySuffixes.withLock { next -> UInt32 in
+                defer { next &+= 1 }
+                return next
+            }
+            var digits = String(suffix, radix: 36)
+            digits = String(repeating: "0", count: max(0, 7 - digits.utf8.count)) + digits
+            let candidate = "\(dir)/.\(stem)\(temporaryMarker)\(processID)-\(digits)"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, candidate) }
+            guard errno == EEXIST else { break }
+        }
+        throw ioError("cannot write \(path): cannot create a temporary file in \(dir)")
+    }
+
+    /// What every temporary file's name holds before the process ID.
+    private static let temporaryMarker = ".archivist-"
+
+    /// This process's ID, read once.
+    private static let processID = getpid()
+
+    /// The next temporary-name suffix of this process.
+    private static let temporarySuffixes = Locked(UInt32.random(in: 0...UInt32.max))
+
+    /// Folders already cleared of leftovers by this process.
+    private static let clearedFolders = Locked(Set<String>())
+
+    /// Removes the temporary files a killed run left in `folder`: hidden
+    /// `.NAME.archivist-PID-XXXXXXX` files whose process no longer exists.
+    /// Done once per folder per process, when the first result is staged
+    /// there; a live process's files (another run, or this one) are left.
+    private static func removeLeftovers(in folder: String) {
+        guard clearedFolders.withLock({ $0.insert(folder).inserted }) else { return }
+        guard let handle = opendir(folder) else { return }
+        defer { closedir(handle) }
+        let marker = Array(temporaryMarker.utf8)
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            guard name.first == UInt8(ascii: "."), let pid = leftoverProcess(name, marker: marker), pid != processID else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = (folder.hasSuffix("/") ? folder : folder + "/") + String(decoding: name, as: UTF8.self)
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            unlink(path)
+        }
+    }
+
+    /// The process ID in a temporary file's name (`.NAME.archivist-PID-XXXXXXX`), or nil.
+    static func leftoverProcess(_ name: [UInt8], marker: [UInt8]) -> pid_t? {
+        guard name.count > marker.count + 9 else { return nil }
+        // The last marker: NAME may hold one too.
+        var at = name.count - marker.count
+        while at > 0, !name[at..<(at + marker.count)].elementsEqual(marker) { at -= 1 }
+        guard at > 0 else { return nil }
+        let rest = name[(at + marker.count)...]
+        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), dash > rest.startIndex,
+              name.count - dash - 1 == 7 else { return nil }
+        var pid: Int32 = 0
+        for byte in rest[..<dash] {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, o1) = pid.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int32(byte - 0x30))
+            guard !o1, !o2 else { return nil }
+            pid = sum
+        }
+        return pid > 0 ? pid : nil
+    }
+
+    /// True when the staged file holds exactly what the file at `path`
+    /// holds (compared a piece at a time); false when either cannot be read,
+    /// or the result was written directly (nothing to compare).
+    package static func hasSameContents(_ staged: StagedFile, as path: String) -> Bool {
+        guard let temporary = staged.temporary else { return false }
+        let a = open(temporary, O_RDONLY | O_CLOEXEC), b = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        defer {
+            if a >= 0 { close(a) }
+            if b >= 0 { close(b) }
+        }
+        guard a >= 0, b >= 0 else { return false }
+        var sa = stat(), sb = stat()
+        guard fstat(a, &sa) == 0, fstat(b, &sb) == 0, (sb.st_mode & S_IFMT) == S_IFREG, sa.st_size == sb.st_size else { return false }
+        let size = 1 << 16
+        let pa = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let pb = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer {
+            pa.deallocate()
+            pb.deallocate()
+        }
+        while true {
+            let na = systemRead(a, pa, size)
+            guard na >= 0 else { return false }
+            var nb = 0
+            while nb < na {
+                let n = systemRead(b, pb + nb, na - nb)
+                guard n > 0 else { return false }
+                nb += n
+            }
+            if na == 0 { return systemRead(b, pb, 1) == 0 }
+            guard memcmp(pa, pb, na) == 0 else { return false }
+        }
+    }
+
+    /// Puts a staged file in place: renames it over its target, or for a
+    /// backup links it there only if nothing is there yet. First checks that
+    /// the file it must not lose (`unchanged`) is still as it was read. On
+    /// failure removes the temporary file and throws; a file written directly
+    /// has nothing to place.
+    package static func place(_ staged: StagedFile) throws {
+        guard let temporary = staged.temporary else { return }
+        if let unchanged = staged.unchanged {
+            guard let now = FileStamp(path: unchanged.path), now.sameContent(as: unchanged.stamp) else {
+                unlink(temporary)
+                throw PlistError(.io, "\(unchanged.path) changed while converting; it was left as it is (run again to convert what it holds now)")
+            }
+        }
+        if staged.keepsExisting {
+            // link() never replaces: a backup that appeared meanwhile is kept.
+            if link(temporary, staged.target) == 0 {
+                unlink(temporary)
+                return
+            }
+            let code = errno
+            if code == EEXIST || exists(staged.target) {
+                unlink(temporary)
+                throw PlistError(.io, "refusing to overwrite \(staged.path): a backup is never overwritten (move it away, or choose another --backup suffix)")
+            }
+            // File systems without hard links: nothing is there, so rename.
+        }
+        guard rename(temporary, staged.target) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ioError("cannot write \(staged.path)", errno: code)
+        }
+    }
+
+    /// Removes a staged file that will not be placed.
+    package static func discard(_ staged: StagedFile) {
+        if let temporary = staged.temporary { unlink(temporary) }
+    }
+
+    /// Flushes the folder a staged file was renamed into (nothing for a file
+    /// written directly).
+    package static func flushFolder(of staged: StagedFile) throws {
+        guard staged.temporary != nil else { return }
+        try flushFolder(staged.folder, for: staged.path)
+    }
+
+    /// Flushes a folder's entries to disk (the renames done in it), for the
+    /// file `path` written there (named in the error).
+    package static func flushFolder(_ folder: String, for path: String) throws {
+        let fd = open(folder, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
+    }
+
+    /// Flushes the contents of staged files to disk before any is renamed into
+    /// place: one `syncfs` per file system on Linux, else `fsync` of each
+    /// file. Throws naming the first file that could not be flushed. Files
+    /// written directly are left out.
+    package static func flushContents(of staged: [StagedFile]) throws {
+        let staged = staged.filter { $0.temporary != nil }
+        if archivist_has_syncfs() != 0 {
+            var flushed: Set<UInt64> = []
+            var seenFolders: Set<String> = []
+            for file in staged where seenFolders.insert(file.folder).inserted {
+                var st = stat()
+                guard stat(file.folder, &st) == 0 else { throw ioError("cannot write \(file.path)") }
+                guard flushed.insert(UInt64(truncatingIfNeeded: st.st_dev)).inserted else { continue }
+                let fd = open(file.folder, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
+                defer { close(fd) }
+                guard archivist_syncfs(fd) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
+            }
+            return
+        }
+        for file in staged {
+            guard let temporary = file.temporary else { continue }
+            let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw ioError("cannot write \(file.path)") }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+#include "ArchivistSupport.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#if defined(__linux__) || defined(__APPLE__)
+#include <sys/xattr.h>
+#define ARCHIVIST_HAS_XATTR 1
+#endif
+
+#if defined(ARCHIVIST_HAS_XATTR)
+static ssize_t list_names(const char *path, char *buffer, size_t size) {
+#if defined(__APPLE__)
+    return listxattr(path, buffer, size, 0);
+#else
+    return listxattr(path, buffer, size);
+#endif
+}
+
+static ssize_t get_value(const char *path, const char *name, void *buffer, size_t size) {
+#if defined(__APPLE__)
+    return getxattr(path, name, buffer, size, 0, 0);
+#else
+    return getxattr(path, name, buffer, size);
+#endif
+}
+
+static int set_value(int fd, const char *name, const void *value, size_t size) {
+#if defined(__APPLE__)
+    return fsetxattr(fd, name, value, size, 0, 0);
+#else
+    return fsetxattr(fd, name, value, size, 0);
+#endif
+}
+#endif
+
+int archivist_copy_xattrs(const char *from, int to_fd, int *copied) {
+    *copied = 0;
+#if defined(ARCHIVIST_HAS_XATTR)
+    ssize_t size = list_names(from, NULL, 0);
+    if (size < 0) return (errno == ENOTSUP || errno == ENOSYS) ? 0 : -1;
+    if (size == 0) return 0;
+    char *names = malloc((size_t)size);
+    if (!names) return -1;
+    size = list_names(from, names, (size_t)size);
+    if (size < 0) {
+        int saved = errno;
+        free(names);
+        errno = saved;
+        return -1;
+    }
+    int failure = 0;
+    size_t capacity = 0;
+    char *value = NULL;
+    for (ssize_t at = 0; at < size;) {
+        const char *name = names + at;
+        size_t length = strnlen(name, (size_t)(size - at));
+        at += (ssize_t)length + 1;
+        if (length == 0) continue;
+        ssize_t n = get_value(from, name, NULL, 0);
+        if (n < 0) { failure = errno; continue; }
+        if ((size_t)n > capacity) {
+            char *grown = realloc(value, (size_t)n);
+            if (!grown) { failure = ENOMEM; continue; }
+            value = grown;
+            capacity = (size_t)n;
+        }
+        n = get_value(from, name, value, (size_t)n);
+        if (n < 0) { failure = errno; continue; }
+        if (set_value(to_fd, name, value, (size_t)n) != 0) { failure = errno; continue; }
+        *copied += 1;
+    }
+    free(value);
+    free(names);
+    if (failure) { errno = failure; return -1; }
+    return 0;
+#else
+    (void)from;
+    (void)to_fd;
+    return 0;
+#endif
+}

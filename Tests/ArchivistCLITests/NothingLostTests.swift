@@ -1,0 +1,375 @@
+import ArchivistCore
+import Foundation
+import XCTest
+
+/// What "nothing lost" means on a real machine: special files written, not
+/// replaced; inputs that are no regular files never replaced in place;
+/// backups never inputs and never overwritten, with the original's mode,
+/// owner and extended attributes; links that lead out of a folder not
+/// followed; folders that cannot be listed reported while the rest runs; the
+/// leftovers of a killed run removed. Devices are only touched inside a
+/// private mount namespace with a tmpfs `/dev` of the test's own.
+extension CLITests {
+    static let plainXML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>name</key>
+        \t<string>value</string>
+        </dict>
+        </plist>
+
+        """
+
+    /// Runs `executable ARGS` in the scratch folder; standard input is empty.
+    func runCommand(_ executable: String, _ args: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = args
+        process.currentDirectoryURL = work
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errorData = ErrorBox()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errorData.data = err.fileHandleForReading.readDataToEndOfFile() }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: o, stderr: String(decoding: errorData.data, as: UTF8.self))
+    }
+
+    /// Runs a shell script in a private mount namespace whose `/dev` is a
+    /// tmpfs holding only `null`, `full` and the descriptor links, so what
+    /// the script does to devices never reaches the machine's `/dev`.
+    /// `$A` is the built `archivist`. Nil (a skip; a failure under CI) where
+    /// namespaces cannot be made (not root).
+    func inPrivateDev(_ script: String) throws -> Result? {
+        let setUp = """
+            set -u
+            mount -t tmpfs -o mode=755 archivist-test-dev /dev || exit 97
+            mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/full c 1 7 || exit 97
+            ln -s /proc/self/fd /dev/fd && ln -s /proc/self/fd/0 /dev/stdin && ln -s /proc/self/fd/1 /dev/stdout && ln -s /proc/self/fd/2 /dev/stderr
+            A='\(Self.productsDirectory.appendingPathComponent("archivist").path)'
+            """
+        let result = try runCommand("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", setUp + "\n" + script])
+        if result.status == 97 || (result.status != 0 && result.stderr.contains("unshare:")) {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("no private mount namespace: \(result.stderr)") }
+            return nil
+        }
+        return result
+    }
+
+    /// Runs `archivist ARGS` as user and group 65534 (nobody); nil where
+    /// the process cannot change user (not root).
+    func runAsNobody(_ args: [String]) throws -> Result? {
+        guard geteuid() == 0 else { return nil }
+        return try runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                   Self.productsDirectory.appendingPathComponent("archivist").path] + args)
+    }
+
+    func path(_ name: String) -> String { work.appendingPathComponent(name).path }
+
+    func fileStatus(_ name: String) throws -> stat {
+        var st = stat()
+        guard lstat(path(name), &st) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        return st
+    }
+
+    // MARK: special files
+
+    /// Devices and descriptor links are written, never replaced by a regular
+    /// file: `/dev/null` stays a device, `/dev/full` fails with ENOSPC,
+    /// `/dev/stdout` into a pipe reaches the pipe and stays a link, for every
+    /// command that writes a file.
+    func testDevicesAndDescriptorLinksAreWrittenNotReplaced() throws {
+        make("in.plist", Self.plainXML)
+        let archive = corpus("archives/scary-creature-v1.plist"), rules = corpus("rules/scary-creatures.json")
+        let writers = [
+            "convert in.plist --to json -o", "convert in.plist --to xml --report", "set in.plist name new --type string -o",
+            "remove in.plist name -o", "migrate \(archive) --rules \(rules) -o", "codegen \(archive) --rules \(rules) --secure-coding -o",
+            "convert \(archive) --to codable-json --suggest-rules -o",
+        ]
+        var script = ""
+        for (i, command) in writers.enumerated() {
+            let quiet = command.contains("--report") ? " -o /dev/null" : ""
+            script += """
+                $A \(command) /dev/null\(quiet) >/dev/null 2>&1; echo "\(i) null $? $(stat -c %F /dev/null)"
+                $A \(command) /dev/full\(quiet) >/dev/null 2>err; echo "\(i) full $? $(grep -c 'No space left on device' err)"
+                $A \(command) /dev/stdout\(quiet) 2>/dev/null | wc -c | tr -d ' ' > count; echo "\(i) stdout $(cat count) $(stat -c %F /dev/stdout)"
+
+                """
+        }
+        guard let result = try inPrivateDev(script) else { throw XCTSkip("no private mount namespace (not root)") }
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, writers.count * 3, result.stdout + result.stderr)
+        for (i, command) in writers.enumerated() {
+            XCTAssertTrue(lines.contains("\(i) null 0 character special file"), "\(command): \(result.stdout)")
+            XCTAssertTrue(lines.contains("\(i) full 1 1"), "\(command) -o /dev/full fails with ENOSPC: \(result.stdout)")
+            let stdout = lines.first { $0.hasPrefix("\(i) stdout ") } ?? ""
+            XCTAssertTrue(stdout.hasSuffix(" symbolic link"), "\(command): \(stdout)")
+            XCTAssertNotEqual(stdout, "\(i) stdout 0 symbolic link", "\(command): the bytes reach the pipe")
+        }
+    }
+
+    /// The same without devices: a FIFO of the test's own and a link to a
+    /// descriptor (`/proc/self/fd/1`) are written directly.
+    func testAFIFOAndADescriptorLinkAreWrittenDirectly() throws {
+        make("in.plist", Self.plainXML)
+        XCTAssertEqual(mkfifo(path("fifo"), 0o600), 0)
+        let reader = ErrorBox()
+        let group = DispatchGroup()
+        let fifo = path("fifo")
+        DispatchQueue.global().async(group: group) {
+            // Plain reads until the writer closes (Foundation's file reading
+            // takes a FIFO's size of 0 as its length).
+            let fd = open(fifo, O_RDONLY)
+            guard fd >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { break }
+                reader.data.append(contentsOf: buffer[..<n])
+            }
+            close(fd)
+        }
+        let result = try run(["convert", "in.plist", "--to", "json", "-o", "fifo"])
+        group.wait()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(String(decoding: reader.data, as: UTF8.self), #"{"name":"value"}"#)
+        XCTAssertEqual(try fileStatus("fifo").st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+
+        XCTAssertEqual(symlink("/proc/self/fd/1", path("out")), 0)
+        let linked = try run(["convert", "in.plist", "--to", "json", "-o", "out"])
+        XCTAssertEqual(linked.status, 0, linked.stderr)
+        XCTAssertEqual(linked.stdout, #"{"name":"value"}"#, "the bytes reach the pipe")
+        XCTAssertEqual(try fileStatus("out").st_mode & S_IFMT, S_IFLNK, "still a link")
+    }
+
+    /// `--in-place` and `set` without `-o` replace only regular files: a
+    /// descriptor link to a pipe (what `/dev/stdin` is), or a FIFO, is refused
+    /// and left as it was.
+    func testInPlaceRefusesWhatIsNoRegularFile() throws {
+        XCTAssertEqual(symlink("/proc/self/fd/0", path("stdin")), 0)
+        XCTAssertEqual(mkfifo(path("fifo"), 0o600), 0)
+        for args in [["convert", "stdin", "--to", "json", "--in-place"], ["convert", "fifo", "--to", "json", "--in-place"],
+                     ["set", "stdin", "name", "x", "--type", "string"], ["remove", "fifo", "name"]] {
+            let result = try run(args, stdin: Data(Self.plainXML.utf8))
+            XCTAssertEqual(result.status, 1, "\(args)")
+            XCTAssertEqual(result.stderr, "\(args[1]): error: cannot replace \(args[1]) in place: not a regular file (a device, pipe, socket or descriptor; write the result with -o)\n", "\(args)")
+        }
+        XCTAssertEqual(try fileStatus("stdin").st_mode & S_IFMT, S_IFLNK)
+        XCTAssertEqual(try fileStatus("fifo").st_mode & S_IFMT, S_IFIFO)
+        XCTAssertEqual(try listing(), ["fifo", "stdin"])
+    }
+
+    // MARK: backups
+
+    /// A second in-place run with the same backup suffix takes no backup as
+    /// an input, and refuses (naming it) every file whose backup exists, so
+    /// the originals are never lost; files without a backup go on.
+    func testBackupsAreNeverInputsAndNeverOverwritten() throws {
+        let rules = corpus("rules/scary-creatures.json")
+        let original = try XCTUnwrap(FileManager.default.contents(atPath: corpus("archives/scary-creature-v1.plist")))
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("docs/sub"), withIntermediateDirectories: true)
+        try original.write(to: work.appendingPathComponent("docs/a.plist"))
+        try original.write(to: work.appendingPathComponent("docs/sub/b.plist"))
+        let first = try run(["migrate", "docs", "-r", "--rules", rules, "--in-place", "--backup", ".v1"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(contents("docs/a.plist.v1"), original)
+        XCTAssertEqual(contents("docs/sub/b.plist.v1"), original)
+        let migrated = contents("docs/a.plist")
+        XCTAssertNotEqual(migrated, original)
+
+        // A second run: no backup is an input, the migrated files are left
+        // alone, and a file added since is migrated with its backup.
+        try original.write(to: work.appendingPathComponent("docs/c.plist"))
+        let second = try run(["migrate", "docs", "-r", "--rules", rules, "--in-place", "--backup", ".v1"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.hasPrefix("1 converted, 2 unchanged, 0 skipped, 0 failed"), second.stderr)
+        XCTAssertEqual(try listing("docs"), ["a.plist", "a.plist.v1", "c.plist", "c.plist.v1", "sub"])
+        XCTAssertEqual(contents("docs/c.plist.v1"), original)
+
+        // A third run that would change them again: every existing backup is
+        // refused, named, and kept; the originals are still there.
+        let third = try run(["convert", "docs", "-r", "--to", "xml", "--in-place", "--backup", ".v1"])
+        XCTAssertEqual(third.status, 1)
+        for name in ["docs/a.plist", "docs/c.plist", "docs/sub/b.plist"] {
+            XCTAssertTrue(third.stderr.contains("\(name): error: refusing to overwrite \(name).v1: a backup is never overwritten"), third.stderr)
+            XCTAssertEqual(contents(name + ".v1"), original, name)
+            XCTAssertEqual(contents(name), name.hasSuffix("c.plist") ? contents("docs/c.plist") : migrated, name)
+        }
+        XCTAssertTrue(third.stderr.contains("\n0 converted, 0 unchanged, 0 skipped, 3 failed;"), third.stderr)
+        XCTAssertEqual(try listing("docs"), ["a.plist", "a.plist.v1", "c.plist", "c.plist.v1", "sub"])
+    }
+
+    /// A killed in-place run that had made a file's backup but not yet
+    /// replaced the file is retried as it was: the backup, which holds that
+    /// file exactly, is kept and the run goes on.
+    func testARetryKeepsTheBackupItsKilledAttemptMade() throws {
+        make("a.plist", Self.plainXML)
+        make("a.plist.orig", Self.plainXML)
+        let retry = try run(["convert", "a.plist", "--to", "binary", "--in-place", "--backup", ".orig"])
+        XCTAssertEqual(retry.status, 0, retry.stderr)
+        XCTAssertEqual(contents("a.plist.orig"), Data(Self.plainXML.utf8))
+        XCTAssertEqual(contents("a.plist")?.prefix(8), Data("bplist00".utf8))
+        XCTAssertEqual(try listing(), ["a.plist", "a.plist.orig"])
+    }
+
+    /// Backups and in-place results keep the original's mode, owner, group
+    /// and extended attributes (run as root, for a file of another user).
+    func testBackupsAndResultsKeepModeOwnerAndExtendedAttributes() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to give a file to another user") }
+        make("secret.plist", Self.plainXML)
+        let file = path("secret.plist")
+        XCTAssertEqual(chmod(file, 0o600), 0)
+        XCTAssertEqual(chown(file, 1234, 2345), 0)
+        let xattrs = "import os, sys\nfor p in sys.argv[2:]:\n    os.setxattr(p, 'user.archivist-test', b'kept') if sys.argv[1] == 'set' else print(os.getxattr(p, 'user.archivist-test').decode())"
+        let hasXattrs = try runCommand("/usr/bin/python3", ["-c", xattrs, "set", file]).status == 0
+        let result = try run(["convert", "secret.plist", "--to", "binary", "--in-place", "--backup", ".orig"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        for name in ["secret.plist", "secret.plist.orig"] {
+            let st = try fileStatus(name)
+            XCTAssertEqual(st.st_mode & 0o7777, 0o600, name)
+            XCTAssertEqual(st.st_uid, 1234, name)
+            XCTAssertEqual(st.st_gid, 2345, name)
+        }
+        if hasXattrs {
+            let read = try runCommand("/usr/bin/python3", ["-c", xattrs, "get", path("secret.plist"), path("secret.plist.orig")])
+            XCTAssertEqual(read.stdout, "kept\nkept\n", read.stderr)
+        }
+        XCTAssertEqual(contents("secret.plist.orig"), Data(Self.plainXML.utf8))
+        XCTAssertEqual(contents("secret.plist")?.prefix(8), Data("bplist00".utf8))
+
+        // `set` keeps them too.
+        let set = try run(["set", "secret.plist", "name", "other", "--type", "string"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let st = try fileStatus("secret.plist")
+        XCTAssertEqual([st.st_mode & 0o7777, mode_t(st.st_uid), mode_t(st.st_gid)], [0o600, 1234, 2345])
+    }
+
+    /// A user who may write a file but not give it away: the new file is
+    /// theirs, and the command says the owner was not kept.
+    func testAnOwnerThatCannotBeKeptIsSaid() throws {
+        make("shared/prefs.plist", Self.plainXML)
+        XCTAssertEqual(chmod(path("shared"), 0o777), 0)
+        XCTAssertEqual(chmod(work.path, 0o755), 0)
+        XCTAssertEqual(chmod(path("shared/prefs.plist"), 0o666), 0)
+        guard let result = try runAsNobody(["set", "shared/prefs.plist", "name", "edited", "--type", "string"]) else {
+            throw XCTSkip("needs root to run as another user")
+        }
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "shared/prefs.plist: warning: the owner (user 0, group 0) is not kept: the new file belongs to user 65534, group 65534 (Operation not permitted)\n")
+        XCTAssertEqual(try fileStatus("shared/prefs.plist").st_uid, 65534)
+    }
+
+    /// A file with hard links is replaced by a new file, and the command
+    /// says its other names keep the old content.
+    func testHardLinksAreReported() throws {
+        make("a.plist", Self.plainXML)
+        XCTAssertEqual(link(path("a.plist"), path("b.plist")), 0)
+        let result = try run(["set", "a.plist", "name", "edited", "--type", "string"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stderr, "a.plist: warning: it had 2 names (hard links): it is replaced by a new file, and its other names keep the old content\n")
+        XCTAssertEqual(contents("b.plist"), Data(Self.plainXML.utf8))
+        XCTAssertTrue(String(decoding: contents("a.plist") ?? Data(), as: UTF8.self).contains("edited"))
+    }
+
+    // MARK: folders and links
+
+    /// Links inside a folder that lead out of it are skipped with a warning
+    /// (their targets untouched), dangling and looping links are reported,
+    /// and `--follow-links` takes what they lead to; a link planted in the
+    /// output folder is not written through.
+    func testLinksThatLeaveTheFolderAreNotFollowed() throws {
+        make("outside.plist", Self.plainXML)
+        make("docs/inside.plist", Self.plainXML)
+        XCTAssertEqual(symlink(path("outside.plist"), path("docs/out.plist")), 0)
+        XCTAssertEqual(symlink("inside.plist", path("docs/alias.plist")), 0)
+        XCTAssertEqual(symlink("missing.plist", path("docs/dangling.plist")), 0)
+        XCTAssertEqual(symlink("loop.plist", path("docs/loop.plist")), 0)
+        let result = try run(["convert", "docs", "--to", "binary", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.dropLast()), [
+            "docs/dangling.plist: warning: a dangling symbolic link (No such file or directory); skipped",
+            "docs/loop.plist: warning: a symbolic link that loops; skipped",
+            "docs/out.plist: warning: a symbolic link to \(path("outside.plist")), outside \(path("docs")); skipped (name it, or give --follow-links)",
+        ])
+        // The link to a file inside is the same file: converted once.
+        XCTAssertTrue(lines.last?.hasPrefix("1 converted, 1 unchanged, 0 skipped, 0 failed") == true, result.stderr)
+        XCTAssertEqual(try fileStatus("docs/alias.plist").st_mode & S_IFMT, S_IFLNK)
+        XCTAssertEqual(contents("outside.plist"), Data(Self.plainXML.utf8), "the target outside is untouched")
+        XCTAssertEqual(contents("docs/inside.plist")?.prefix(6), Data("bplist".utf8))
+
+        let followed = try run(["convert", "docs", "--to", "binary", "--in-place", "--follow-links"])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertEqual(contents("outside.plist")?.prefix(6), Data("bplist".utf8))
+
+        // A link planted in an output folder.
+        make("victim.plist", "untouched")
+        make("out/inside.plist", "")
+        XCTAssertEqual(unlink(path("out/inside.plist")), 0)
+        XCTAssertEqual(symlink(path("victim.plist"), path("out/inside.plist")), 0)
+        let planted = try run(["convert", "docs/inside.plist", "--to", "xml", "--output-dir", "out"])
+        XCTAssertEqual(planted.status, 1)
+        XCTAssertEqual(planted.stderr, "docs/inside.plist: error: refusing to write through the symbolic link out/inside.plist in the output folder (remove it, or give --follow-links)\n")
+        XCTAssertEqual(contents("victim.plist"), Data("untouched".utf8))
+    }
+
+    /// A subfolder that cannot be listed is reported and the rest converted
+    /// (exit 1); a name that is not UTF-8 is reported, not read by a wrong name.
+    func testFoldersThatCannotBeReadAreReportedAndTheRestRuns() throws {
+        make("docs/a.plist", Self.plainXML)
+        make("docs/locked/b.plist", Self.plainXML)
+        // docs/caf\xE9.plist: Latin-1, not UTF-8.
+        let oddName = Array(path("docs/caf").utf8) + [0xE9] + Array(".plist".utf8)
+        let fd = open(oddName.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        for folder in ["", "docs"] { XCTAssertEqual(chmod(path(folder), 0o777), 0) }
+        XCTAssertEqual(chmod(path("docs/a.plist"), 0o666), 0)
+        XCTAssertEqual(chmod(path("docs/locked"), 0o000), 0)
+        defer { chmod(path("docs/locked"), 0o755) }
+        guard let result = try runAsNobody(["convert", "docs", "-r", "--to", "json", "--output-dir", "out"]) else {
+            throw XCTSkip("needs root to run as a user who cannot list the folder")
+        }
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("docs/caf\\xE9.plist: error: the name is not UTF-8"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("docs/locked: error: cannot list docs/locked: Permission denied"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("1 converted, 0 unchanged, 0 skipped, 2 failed"), result.stderr)
+        XCTAssertEqual(contents("out/a.json"), Data(#"{"name":"value"}"#.utf8))
+    }
+
+    /// An output folder inside the input folder is not walked on the next run.
+    func testAnOutputFolderInsideTheInputIsNotWalked() throws {
+        make("docs/a.plist", Self.plainXML)
+        for _ in 0..<2 {
+            let result = try run(["convert", "docs", "-r", "--to", "binary", "--output-dir", "docs/converted"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        XCTAssertEqual(try listing("docs/converted"), ["a.plist"])
+    }
+
+    /// The temporary files a killed run left are removed by the next run
+    /// writing into the folder; those of a live process are kept.
+    func testLeftoversOfAKilledRunAreRemoved() throws {
+        make("docs/a.plist", Self.plainXML)
+        let done = Process()
+        done.executableURL = URL(fileURLWithPath: "/bin/true")
+        try done.run()
+        done.waitUntilExit()
+        let dead = done.processIdentifier
+        let live = getpid()
+        make("docs/.a.plist.archivist-\(dead)-0000001", "partial")
+        make("docs/.b.plist.archivist-\(live)-0000002", "being written")
+        make("docs/.notes.archivist-x", "not ours")
+        let result = try run(["convert", "docs/a.plist", "--to", "binary", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try listing("docs"), [".b.plist.archivist-\(live)-0000002", ".notes.archivist-x", "a.plist"])
+    }
+}
