@@ -62,11 +62,12 @@ public struct BlobColumn: Sendable, Equatable {
     }
 
     /// Calls `body` with the rowid and bytes of every blob in the column, in
-    /// rowid order (NULLs and non-blob values are skipped), or with `row`,
-    /// only that row's blob (an error when it has none). Fails first as
-    /// `check` does.
+    /// rowid order (NULLs and non-blob values are skipped: see
+    /// ``forEachValue(in:_:)``), or with `row`, only that row's blob (an
+    /// error when it has none). Fails first as `check` does, and for a
+    /// table whose rows have no row id (`WITHOUT ROWID`). Rows are always
+    /// addressed by their row id, also when a column is named `rowid`.
     public func forEachBlob(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, [UInt8]) throws -> Void) throws {
-        try check(in: db)
         if let row {
             guard let bytes = try rowBlob(row, in: db) else {
                 throw PlistError(.io, "row \(row) of \(label) holds NULL or a value that is not a blob")
@@ -74,32 +75,61 @@ public struct BlobColumn: Sendable, Equatable {
             try body(row, bytes)
             return
         }
-        try eachBlob(in: db, body)
+        try forEachValue(in: db) { rowid, value in
+            if case .blob(let bytes) = value { try body(rowid, bytes) }
+        }
     }
 
-    /// `forEachBlob` without the checks, for scanning every column.
-    fileprivate func eachBlob(in db: SQLiteDatabase, _ body: (Int64, [UInt8]) throws -> Void) throws {
-        let s = try db.prepare("SELECT rowid, \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) ORDER BY rowid")
-        while try s.step() {
-            guard s.isBlob(1), let bytes = s.blob(1) else { continue }
-            try body(s.int(0), bytes)
+    /// Calls `body` with the rowid and value of every row whose value is not
+    /// NULL, in rowid order: blobs, and whatever else the column holds (text,
+    /// integers, reals), so that no row goes uncounted. Fails first as
+    /// `check` does, and for a table whose rows have no row id. With `row`,
+    /// only that row's value (an error when it holds NULL or does not exist).
+    public func forEachValue(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, StoredValue) throws -> Void) throws {
+        if let row {
+            guard let value = try value(row: row, in: db) else { throw PlistError(.io, "row \(row) of \(label) holds NULL") }
+            try body(row, value)
+            return
         }
+        try check(in: db)
+        let rowID = try db.rowID(of: table)
+        let s = try db.prepare("SELECT \(rowID), \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) ORDER BY \(rowID)")
+        while try s.step() {
+            guard let value = s.value(1) else { continue }
+            try body(s.int(0), value)
+        }
+    }
+
+    /// One row's value, nil when it holds NULL; throws when the table has no
+    /// such row, and first as `check` does.
+    public func value(row: Int64, in db: SQLiteDatabase) throws -> StoredValue? {
+        try check(in: db)
+        let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE \(try db.rowID(of: table)) = ?")
+        try s.bind(1, int: row)
+        guard try s.step() else { throw PlistError(.io, "\(table) has no row \(row)") }
+        return s.value(0)
     }
 
     /// The bytes of one row's blob, or nil when the row holds NULL or a value
     /// that is not a blob; throws when the table has no such row, and first
     /// as `check` does.
     public func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
-        try check(in: db)
-        return try rowBlob(row, in: db)
+        try rowBlob(row, in: db)
     }
 
     private func rowBlob(_ row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
-        let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE rowid = ?")
-        try s.bind(1, int: row)
-        guard try s.step() else { throw PlistError(.io, "\(table) has no row \(row)") }
-        guard s.isBlob(0) else { return nil }
-        return s.blob(0)
+        guard case .blob(let bytes)? = try value(row: row, in: db) else { return nil }
+        return bytes
+    }
+
+    /// Every blob of the column, without row ids (a `WITHOUT ROWID` table
+    /// too), for scanning every column.
+    fileprivate func eachBlob(in db: SQLiteDatabase, _ body: ([UInt8]) throws -> Void) throws {
+        let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table))")
+        while try s.step() {
+            guard s.isBlob(0), let bytes = s.blob(0) else { continue }
+            try body(bytes)
+        }
     }
 }
 
@@ -123,7 +153,7 @@ public struct BlobColumnSummary: Sendable, Equatable {
             for (name, _) in try db.columns(of: table) {
                 let column = BlobColumn(table: table, column: name)
                 var summary = BlobColumnSummary(column: column, blobs: 0, propertyLists: 0, archives: 0)
-                try column.eachBlob(in: db) { _, bytes in
+                try column.eachBlob(in: db) { bytes in
                     summary.blobs += 1
                     guard let value = try? PropertyList.read(bytes).value else { return }
                     summary.propertyLists += 1

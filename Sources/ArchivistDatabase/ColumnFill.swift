@@ -48,29 +48,36 @@ public struct ColumnFill {
         }
     }
 
-    /// Runs the fill: `transform` makes each row's value from its blob.
-    /// Throws `StoreMigration.Failure` for the first failing row when not
-    /// `keepGoing`; the database is then as it was.
-    public func run(on db: SQLiteDatabase, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
-        try check(in: db)
+    /// Runs the fill in one transaction: `transform` makes each row's value
+    /// from its blob (or text). `prepare` runs inside the transaction, with
+    /// the write lock held, after the checks and before anything is written:
+    /// a backup written there (``SQLiteDatabase/backup(to:)``) is exactly the
+    /// store the fill starts from. A source value that is neither NULL, a
+    /// blob nor text is a failing row. Throws `StoreMigration.Failure` for
+    /// the first failing row when not `keepGoing`; the database is then as it was.
+    public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: true) {
+            try check(in: db)
+            try prepare()
             let table = SQLiteDatabase.quote(source.table), column = SQLiteDatabase.quote(target)
             if try !db.columns(of: source.table).contains(where: { $0.name == target }) {
                 try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) BLOB")
                 outcome.addedColumn = true
             }
-            let current = try db.prepare("SELECT \(column) FROM \(table) WHERE rowid = ?")
-            var updates: [(rowid: Int64, bytes: [UInt8])] = []
-            try source.forEachBlob(in: db, row: row) { rowid, bytes in
+            // After the column is added, which may shadow a name of the row id.
+            let rowID = try db.rowID(of: source.table)
+            let current = try db.prepare("SELECT \(column) FROM \(table) WHERE \(rowID) = ?")
+            var updates: [(rowid: Int64, value: StoredValue)] = []
+            try source.forEachValue(in: db, row: row) { rowid, stored in
                 do {
-                    let value = try transform(bytes)
+                    let value = try transform(try StoreMigration.propertyListBytes(stored))
                     current.reset()
                     try current.bind(1, int: rowid)
-                    if try current.step(), current.blob(0) == value {
+                    if try current.step(), current.isBlob(0), current.blob(0) == value {
                         outcome.unchanged += 1
                     } else {
-                        updates.append((rowid, value))
+                        updates.append((rowid, .blob(value)))
                     }
                 } catch {
                     let failure = StoreMigration.Failure(row: rowid, error)
@@ -78,7 +85,7 @@ public struct ColumnFill {
                     outcome.failures.append(failure)
                 }
             }
-            try db.updateBlobs(table: source.table, column: target, updates)
+            try db.updateValues(table: source.table, column: target, rowID: rowID, updates)
             outcome.written = updates.map(\.rowid)
             return true
         }

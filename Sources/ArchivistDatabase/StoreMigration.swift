@@ -52,30 +52,39 @@ public struct StoreMigration {
         self.migrator = migrator
     }
 
-    /// The classes and keys of the column's archives, to check the rules against.
+    /// The classes and keys of the column's archives (blobs, and text that
+    /// reads as a property list), to check the rules against.
     package func census(in db: SQLiteDatabase) throws -> RulesCensus {
         var census = RulesCensus(maxNesting: migrator.maxNesting)
-        try column.forEachBlob(in: db) { _, bytes in
-            if let value = try? PropertyList.read(bytes).value { census.add(value) }
+        try column.forEachValue(in: db) { _, value in
+            if let bytes = value.bytes, let value = try? PropertyList.read(bytes).value { census.add(value) }
         }
         return census
     }
 
-    /// Runs the migration. Throws `Failure` for the first failing row when not
-    /// `keepGoing`; the database is then as it was.
-    public func run(on db: SQLiteDatabase) throws -> Outcome {
-        try column.check(in: db)
+    /// Runs the migration in one transaction. `prepare` runs inside it
+    /// before any row is read (the write lock is already held, unless
+    /// `dryRun`): a backup written there (``SQLiteDatabase/backup(to:)``) is
+    /// exactly the store the migration starts from, and no other writer can
+    /// commit until the migration does. Every value that is not NULL is
+    /// counted: a blob or text that reads as a property list is migrated (a
+    /// result keeps its value's type and format), anything else is a failure.
+    /// Throws `Failure` for the first failing row when not `keepGoing`; the
+    /// database is then as it was.
+    public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: !dryRun) {
-            var updates: [(rowid: Int64, bytes: [UInt8])] = []
-            try column.forEachBlob(in: db) { row, bytes in
+            try column.check(in: db)
+            try prepare()
+            var updates: [(rowid: Int64, value: StoredValue)] = []
+            try column.forEachValue(in: db) { row, value in
                 do {
-                    let document = try PropertyList.read(bytes)
+                    let document = try PropertyList.read(try Self.propertyListBytes(value))
                     let result = try migrator.migrate(document.value)
                     if result.report.isEmpty {
                         outcome.unchanged += 1
                     } else {
-                        updates.append((row, try PropertyList.write(result.value, as: document.format)))
+                        updates.append((row, value.replaced(by: try PropertyList.write(result.value, as: document.format))))
                         outcome.migrated.append((row, result.report))
                     }
                 } catch {
@@ -86,9 +95,18 @@ public struct StoreMigration {
             }
             // A dry run computes everything and rolls back.
             guard !dryRun else { return false }
-            try db.updateBlobs(table: column.table, column: column.column, updates)
+            try db.updateValues(table: column.table, column: column.column, rowID: try db.rowID(of: column.table), updates)
             return true
         }
         return outcome
+    }
+
+    /// The bytes of a blob or a text, to read as a property list; an error
+    /// for a number, which holds no archive.
+    static func propertyListBytes(_ value: StoredValue) throws -> [UInt8] {
+        guard let bytes = value.bytes else {
+            throw PlistError(.invalidValue, "holds \(value.typeName == "integer" ? "an" : "a") \(value.typeName), not an archive")
+        }
+        return bytes
     }
 }

@@ -126,4 +126,47 @@ final class StoreTests: XCTestCase {
         XCTAssertThrowsError(try ColumnFill(source: notes, target: "ZTITLE").check(in: db), "a text column is not overwritten")
         XCTAssertThrowsError(try ColumnFill(source: notes, target: "ZBODY").check(in: db), "nor the source")
     }
+
+    /// The backup written inside the migration's transaction is the store it
+    /// started from; a second backup of the unchanged store is kept as it is,
+    /// one of a changed store is refused.
+    func testBackupInsideTheTransactionIsKeptWhenIdenticalAndNeverOverwritten() throws {
+        let db = try SQLiteDatabase(path: path)
+        let backup = path + ".bak"
+        defer { unlink(backup) }
+        XCTAssertEqual(try db.backup(to: backup).written, true)
+        let first = FileManager.default.contents(atPath: backup)
+        XCTAssertEqual(try db.backup(to: backup).written, false, "the same copy: kept")
+        var inside: BackupOutcome?
+        let outcome = try StoreMigration(column: notes, migrator: Migrator(rules: try rules)).run(on: db) { inside = try db.backup(to: backup) }
+        XCTAssertEqual(inside?.written, false, "inside the write transaction, the copy is the store before the migration")
+        XCTAssertEqual(outcome.migrated.count, 3)
+        XCTAssertThrowsError(try db.backup(to: backup), "the store changed: the backup is not its copy") { error in
+            XCTAssertEqual((error as? BackupExists)?.path, backup)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: backup), first)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: backup + ".archivist-partial"))
+    }
+
+    /// Rows are addressed by their row id, not by a column named `rowid`;
+    /// every value that is not NULL is visited.
+    func testRowsAreAddressedByTheirRowIDAndEveryValueIsVisited() throws {
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("""
+            CREATE TABLE T (rowid TEXT, Z BLOB);
+            INSERT INTO T VALUES ('a', x'01'), ('a', 'text'), ('b', 42), ('c', NULL), ('d', 1.5);
+            """)
+        let column = BlobColumn(table: "T", column: "Z")
+        var values: [String] = []
+        try column.forEachValue(in: db) { row, value in values.append("\(row) \(value.typeName)") }
+        XCTAssertEqual(values, ["1 blob", "2 text", "3 integer", "5 real"])
+        XCTAssertEqual(try column.value(row: 2, in: db), .text(Array("text".utf8)))
+        XCTAssertEqual(try db.rowID(of: "T"), "_rowid_")
+        try db.execute("CREATE TABLE U (_rowid_, rowid, oid, Z BLOB)")
+        XCTAssertThrowsError(try db.rowID(of: "U"))
+        try db.execute("CREATE TABLE W (id INTEGER PRIMARY KEY, Z BLOB) WITHOUT ROWID")
+        XCTAssertThrowsError(try db.rowID(of: "W")) { error in
+            XCTAssertTrue((error as? PlistError)?.message.hasPrefix("W is a WITHOUT ROWID table") == true, "\(error)")
+        }
+    }
 }

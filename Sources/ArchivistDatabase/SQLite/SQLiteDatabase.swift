@@ -17,11 +17,17 @@ public final class SQLiteDatabase {
     public let path: String
 
     /// Opens a database file; `readOnly` opens it without write access. A
-    /// missing file is an error (never created).
-    public init(path: String, readOnly: Bool = false) throws {
+    /// missing file is an error (never created). Commands that only read
+    /// open a store with ``openForReading(path:)``, which also reads a store
+    /// that a read-only connection cannot open as it is.
+    public convenience init(path: String, readOnly: Bool = false) throws {
+        try self.init(filename: path, path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX)
+    }
+
+    /// Opens `filename` (a path, or a `file:` URI with `SQLITE_OPEN_URI`) as `path`.
+    init(filename: String, path: String, flags: Int32) throws {
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(filename, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }
@@ -68,12 +74,13 @@ public final class SQLiteDatabase {
         committed = true
     }
 
-    /// Sets `column` of `table` to each blob, by rowid.
-    package func updateBlobs(table: String, column: String, _ rows: [(rowid: Int64, bytes: [UInt8])]) throws {
-        let update = try prepare("UPDATE \(Self.quote(table)) SET \(Self.quote(column)) = ? WHERE rowid = ?")
-        for (rowid, bytes) in rows {
+    /// Sets `column` of `table` to each value (a blob, or text bytes), by the
+    /// row id `rowID` names (see ``rowID(of:)``).
+    package func updateValues(table: String, column: String, rowID: String, _ rows: [(rowid: Int64, value: StoredValue)]) throws {
+        let update = try prepare("UPDATE \(Self.quote(table)) SET \(Self.quote(column)) = ? WHERE \(rowID) = ?")
+        for (rowid, value) in rows {
             update.reset()
-            try update.bind(1, blob: bytes)
+            try update.bind(1, value)
             try update.bind(2, int: rowid)
             _ = try update.step()
         }
@@ -105,30 +112,6 @@ public final class SQLiteDatabase {
         var columns: [(String, String)] = []
         while try s.step() { columns.append((s.text(1) ?? "", s.text(2) ?? "")) }
         return columns
-    }
-
-    /// Writes a consistent copy of the whole database to `path` with SQLite's
-    /// backup API, through a temporary file renamed into place.
-    public func backup(to destination: String) throws {
-        let temporary = destination + ".archivist-partial"
-        unlink(temporary)
-        var target: OpaquePointer?
-        guard sqlite3_open_v2(temporary, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let target else {
-            throw PlistError(.io, "cannot write the backup \(destination)")
-        }
-        var ok = false
-        defer {
-            sqlite3_close(target)
-            if !ok { unlink(temporary) }
-        }
-        guard let backup = sqlite3_backup_init(target, "main", handle, "main") else {
-            throw PlistError(.io, "cannot back up to \(destination): \(String(cString: sqlite3_errmsg(target)))")
-        }
-        let rc = sqlite3_backup_step(backup, -1)
-        sqlite3_backup_finish(backup)
-        guard rc == SQLITE_DONE else { throw PlistError(.io, "cannot back up to \(destination): \(String(cString: sqlite3_errstr(rc)))") }
-        guard rename(temporary, destination) == 0 else { throw PlistError(.io, "cannot write the backup \(destination)") }
-        ok = true
     }
 
     /// An identifier in double quotes, for table and column names.

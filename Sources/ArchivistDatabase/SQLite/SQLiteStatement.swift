@@ -55,6 +55,39 @@ package final class SQLiteStatement {
         }
     }
 
+    /// Binds text given as its bytes (1-based index), stored as they are.
+    package func bind(_ index: Int32, textBytes bytes: [UInt8]) throws {
+        let copy = bytes.withUnsafeBytes { keep($0, extra: 1) }
+        guard sqlite3_bind_text64(handle, index, copy.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8)) == SQLITE_OK else {
+            throw database.error("cannot bind a value")
+        }
+    }
+
+    /// Binds a stored value (1-based index) with its own type.
+    package func bind(_ index: Int32, _ value: StoredValue) throws {
+        switch value {
+        case .blob(let bytes): try bind(index, blob: bytes)
+        case .text(let bytes): try bind(index, textBytes: bytes)
+        case .integer(let n): try bind(index, int: n)
+        case .real(let x):
+            guard sqlite3_bind_double(handle, index, x) == SQLITE_OK else { throw database.error("cannot bind a value") }
+        }
+    }
+
+    /// The value of a column of the current row, nil when NULL.
+    package func value(_ column: Int32) -> StoredValue? {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let p = sqlite3_column_text(handle, column) else { return .text([]) }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(Array(UnsafeRawBufferPointer(start: p, count: count)))
+        default: return .blob(blob(column) ?? [])
+        }
+    }
+
     /// Advances; true when a row is ready, false when done.
     package func step() throws -> Bool {
         switch sqlite3_step(handle) {

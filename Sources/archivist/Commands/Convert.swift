@@ -265,9 +265,10 @@ struct Convert: ParsableCommand {
         var backupWritten: String?
         do {
             let db = try SQLiteDatabase(path: path)
-            try fill.check(in: db)
-            backupWritten = try store.database.backUp(db, to: output.backup)
-            outcome = try fill.run(on: db) { try codableJSON($0, rules: ruleSet) }
+            // The backup is written inside the fill's transaction: the store exactly as filled.
+            outcome = try fill.run(on: db, prepare: { backupWritten = try store.database.backUp(db, to: output.backup) }) {
+                try codableJSON($0, rules: ruleSet)
+            }
         } catch let failure as StoreMigration.Failure {
             store.database.reportRolledBack(failure)
             store.database.removeBackup(backupWritten)

@@ -172,7 +172,7 @@ struct Lint: ParsableCommand {
     /// The blobs of a column, or (without one) the columns that hold property lists.
     private func lintStore(_ path: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws {
         guard store.database.blobColumn != nil else {
-            for s in try BlobColumnSummary.scan(try SQLiteDatabase(path: path, readOnly: true)) {
+            for s in try BlobColumnSummary.scan(try StoreRowOptions.open(path)) {
                 Console.output("\(path): \(s.column.label): \(s.blobs) blobs, \(s.propertyLists) property lists (\(s.archives) keyed archives)")
             }
             return

@@ -197,10 +197,18 @@ struct Migrate: ParsableCommand {
         // store unchanged so that a retry is not refused by it.
         var backupWritten: String?
         do {
-            let db = try SQLiteDatabase(path: store, readOnly: dryRun)
-            try RulesFile.check(migrator.rules, against: try migration.census(in: db), rulesPath: rules)
-            if !dryRun { backupWritten = try database.backUp(db, to: output.backup) }
-            outcome = try migration.run(on: db)
+            let db: SQLiteDatabase
+            if dryRun {
+                db = try StoreRowOptions.open(store)
+            } else {
+                db = try SQLiteDatabase(path: store)
+            }
+            // The rules check and the backup run inside the migration's
+            // transaction: the backup is the store exactly as migrated.
+            outcome = try migration.run(on: db) {
+                try RulesFile.check(migrator.rules, against: try migration.census(in: db), rulesPath: rules)
+                if !dryRun { backupWritten = try database.backUp(db, to: output.backup) }
+            }
         } catch let failure as StoreMigration.Failure {
             database.reportRolledBack(failure)
             database.removeBackup(backupWritten)

@@ -37,18 +37,30 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 extension DatabaseOptions {
-    /// Before a store is written: a consistent copy at `backup`, or at
-    /// `STORE.bak`; an existing backup is never overwritten. Returns its path.
+    /// Before a store is written, inside the run's write transaction: a copy
+    /// of the store exactly as the run starts from, at `backup` or at
+    /// `STORE.bak`, with the store's permissions (and owner where permitted).
+    /// An existing backup is never overwritten; one that holds exactly the
+    /// copy (an interrupted earlier run's backup of the store as it still is)
+    /// is kept, so that run can be retried as it was. Returns the path when
+    /// this run wrote it.
     func backUp(_ db: SQLiteDatabase, to backup: String?) throws -> String? {
         guard let store = sqlite else { return nil }
         let path = backup ?? store + ".bak"
-        guard !FileIO.exists(path) else {
-            throw PlistError(.io, "the backup \(path) exists already; remove it or choose another with --backup PATH")
+        let outcome: BackupOutcome
+        do {
+            outcome = try db.backup(to: path)
+        } catch is BackupExists {
+            throw PlistError(.io, "the backup \(path) exists already and is not a copy of the store as it is now; remove it or choose another with --backup PATH")
         }
-        try db.backup(to: path)
-        Console.output("\(store): backed up to \(path)")
+        if !outcome.ownerKept { Console.error("\(store): warning: the backup \(path) could not be given the store's owner (not permitted); it belongs to you") }
+        if outcome.written {
+            Console.output("\(store): backed up to \(path)")
+        } else {
+            Console.output("\(store): kept the backup \(path): it is a copy of the store as it is now (left by an interrupted run)")
+        }
         Console.flush()
-        return path
+        return outcome.written ? path : nil
     }
 
     /// Removes the backup a run wrote when the run left the store unchanged,
