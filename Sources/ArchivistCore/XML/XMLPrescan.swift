@@ -23,6 +23,8 @@ struct XMLPrescan {
     /// the scanned bytes; nil for one whose text ends in markup other than
     /// `</data`.
     private(set) var dataTexts: [Range<Int>?] = []
+    /// The DOCTYPE's internal subset declares an entity (`<!ENTITY`).
+    private(set) var declaresEntities = false
 
     /// Scans `bytes`; throws for the first start tag with more than
     /// `maxAttributes` attributes (each `=` outside quotes in a tag counts as
@@ -30,15 +32,17 @@ struct XMLPrescan {
     /// are skipped.
     init(_ bytes: UnsafeRawBufferPointer) throws {
         var texts: [Range<Int>?] = []
+        var entities = false
         if let bom = TextDecoding.detectBOM(bytes), bom.encoding != .utf8 {
             let utf8 = TextDecoding.decodeToUTF8(bytes)
-            try utf8.withUnsafeBytes { try Self.scan($0, dataTexts: &texts) }
+            try utf8.withUnsafeBytes { try Self.scan($0, dataTexts: &texts, entities: &entities) }
             transcoded = utf8
         } else {
-            try Self.scan(bytes, dataTexts: &texts)
+            try Self.scan(bytes, dataTexts: &texts, entities: &entities)
             transcoded = nil
         }
         dataTexts = texts
+        declaresEntities = entities
     }
 
     /// The raw text of the `index`th `<data>` element of `source` (the bytes
@@ -59,7 +63,7 @@ struct XMLPrescan {
         c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
     }
 
-    private static func scan(_ b: UnsafeRawBufferPointer, dataTexts: inout [Range<Int>?]) throws {
+    private static func scan(_ b: UnsafeRawBufferPointer, dataTexts: inout [Range<Int>?], entities: inout Bool) throws {
         let n = b.count
         var i = 0
         var line = 1
@@ -101,6 +105,8 @@ struct XMLPrescan {
                     if c == quote { quote = 0 }
                 } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                     quote = c
+                } else if declaration, brackets > 0, c == UInt8(ascii: "<"), starts("<!ENTITY", at: i) {
+                    entities = true
                 } else if declaration, c == UInt8(ascii: "[") {
                     brackets += 1
                 } else if declaration, c == UInt8(ascii: "]") {
