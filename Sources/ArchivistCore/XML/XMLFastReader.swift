@@ -28,7 +28,8 @@ struct XMLFastReader {
     private var builder: PlistTreeBuilder
     /// Keys with entities, unescaped.
     private var scratch: [UInt8] = []
-    /// libxml2 stops at 256 levels without XML_PARSE_HUGE; stay well inside.
+    /// Deeper documents take libxml2's path (256 levels at most without
+    /// XML_PARSE_HUGE, 2048 with it; `Limits.maxDepth` applies on both paths).
     private static let maxDepth = 200
 
     private init(_ p: UnsafePointer<UInt8>, _ n: Int, limits: Limits) {
