@@ -35,8 +35,13 @@ public enum XMLPlistReader {
     private static func readTree(_ buffer: UnsafeRawBufferPointer, options: ReadOptions, direct: Bool) throws -> PlistDocument {
         if let bom = TextDecoding.detectBOM(buffer), bom.encoding != .utf8 {
             let utf32 = bom.encoding == .utf32BE || bom.encoding == .utf32LE
-            // Invalid UTF-16 is left to libxml2, which says where.
-            guard let utf8 = utf32 ? try TextDecoding.decodeToUTF8(buffer, mode: .strict) : try? TextDecoding.decodeToUTF8(buffer, mode: .strict) else {
+            let utf8: [UInt8]
+            if utf32 {
+                utf8 = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
+            } else if let decoded = try? TextDecoding.decodeToUTF8(buffer, mode: .strict) {
+                utf8 = decoded
+            } else {
+                // Invalid UTF-16 is left to libxml2, which says where.
                 return try parse(buffer, encoding: nil, marked: false, options: options)
             }
             let rewritten = utf8.withUnsafeBytes { XMLCoreFoundationText.rewrite($0) }

@@ -1,5 +1,6 @@
 /// One linear pass over an XML input before libxml2 reads it, for two things
-/// libxml2 cannot do as CoreFoundation does:
+/// libxml2 cannot do as CoreFoundation does (and to note whether the DOCTYPE
+/// declares entities, which keeps XML_PARSE_HUGE off):
 ///
 /// - libxml2 (2.9, as Debian ships it) compares each attribute of an element
 ///   with every attribute before it, so one element with tens of thousands of
