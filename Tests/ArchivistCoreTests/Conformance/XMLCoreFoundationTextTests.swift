@@ -87,6 +87,24 @@ final class XMLCoreFoundationTextTests: XCTestCase {
         }
     }
 
+    /// Random mixtures of the pieces above in string and key text, so the
+    /// rewriting is checked where pieces meet (a reference after a CDATA
+    /// section, a CR beside a control, a marker character of the input).
+    /// (No comments: CoreFoundation refuses any comment inside string text,
+    /// which libxml2's path still reads.)
+    func testMixturesReadAsFoundation() {
+        let fdd0 = String(decoding: [0xEF, 0xB7, 0x90], as: UTF8.self)  // not allowed in a literal
+        let pieces = ["a", "\u{1B}", "\u{0}", "\u{1}", "\r", "\r\n", "\t", "&#27;", "&#x1b;", "&amp;", "&lt;", "&#xFFFE;", "\u{FFFF}",
+                      fdd0, "&#xFDD0;", fdd0 + "A", "<![CDATA[x\u{1}\r&#27;]]>", "é", "&#;", "&#65;", "&#xD800;", "\u{85}"]
+        var generator = CoreFoundationEdgeTests.Generator(state: 25)
+        for _ in 0..<150 {
+            let text = (0..<(1 + generator.next(6))).map { _ in pieces[generator.next(pieces.count)] }.joined()
+            for bytes in inStringAndKey(Array(text.utf8)) {
+                assertReadsAsFoundation(bytes, text.debugDescription)
+            }
+        }
+    }
+
     func testWhitespaceBeforeTheDeclaration() {
         let declaration = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8)
         let body = Array("<plist version=\"1.0\"><string>x</string></plist>\n".utf8)
