@@ -57,7 +57,7 @@ save("many-attributes.xml", XML_HEAD + '<plist version="1.0"><dict ' + " ".join(
 
 # 100,000-deep nesting in each format.
 N = 100_000
-save("deep.xml", XML_HEAD + "<plist>" + "<array>" * N + "</array>" * N + "</plist>\n", "error", "depth", "100,000 nested XML arrays (libxml2 stops at 256)")
+save("deep.xml", XML_HEAD + "<plist>" + "<array>" * N + "</array>" * N + "</plist>\n", "error", "deeper than 512", "100,000 nested XML arrays")
 save("deep.json", "[" * N + "]" * N, "error", "deeper than 512", "100,000 nested JSON arrays")
 save("deep.strings", "(" * N + ")" * N, "error", "deeper than 512", "100,000 nested OpenStep arrays")
 save("deep.bplist", bplist([array([i + 1]) for i in range(N - 1)] + [array([])]), "error", "deeper than 512", "100,000 nested binary arrays")

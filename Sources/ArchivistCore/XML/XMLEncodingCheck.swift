@@ -22,9 +22,12 @@ enum XMLEncodingCheck {
         return nil
     }
 
-    private static func declaredEncoding(_ head: [UInt8]) -> String? {
+    /// The `encoding` of the XML declaration at the start of 8-bit `head`.
+    static func declaredEncoding(_ head: [UInt8]) -> String? {
         var h = head[...]
         if h.starts(with: [0xEF, 0xBB, 0xBF]) { h = h.dropFirst(3) }
+        // CoreFoundation allows whitespace before the declaration.
+        h = h.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         guard h.starts(with: Array("<?xml".utf8)) else { return nil }
         let decl = h.prefix { $0 != UInt8(ascii: ">") }
         let needle = Array("encoding".utf8)

@@ -5,8 +5,11 @@ import Darwin
 #endif
 
 /// A direct reader for XML property lists in the shape writers produce: UTF-8,
-/// an optional XML declaration, DOCTYPE and comments, `<plist>` and the
-/// property-list elements, the five predefined entities.
+/// an optional XML declaration (whitespace before it allowed, as CoreFoundation
+/// allows it), DOCTYPE and comments, `<plist>` and the property-list elements,
+/// the five predefined entities. String and key text may hold any character
+/// CoreFoundation reads raw there: every C0 control but CR (NUL included),
+/// U+FFFE and U+FFFF, which XML 1.0 forbids and CoreFoundation writes.
 ///
 /// It reads straight from the buffer into a `PlistTree`, with no libxml2 nodes
 /// and no allocation per value: text goes from the buffer into the tree's arena. It is strict: on anything outside that
@@ -25,10 +28,9 @@ struct XMLFastReader {
     private var builder: PlistTreeBuilder
     /// Keys with entities, unescaped.
     private var scratch: [UInt8] = []
-    /// libxml2 stops at 256 levels without XML_PARSE_HUGE; stay well inside.
+    /// Deeper documents take libxml2's path (256 levels at most without
+    /// XML_PARSE_HUGE, 2048 with it; `Limits.maxDepth` applies on both paths).
     private static let maxDepth = 200
-    /// libxml2 refuses text nodes over 10,000,000 bytes without XML_PARSE_HUGE.
-    private static let maxText = 10_000_000
 
     private init(_ p: UnsafePointer<UInt8>, _ n: Int, limits: Limits) {
         self.p = p
@@ -104,6 +106,9 @@ struct XMLFastReader {
     // MARK: - Document
 
     private mutating func document() -> PlistTree? {
+        // CoreFoundation skips whitespace before the declaration (a CR there
+        // never gets here).
+        skipSpace()
         if starts("<?xml") {
             guard declaration() else { return nil }
         }
@@ -376,12 +381,14 @@ struct XMLFastReader {
             if b == UInt8(ascii: ">"), i >= start + 2, p[i - 1] == UInt8(ascii: "]"), p[i - 2] == UInt8(ascii: "]") { return nil }
             i += 1
         }
-        guard i - start <= limits.maxValueLength, i - start < XMLFastReader.maxText else { return nil }
+        guard i - start <= limits.maxValueLength else { return nil }
         return UnsafeBufferPointer(start: p + start, count: i - start)
     }
 
     /// The text of a `<string>` or `<key>` up to the next `<`, with the predefined
     /// entities replaced and the UTF-8 checked: a string node, or a key when `isKey`.
+    /// Control characters are text here, as CoreFoundation reads them (a CR
+    /// never gets here: inputs holding one take libxml2's path).
     private mutating func stringContent(isKey: Bool) -> Int? {
         let start = i
         var ascii = true
@@ -393,17 +400,15 @@ struct XMLFastReader {
                 ascii = false
             } else if b == UInt8(ascii: "&") {
                 entities = true
-            } else if b < 0x20 {
-                guard b == 0x09 || b == 0x0A else { return nil }
             } else if b == UInt8(ascii: ">"), i >= start + 2, p[i - 1] == UInt8(ascii: "]"), p[i - 2] == UInt8(ascii: "]") {
                 return nil
             }
             i += 1
         }
         let count = i - start
-        guard count <= limits.maxValueLength, count < XMLFastReader.maxText else { return nil }
+        guard count <= limits.maxValueLength else { return nil }
         let bytes = UnsafeBufferPointer(start: p + start, count: count)
-        if !ascii, !XMLFastReader.validXMLUTF8(bytes) { return nil }
+        if !ascii, !XMLFastReader.validUTF8(bytes) { return nil }
         if !entities {
             return isKey ? builder.key(utf8: UnsafeRawBufferPointer(bytes)) : builder.string(utf8: UnsafeRawBufferPointer(bytes))
         }
@@ -451,9 +456,9 @@ struct XMLFastReader {
         return w
     }
 
-    /// Well-formed UTF-8 whose characters XML allows (no U+FFFE or U+FFFF;
-    /// surrogates and overlong forms are not well-formed).
-    static func validXMLUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Well-formed UTF-8 (surrogates and overlong forms are not). U+FFFE and
+    /// U+FFFF, which XML 1.0 leaves out, are accepted as CoreFoundation accepts them.
+    static func validUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var k = 0
         let count = b.count
         while k < count {
@@ -469,7 +474,6 @@ struct XMLFastReader {
                 let c1 = b[k + 1]
                 if c == 0xE0, c1 < 0xA0 { return false }  // overlong
                 if c == 0xED, c1 >= 0xA0 { return false }  // surrogates
-                if c == 0xEF, c1 == 0xBF, b[k + 2] >= 0xBE { return false }  // U+FFFE, U+FFFF
                 k += 3
             case 0xF0...0xF4:
                 guard cont(k + 1), cont(k + 2), cont(k + 3) else { return false }

@@ -27,31 +27,49 @@ public enum XMLPlistReader {
         return document
     }
 
-    /// The one place a reading path is chosen: UTF-32 transcoded for libxml2
-    /// (2.9 has no UTF-32 decoder), the common shape of XML plists read
-    /// directly, anything else (and every error) through libxml2, with carriage
-    /// returns protected where there are any.
+    /// The one place a reading path is chosen: the common shape of XML plists
+    /// read directly; anything else (and every error) through libxml2, as
+    /// UTF-8 rewritten where CoreFoundation reads what libxml2 would not
+    /// (`XMLCoreFoundationText`). UTF-32 is transcoded for libxml2 (2.9 has no
+    /// UTF-32 decoder), UTF-16 only when its text needs rewriting.
     private static func readTree(_ buffer: UnsafeRawBufferPointer, options: ReadOptions, direct: Bool) throws -> PlistDocument {
-        if let bom = TextDecoding.detectBOM(buffer), bom.encoding == .utf32BE || bom.encoding == .utf32LE {
-            let utf8 = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
-            return try utf8.withUnsafeBytes { try parse($0, encoding: "UTF-8", options: options) }
+        if let bom = TextDecoding.detectBOM(buffer), bom.encoding != .utf8 {
+            let utf32 = bom.encoding == .utf32BE || bom.encoding == .utf32LE
+            let utf8: [UInt8]
+            if utf32 {
+                utf8 = try TextDecoding.decodeToUTF8(buffer, mode: .strict)
+            } else if let decoded = try? TextDecoding.decodeToUTF8(buffer, mode: .strict) {
+                utf8 = decoded
+            } else {
+                // Invalid UTF-16 is left to libxml2, which says where.
+                return try parse(buffer, encoding: nil, marked: false, options: options)
+            }
+            let rewritten = utf8.withUnsafeBytes { XMLCoreFoundationText.rewrite($0) }
+            guard utf32 || rewritten != nil else { return try parse(buffer, encoding: nil, marked: false, options: options) }
+            let text = rewritten?.bytes ?? utf8
+            return try text.withUnsafeBytes { try parse($0, encoding: "UTF-8", marked: rewritten?.marked ?? false, options: options) }
         }
         if direct, let tree = XMLFastReader.read(buffer, limits: options.limits) {
             return PlistDocument(tree: tree, format: .xml, diagnostics: [])
         }
-        if let protected = XMLCarriageReturns.protect(buffer) {
-            return try protected.withUnsafeBytes { try parse($0, encoding: nil, options: options) }
+        if !(buffer.count >= 2 && (buffer[0] == 0 || buffer[1] == 0)), let rewritten = XMLCoreFoundationText.rewrite(buffer) {
+            return try rewritten.bytes.withUnsafeBytes { try parse($0, encoding: nil, marked: rewritten.marked, options: options) }
         }
-        return try parse(buffer, encoding: nil, options: options)
+        return try parse(buffer, encoding: nil, marked: false, options: options)
     }
 
-    private static func parse(_ buffer: UnsafeRawBufferPointer, encoding: String?, options: ReadOptions) throws -> PlistDocument {
+    /// Reads with libxml2; `marked` says the text holds `XMLCoreFoundationText` markers.
+    private static func parse(_ buffer: UnsafeRawBufferPointer, encoding: String?, marked: Bool, options: ReadOptions) throws -> PlistDocument {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw PlistError(.syntax, "empty input is not an XML property list", at: .text(line: 1, column: 1))
         }
         let prescan = try XMLPrescan(buffer)
         var flags = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         if encoding != nil { flags |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+        // Text nodes over 10,000,000 bytes (an image in `<data>`), bounded by
+        // Archivist's own limits. Not with entity declarations: XML_PARSE_HUGE
+        // also lifts libxml2's guard against their expansion in attributes.
+        if !prescan.declaresEntities { flags |= Int32(XML_PARSE_HUGE.rawValue) }
         let reader: xmlTextReaderPtr? = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             if let encoding {
                 return xmlReaderForMemory(chars, Int32(buffer.count), nil, encoding, flags)
@@ -68,7 +86,8 @@ public enum XMLPlistReader {
             guard let context, let error else { return }
             Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error)
         }, sink)
-        var builder = XMLTreeBuilder(reader: reader, source: buffer, prescan: prescan, limits: options.limits, errors: errors)
+        var builder = XMLTreeBuilder(reader: reader, source: buffer, prescan: prescan, marked: marked,
+                                    limits: options.limits, errors: errors)
         let tree = try withExtendedLifetime(errors) { try builder.run() }
         return PlistDocument(tree: tree, format: .xml, diagnostics: builder.diagnostics)
     }

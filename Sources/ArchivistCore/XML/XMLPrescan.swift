@@ -1,5 +1,6 @@
 /// One linear pass over an XML input before libxml2 reads it, for two things
-/// libxml2 cannot do as CoreFoundation does:
+/// libxml2 cannot do as CoreFoundation does (and to note whether the DOCTYPE
+/// declares entities, which keeps XML_PARSE_HUGE off):
 ///
 /// - libxml2 (2.9, as Debian ships it) compares each attribute of an element
 ///   with every attribute before it, so one element with tens of thousands of
@@ -23,6 +24,8 @@ struct XMLPrescan {
     /// the scanned bytes; nil for one whose text ends in markup other than
     /// `</data`.
     private(set) var dataTexts: [Range<Int>?] = []
+    /// The DOCTYPE's internal subset declares an entity (`<!ENTITY`).
+    private(set) var declaresEntities = false
 
     /// Scans `bytes`; throws for the first start tag with more than
     /// `maxAttributes` attributes (each `=` outside quotes in a tag counts as
@@ -30,15 +33,17 @@ struct XMLPrescan {
     /// are skipped.
     init(_ bytes: UnsafeRawBufferPointer) throws {
         var texts: [Range<Int>?] = []
+        var entities = false
         if let bom = TextDecoding.detectBOM(bytes), bom.encoding != .utf8 {
             let utf8 = TextDecoding.decodeToUTF8(bytes)
-            try utf8.withUnsafeBytes { try Self.scan($0, dataTexts: &texts) }
+            try utf8.withUnsafeBytes { try Self.scan($0, dataTexts: &texts, entities: &entities) }
             transcoded = utf8
         } else {
-            try Self.scan(bytes, dataTexts: &texts)
+            try Self.scan(bytes, dataTexts: &texts, entities: &entities)
             transcoded = nil
         }
         dataTexts = texts
+        declaresEntities = entities
     }
 
     /// The raw text of the `index`th `<data>` element of `source` (the bytes
@@ -59,7 +64,7 @@ struct XMLPrescan {
         c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
     }
 
-    private static func scan(_ b: UnsafeRawBufferPointer, dataTexts: inout [Range<Int>?]) throws {
+    private static func scan(_ b: UnsafeRawBufferPointer, dataTexts: inout [Range<Int>?], entities: inout Bool) throws {
         let n = b.count
         var i = 0
         var line = 1
@@ -101,6 +106,8 @@ struct XMLPrescan {
                     if c == quote { quote = 0 }
                 } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                     quote = c
+                } else if declaration, brackets > 0, c == UInt8(ascii: "<"), starts("<!ENTITY", at: i) {
+                    entities = true
                 } else if declaration, c == UInt8(ascii: "[") {
                     brackets += 1
                 } else if declaration, c == UInt8(ascii: "]") {

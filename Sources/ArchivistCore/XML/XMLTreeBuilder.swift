@@ -41,11 +41,14 @@ struct XMLTreeBuilder {
     private let prescan: XMLPrescan
     /// How many `<data>` elements have been read.
     private var dataElements = 0
+    /// String and key text holds `XMLCoreFoundationText` markers to restore.
+    private let marked: Bool
 
-    init(reader: xmlTextReaderPtr, source: UnsafeRawBufferPointer, prescan: XMLPrescan, limits: Limits, errors: XMLErrorSink) {
+    init(reader: xmlTextReaderPtr, source: UnsafeRawBufferPointer, prescan: XMLPrescan, marked: Bool, limits: Limits, errors: XMLErrorSink) {
         self.reader = reader
         self.source = source
         self.prescan = prescan
+        self.marked = marked
         self.limits = limits
         self.errors = errors
         builder = PlistTreeBuilder(textOfSize: source.count, bytesPerNode: 24, textShare: 1.0 / 3)
@@ -212,6 +215,7 @@ struct XMLTreeBuilder {
             }
             if let pending = stack[t].pendingKey { throw syntax("key \"\(keyText(pending))\" has no value", at: start) }
             if !empty { try readText(of: "key") } else { text.removeAll(keepingCapacity: true) }
+            if marked { XMLCoreFoundationText.restore(&text) }
             let key = text.withUnsafeBytes { builder.key(utf8: $0) }
             // Reported as the key is read (before diagnostics inside its value);
             // the entry keeps its place and takes the last value.
@@ -234,6 +238,7 @@ struct XMLTreeBuilder {
         }
         switch kind {
         case .string:
+            if marked { XMLCoreFoundationText.restore(&text) }
             return text.withUnsafeBytes { builder.string(utf8: $0) }
         case .integer:
             guard let i = XMLScalars.integer(text) else { throw syntax("invalid <integer> \"\(preview())\"", at: start) }
