@@ -64,14 +64,17 @@ public struct StoreMigration {
 
     /// Runs the migration in one transaction. `prepare` runs inside it
     /// before any row is read (the write lock is already held, unless
-    /// `dryRun`): a backup written there (``SQLiteDatabase/backup(to:)``) is
-    /// exactly the store the migration starts from, and no other writer can
-    /// commit until the migration does. Every value that is not NULL is
+    /// `dryRun`), and `beforeWriting` after every row is read and migrated
+    /// and before the first is written, only when some row changes: a backup
+    /// written there (``SQLiteDatabase/backup(to:)``) is exactly the store
+    /// the migration starts from, no other writer can commit until the
+    /// migration does, and a run with nothing left to change (the retry of
+    /// one killed after its commit) needs no backup. Every value that is not NULL is
     /// counted: a blob or text that reads as a property list is migrated (a
     /// result keeps its value's type and format), anything else is a failure.
     /// Throws `Failure` for the first failing row when not `keepGoing`; the
     /// database is then as it was.
-    public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}) throws -> Outcome {
+    public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}, beforeWriting: () throws -> Void = {}) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: !dryRun) {
             try column.check(in: db)
@@ -95,6 +98,8 @@ public struct StoreMigration {
             }
             // A dry run computes everything and rolls back.
             guard !dryRun else { return false }
+            guard !updates.isEmpty else { return true }
+            try beforeWriting()
             try db.updateValues(table: column.table, column: column.column, rowID: try db.rowID(of: column.table), updates)
             return true
         }

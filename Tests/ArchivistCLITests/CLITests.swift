@@ -41,8 +41,13 @@ final class CLITests: XCTestCase {
 
     @discardableResult
     func run(_ args: [String], stdin: Data? = nil) throws -> Result {
+        try run(executable: Self.productsDirectory.appendingPathComponent("archivist"), args, stdin: stdin)
+    }
+
+    /// Runs `executable ARGS` in the scratch folder, `stdin` on its standard input.
+    func run(executable: URL, _ args: [String], stdin: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
+        process.executableURL = executable
         process.arguments = args
         process.currentDirectoryURL = work
         let out = Pipe(), err = Pipe(), input = Pipe()

@@ -100,8 +100,11 @@ extension CLITests {
         let again = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules, "--backup", "second.bak"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.hasSuffix("migrated 0 rows, 3 unchanged, 0 failed\n"), again.stdout)
-        let refused = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
-        XCTAssertEqual(refused.status, 1, "an existing backup is never overwritten")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("second.bak").path), "nothing to migrate needs no backup")
+        let backup = contents("Employees.sqlite.bak")
+        let third = try run(["migrate", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", rules])
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertEqual(contents("Employees.sqlite.bak"), backup, "an existing backup is never overwritten")
     }
 
     /// Runs the built `archivist` with standard output and standard error

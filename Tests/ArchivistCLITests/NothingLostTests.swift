@@ -24,22 +24,7 @@ extension CLITests {
 
     /// Runs `executable ARGS` in the scratch folder; standard input is empty.
     func runCommand(_ executable: String, _ args: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = args
-        process.currentDirectoryURL = work
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errorData = ErrorBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errorData.data = err.fileHandleForReading.readDataToEndOfFile() }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: o, stderr: String(decoding: errorData.data, as: UTF8.self))
+        try run(executable: URL(fileURLWithPath: executable), args)
     }
 
     /// Runs a shell script in a private mount namespace whose `/dev` is a

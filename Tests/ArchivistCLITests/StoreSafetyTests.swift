@@ -137,8 +137,18 @@ extension CLITests {
         let backup = try SQLiteDatabase(path: work.appendingPathComponent("Killed.sqlite.bak").path, readOnly: true)
         XCTAssertEqual(try BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT").blob(row: 1, in: backup), original, "the backup holds the store before")
 
-        // The store changed since: the backup is not its copy any more, and is kept.
+        // Run again with nothing left to change (as a retry of a run killed
+        // after its commit): no backup is needed, the old one is kept.
         let backupBytes = contents("Killed.sqlite.bak")
+        let done = try run(["migrate", "--sqlite", store] + contactColumn + ["--rules", contactRules()])
+        XCTAssertEqual(done.status, 0, done.stderr)
+        XCTAssertEqual(done.stdout, "Killed.sqlite: ZEMPLOYEEENTITY.ZCONTACT: migrated 0 rows, 3 unchanged, 0 failed\n")
+        XCTAssertEqual(contents("Killed.sqlite.bak"), backupBytes)
+
+        // A new legacy row: the store changed since the backup, which is not
+        // its copy any more, and is kept.
+        let writer = try SQLiteDatabase(path: path)
+        try writer.execute("INSERT INTO ZEMPLOYEEENTITY (ZCONTACT) VALUES (X'" + original.map { String(format: "%02X", $0) }.joined() + "')")
         let again = try run(["migrate", "--sqlite", store] + contactColumn + ["--rules", contactRules()])
         XCTAssertEqual(again.status, 1)
         XCTAssertEqual(again.stderr, "Killed.sqlite: error: the backup Killed.sqlite.bak exists already and is not a copy of the store as it is now; remove it or choose another with --backup PATH\n")

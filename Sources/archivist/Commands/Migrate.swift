@@ -204,10 +204,12 @@ struct Migrate: ParsableCommand {
                 db = try SQLiteDatabase(path: store)
             }
             // The rules check and the backup run inside the migration's
-            // transaction: the backup is the store exactly as migrated.
+            // transaction: the backup is the store exactly as migrated (made
+            // only when a row changes).
             outcome = try migration.run(on: db) {
                 try RulesFile.check(migrator.rules, against: try migration.census(in: db), rulesPath: rules)
-                if !dryRun { backupWritten = try database.backUp(db, to: output.backup) }
+            } beforeWriting: {
+                backupWritten = try database.backUp(db, to: output.backup)
             }
         } catch let failure as StoreMigration.Failure {
             database.reportRolledBack(failure)
