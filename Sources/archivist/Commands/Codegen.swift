@@ -109,7 +109,7 @@ struct Codegen: ParsableCommand {
                 try FileIO.writeAtomically(Array(source.utf8), to: output)
             }
         } else {
-            Console.output(source, terminator: "")
+            Console.text(source)
         }
     }
 }
