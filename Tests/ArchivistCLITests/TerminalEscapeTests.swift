@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistDatabase
 import Foundation
 import XCTest
 
@@ -51,6 +52,15 @@ extension CLITests {
             let r = try run(args)
             assertNoControls(r.stdout, tabs: args[0] == "classes", "\(args) standard output")
             assertNoControls(r.stderr, "\(args) standard error")
+        }
+        // Rule warnings name classes from the rules file: escaped too.
+        make("rules.json", #"{"classes": {"Typo\u001b]52;c;QUJD\u0007\u009b": {"renameTo": "X"}}}"#)
+        for command in [["lint", "--secure"], ["migrate", "--dry-run"]] {
+            let rules = try run(command + ["--rules", "rules.json", archive])
+            XCTAssertEqual(rules.status, 64, "the rules name a class no input has")
+            assertNoControls(rules.stdout, "\(command) --rules")
+            assertNoControls(rules.stderr, "\(command) --rules errors")
+            XCTAssertTrue(rules.stderr.hasPrefix(#"rules.json: error: classes.Typo\u{1b}]52;c;QUJD\u{7}\u{9b}: class Typo"#), rules.stderr)
         }
         // In colour, the dump's own SGR sequences are the only escapes.
         let painted = try run(["dump", "--color", "always", archive])
@@ -117,5 +127,29 @@ extension CLITests {
         XCTAssertEqual(unreadable.status, 1)
         XCTAssertTrue(unreadable.stderr.hasPrefix("missing\\n\\u{1b}[2J.plist: error: "), unreadable.stderr)
         XCTAssertEqual(unreadable.stderr.filter { $0 == "\n" }.count, 1, unreadable.stderr)
+    }
+}
+
+extension CLITests {
+    func testTableAndColumnNamesFromAStoreAreEscaped() throws {
+        let db = try SQLiteDatabase.create(path: work.appendingPathComponent("s.sqlite").path)
+        try db.execute("CREATE TABLE \"t\u{1b}[2Jx\" (id INTEGER PRIMARY KEY, \"c\u{9b}\" BLOB)")
+        let insert = try db.prepare("INSERT INTO \"t\u{1b}[2Jx\" VALUES (?, ?)")
+        for (row, bytes) in [(1, try PropertyList.write(.dictionary(PlistDictionary([("a", .int(1))])), as: .binary)), (2, Array("bplist00 broken".utf8))] {
+            insert.reset()
+            try insert.bind(1, int: Int64(row))
+            try insert.bind(2, blob: bytes)
+            _ = try insert.step()
+        }
+        let scan = try run(["lint", "--sqlite", "s.sqlite"])
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        assertNoControls(scan.stdout, "lint --sqlite")
+        XCTAssertTrue(scan.stdout.hasPrefix(#"s.sqlite: t\u{1b}[2Jx.c\u{9b}: 2 blobs, 1 property lists"#), scan.stdout)
+        let rows = try run(["lint", "--sqlite", "s.sqlite", "--table", "t\u{1b}[2Jx", "--column", "c\u{9b}"])
+        XCTAssertEqual(rows.status, 1)
+        assertNoControls(rows.stdout, "lint --sqlite --table")
+        assertNoControls(rows.stderr, "lint --sqlite --table errors")
+        XCTAssertTrue(rows.stdout.hasPrefix(#"s.sqlite: t\u{1b}[2Jx.c\u{9b} row 1: OK"# + "\n"), rows.stdout)
+        XCTAssertTrue(rows.stdout.contains(#"s.sqlite: t\u{1b}[2Jx.c\u{9b} row 2: offset 0: error: "#), rows.stdout)
     }
 }
