@@ -27,4 +27,15 @@ extension CLITests {
             XCTAssertEqual(r.stderr, expected, command)
         }
     }
+
+    func testAWritersPlaceInAnErrorShowsAtMost24Steps() throws {
+        var value = PlistValue.double(.nan)
+        for _ in 0..<300 { value = .array([value]) }
+        try Data(try PropertyList.write(value, as: .binary)).write(to: work.appendingPathComponent("nan.plist"))
+        let r = try run(["convert", "nan.plist", "--to", "json"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("nan.plist: error: JSON has no NaN (real at \"[0][0]"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(".…[0]"), r.stderr)
+        XCTAssertLessThanOrEqual(r.stderr.components(separatedBy: "[0]").count - 1, 24, r.stderr)
+    }
 }

@@ -9,6 +9,10 @@ final class KeyPathTextTests: XCTestCase {
         let cut = KeyPathText.shown(steps.joined(separator: "."))
         XCTAssertEqual(cut, steps[..<8].joined(separator: ".") + ".…." + steps[14...].joined(separator: "."))
         XCTAssertEqual(KeyPathText.shown(steps[..<24].joined(separator: ".")), steps[..<24].joined(separator: "."), "24 steps stay whole")
+        // Indexes in brackets, as the writers name places, are steps too.
+        let brackets = String(repeating: "[0]", count: 300)
+        XCTAssertEqual(KeyPathText.shown(brackets), String(repeating: "[0]", count: 8) + ".…" + String(repeating: "[0]", count: 16))
+        XCTAssertEqual(KeyPathText.shown("items[2].name"), "items[2].name")
         // An escaped dot is inside a step, not between two.
         let escaped = Array(repeating: #"a\.b"#, count: 24).joined(separator: ".")
         XCTAssertEqual(KeyPathText.shown(escaped), escaped)
