@@ -6,40 +6,149 @@ import Darwin
 import ArchivistCore
 
 /// Line output: results to standard output, errors and warnings to standard error.
+///
+/// Every text output goes through here and is made safe for a terminal with
+/// `TerminalText`: a line (`output`, `error`) has every control character
+/// escaped, line breaks and tabs included, so a name cannot forge a line; a
+/// block of lines (`text`, `outputSink()`) keeps its line feeds and tabs and
+/// escapes the rest. Machine formats (JSON, a value `get` prints for a script)
+/// go out as they are through `data` and `dataSink()`.
+///
+/// A failed write to standard output (a full disk, a closed pipe) is recorded
+/// the first time; later output is dropped, and `finish(status:)` reports it
+/// once at the end as `error: cannot write standard output: REASON`.
 enum Console {
-    /// Prints a result on standard output, ending with `terminator`.
-    static func output(_ text: String, terminator: String = "\n") {
-        print(text, terminator: terminator)
+    /// Standard output's buffer: what `data` printed and has not yet written.
+    /// On a terminal each line is written as it is printed.
+    private static let pending = Locked<[UInt8]>([])
+    /// Standard output is a terminal.
+    private static let interactive = isatty(STDOUT_FILENO) == 1
+    /// The size at which the buffer is written.
+    private static let bufferSize = 1 << 16
+
+    /// The `errno` of the first failed write to standard output.
+    private static let failure = Locked<Int32?>(nil)
+
+    /// The exit status when standard output failed: 1, or 2 for `diff`, whose
+    /// status 1 means the files differ.
+    nonisolated(unsafe) static var outputFailureStatus: Int32 = 1
+
+    /// The error a stream to standard output ends with once a write failed;
+    /// `finish(status:)` reports it.
+    struct OutputFailed: Error {}
+
+    /// Set up before a command runs: SIGPIPE is ignored, so that a closed
+    /// pipe on standard output is a failed write (EPIPE) that is reported,
+    /// like a full disk, instead of a silent death by signal.
+    static func start() {
+        signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Sends what `output` printed so far, so that a line on standard output
+    /// Prints one line on standard output, every control character escaped.
+    static func output(_ line: String) {
+        data(TerminalText.escaped(line))
+    }
+
+    /// Prints a tab-separated line, each column's control characters (tabs
+    /// included) escaped.
+    static func output(columns: [String]) {
+        data(columns.map { TerminalText.escaped($0) }.joined(separator: "\t"))
+    }
+
+    /// Prints a block of lines (a dump, generated source) as it is made, line
+    /// feeds and tabs kept, other control characters escaped; `terminator`
+    /// follows it.
+    /// A `painted` block (a dump in colour) holds escape sequences of its
+    /// own and goes out as it is: its maker escaped the names in it.
+    static func text(_ block: String, terminator: String = "", painted: Bool = false) {
+        data(painted ? block : TerminalText.escaped(block, keepingLayout: true), terminator: terminator)
+    }
+
+    /// Prints text of a machine format (JSON) or a value for a script,
+    /// unchanged, ending with `terminator`.
+    static func data(_ text: String, terminator: String = "\n") {
+        guard failure.withLock({ $0 == nil }) else { return }
+        let full = pending.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            buffer.append(contentsOf: terminator.utf8)
+            return interactive || buffer.count >= bufferSize
+        }
+        if full { flush() }
+    }
+
+    /// Writes what `output` printed so far, so that a line on standard output
     /// comes before the standard-error lines that follow it when both go to
     /// one place.
     static func flush() {
-        fflush(nil)
+        let bytes = pending.withLock { buffer in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        guard !bytes.isEmpty, failure.withLock({ $0 == nil }) else { return }
+        try? bytes.withUnsafeBytes { try writeAll($0) }
     }
 
-    /// A sink whose bytes go to standard output each time its buffer is full
-    /// (after what `output` printed before, so the two keep their order), for
-    /// results written as they are made; `finish()` it at the end.
-    static func outputSink() -> ByteSink {
-        ByteSink { bytes in
-            guard var next = bytes.baseAddress else { return }
+    /// A sink for a block of text written as it is made (a dump): its bytes
+    /// go to standard output each time its buffer is full (after what
+    /// `output` printed before, so the two keep their order), line feeds and
+    /// tabs kept, other control characters escaped; `finish()` it at the end.
+    /// A `painted` block (a dump in colour) holds escape sequences of its
+    /// own and goes out as it is: its maker escaped the names in it.
+    static func outputSink(painted: Bool = false) -> ByteSink {
+        if painted { return dataSink() }
+        var escaper = TerminalText.Escaper(keepingLayout: true)
+        var scratch: [UInt8] = []
+        return ByteSink { bytes in
+            scratch.removeAll(keepingCapacity: true)
+            escaper.escape(bytes.bindMemory(to: UInt8.self), into: &scratch)
             flush()
-            var left = bytes.count
-            while left > 0 {
-                let n = write(STDOUT_FILENO, next, left)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw PlistError(.io, "cannot write standard output: " + String(cString: strerror(errno))) }
-                next += n
-                left -= n
-            }
+            try scratch.withUnsafeBytes { try writeAll($0) }
         }
     }
 
-    /// Prints an error or warning line on standard error (unbuffered).
+    /// A sink for a machine format (JSON) streamed to standard output
+    /// unchanged; `finish()` it at the end.
+    static func dataSink() -> ByteSink {
+        ByteSink { bytes in
+            flush()
+            try writeAll(bytes)
+        }
+    }
+
+    /// Writes `bytes` to standard output after what stdio holds; on failure
+    /// records it and throws `OutputFailed`.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        guard failure.withLock({ $0 == nil }) else { throw OutputFailed() }
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = write(STDOUT_FILENO, next, left)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                let code = n < 0 ? errno : EIO
+                failure.withLock { if $0 == nil { $0 = code } }
+                throw OutputFailed()
+            }
+            next += n
+            left -= n
+        }
+    }
+
+    /// Ends the run: sends what stdio holds, and when a write to standard
+    /// output failed, prints `error: cannot write standard output: REASON`
+    /// once and returns the status to exit with (the larger of `status` and
+    /// `outputFailureStatus`); nil when standard output is fine.
+    static func finish(status: Int32) -> Int32? {
+        flush()
+        guard let code = failure.withLock({ $0 }) else { return nil }
+        error("error: cannot write standard output: " + String(cString: strerror(code)))
+        return max(status, outputFailureStatus)
+    }
+
+    /// Prints an error or warning line on standard error (unbuffered), every
+    /// control character escaped.
     static func error(_ line: String) {
-        let text = Array((line + "\n").utf8)
+        let text = Array((TerminalText.escaped(line) + "\n").utf8)
         _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

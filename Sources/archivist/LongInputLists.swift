@@ -13,6 +13,7 @@ import ArgumentParser
 /// by hand. Any other command line is parsed as usual.
 extension Archivist {
     static func main() {
+        Console.start()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let command = PlutilHabits.suggestion(for: arguments), let verb = arguments.first {
             Console.error("Error: Unknown option '\(verb)' (archivist does not take plutil's options)")
@@ -22,19 +23,18 @@ extension Archivist {
         guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
               let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
               var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {
-            main(nil)  // the usual path parses the whole line and reports any error
-            return
+            runAndEnd(nil)  // the usual path parses the whole line and reports any error
         }
         parsed.inputs += extra
         guard (try? parsed.validate()) != nil else {
-            main(nil)
-            return
+            runAndEnd(nil)
         }
         do {
             try parsed.run()
         } catch {
-            exit(withError: error)
+            end(error)
         }
+        end(nil)
     }
 }
 

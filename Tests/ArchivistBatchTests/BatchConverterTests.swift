@@ -143,7 +143,7 @@ final class BatchConverterTests: XCTestCase {
             throw PlistError(.archive, "not an archive\nsecond line", at: .archive(object: 3, keyPath: "root"))
         }.map(\.line)
         XCTAssertEqual(checked.count, 2)
-        XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive second line")
+        XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive\\nsecond line")
         let reported = Linter.findings(in: Array("<plist><true/></plist>".utf8), path: "p") { _ in
             [PlistError(.archive, "one", at: .archive(object: 1, keyPath: "root")), PlistError(.archive, "two")]
         }.map(\.line)

@@ -73,7 +73,7 @@ public struct ArchiveDumper {
         out += "{\n"
         for (key, object) in graph.top {
             out += pad(indent + 1)
-            out += key
+            out += TerminalText.escaped(key)
             out += " = "
             try node(object, indent: indent + 1)
             out += "\n"
@@ -101,7 +101,7 @@ public struct ArchiveDumper {
                 out += DumpText.scalar(v)
             }
         case .classDescription(let name, _):
-            out += "<class \(name)>"
+            out += "<class \(TerminalText.escaped(name.description))>"
         case .object(let o):
             if onStack[i] || (shown[i] && incoming[i] > 1) {
                 out += options.paint("-> @\(labels[i] ?? i)", .label)
@@ -110,7 +110,7 @@ public struct ArchiveDumper {
             shown[i] = true
             if incoming[i] > 1 { labels[i] = options.stable ? labels.count + 1 : i }
             if indent > options.depthLimit {
-                out += "\(o.className.readable)\(label(i)) { … }"
+                out += "\(TerminalText.escaped(o.className.readable))\(label(i)) { … }"
                 return
             }
             onStack[i] = true
@@ -148,7 +148,7 @@ public struct ArchiveDumper {
     }
 
     private mutating func foundation(_ value: FoundationValue, _ o: ArchivedObject, _ i: Int, indent: Int) throws {
-        let name = options.paint(o.className.readable, .className) + label(i)
+        let name = options.paint(TerminalText.escaped(o.className.readable), .className) + label(i)
         switch value {
         case .list(let refs):
             if refs.isEmpty { out += "\(name) []"; return }
@@ -178,7 +178,7 @@ public struct ArchiveDumper {
         case .data(let bytes):
             try data(bytes, indent: indent)
         case .date(let t):
-            out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(o.className.readable))"
+            out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(TerminalText.escaped(o.className.readable)))"
         case .uuid(let s):
             out += "UUID \(s)"
         case .url(let base, let relative):
@@ -215,13 +215,13 @@ public struct ArchiveDumper {
     }
 
     private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) throws {
-        out += options.paint(o.className.description, .className)
+        out += options.paint(TerminalText.escaped(o.className.description), .className)
         if incoming[i] > 1 { out += label(i) }
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
         for field in options.stable ? o.fields.sorted(by: { $0.key < $1.key }) : o.fields {
             out += pad(indent + 1)
-            out += field.key
+            out += TerminalText.escaped(field.key)
             out += " = "
             switch field.value {
             case .inline(let v):

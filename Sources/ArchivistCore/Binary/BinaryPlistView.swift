@@ -2,8 +2,8 @@
 /// ahead, each object is checked when it is visited, with the errors, limits
 /// and diagnostics of `BinaryPlistReader`. Node numbers are object numbers.
 ///
-/// Memory: four bits per object (reference counts, visited and open
-/// bitsets), the logical size of each shared container once visited, and the
+/// Memory: five bits per object (reference counts, visited, open and
+/// checked-key bitsets), the logical size of each shared container once visited, and the
 /// keys of the open dictionaries.
 ///
 /// Limits count visits as the reader counts them: the `item(_:)` of a node
@@ -23,6 +23,9 @@ package struct BinaryPlistView: PlistNodes {
     private let counts: BinaryReferenceCounts
     /// Objects visited (bit per object).
     private var visited: [UInt64]
+    /// Keys whose text was checked for lone surrogates by `key(_:of:)` (bit
+    /// per object): writers read a key's text without `item`.
+    private var keysChecked: [UInt64]
     /// Containers open between `enter` and `leave` (bit per object).
     private var open: [UInt64]
     /// Logical nodes and content bytes of each shared container once visited.
@@ -81,6 +84,7 @@ package struct BinaryPlistView: PlistNodes {
         counts = BinaryReferenceCounts(area)
         let words = (area.trailer.numObjects + 63) / 64
         visited = [UInt64](repeating: 0, count: words)
+        keysChecked = [UInt64](repeating: 0, count: words)
         open = [UInt64](repeating: 0, count: words)
         rootNode = area.trailer.topObject
         pending = rootNode
@@ -189,9 +193,8 @@ package struct BinaryPlistView: PlistNodes {
                 if keyIndex >= 0 { try noteKey(node, item) }
                 return item
             default:
-                if BinaryStrings.hasLoneSurrogate(payload) {
-                    diagnostics.append(PlistDiagnostic(.loneSurrogate, "string holds a lone UTF-16 surrogate (read as U+FFFD)",
-                                                       at: .binary(offset: at, object: node)))
+                if !BinaryPlistView.test(keysChecked, node), BinaryStrings.hasLoneSurrogate(payload) {
+                    noteLoneSurrogate(node, at: at)
                 }
                 let item = PlistItem.string(TextBytes(payload, .utf16BE))
                 if keyIndex >= 0 { try noteKey(node, item) }
@@ -229,8 +232,27 @@ package struct BinaryPlistView: PlistNodes {
         reportDuplicate()
         frames[frames.count - 1].keyCursor = i + 1
         let r = try child(i, of: node, second: false)
+        try checkKeyText(r)
         pendingKey = i
         return r
+    }
+
+    /// Warns about a lone surrogate in key `node` as in a string value: a
+    /// writer reads a key's text without `item`, so the key is checked here,
+    /// once per object (a key shared by many dictionaries is one object).
+    private mutating func checkKeyText(_ node: Int) throws {
+        guard !BinaryPlistView.test(keysChecked, node), !BinaryPlistView.test(visited, node) else { return }
+        BinaryPlistView.set(&keysChecked, node, true)
+        let at = try area.offset(node)
+        guard area.buf[at] >> 4 == 0x6 else { return }
+        if BinaryStrings.hasLoneSurrogate(try area.payload(area.buf[at], at: at, object: node)) {
+            noteLoneSurrogate(node, at: at)
+        }
+    }
+
+    private mutating func noteLoneSurrogate(_ node: Int, at: Int) {
+        diagnostics.append(PlistDiagnostic(.loneSurrogate, "string holds a lone UTF-16 surrogate (read as U+FFFD)",
+                                           at: .binary(offset: at, object: node)))
     }
 
     package mutating func value(_ i: Int, of node: Int) throws -> Int {

@@ -52,27 +52,20 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The message as `lint` prints it for a file: `PATH:LINE:COL: error: MESSAGE`
     /// for text formats and `PATH: offset N: error: MESSAGE` for binary and archives.
-    /// Always one line: line breaks inside the message become spaces.
+    /// Always one line: line breaks inside the message, like every control
+    /// character, are escaped (`\n`, `\u{1b}`), as `TerminalText` writes them.
     public func formatted(path: String) -> String {
         location.formatted(path: path, severity: "error", message: message)
     }
 
-    /// `text` on one line: each run of line breaks (and the spaces around them)
-    /// becomes one space, trailing ones are dropped.
+    /// `text` on one line and safe on a terminal: leading and trailing line
+    /// breaks and spaces dropped, and the control characters left (a line
+    /// break inside, from a key or class name) escaped as `TerminalText`
+    /// escapes them, as `dump` shows them in strings; key paths of more than
+    /// 24 steps cut to their start and end (`KeyPathText`).
     package static func oneLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            .map { $0.trimmingSpaces }
-            .filter { !$0.isEmpty }
-            .joined(separator: " ")
-    }
-}
-
-private extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return self[first...last]
+        let isEdge: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = text.firstIndex(where: { !isEdge($0) }), let last = text.lastIndex(where: { !isEdge($0) }) else { return "" }
+        return TerminalText.escaped(KeyPathText.shorteningPaths(in: String(text[first...last])))
     }
 }

@@ -35,7 +35,8 @@ public enum SourceLocation: Sendable, Equatable {
     }
 
     /// The location without a file name: `12:5`, `offset 40 (object 3)`,
-    /// `$objects[4] root.name`, or empty.
+    /// `$objects[4] root.name`, or empty; a key path of more than 24 steps
+    /// shows its first and last steps (`KeyPathText`).
     public var shortDescription: String {
         switch self {
         case .unknown: return ""
@@ -44,6 +45,7 @@ public enum SourceLocation: Sendable, Equatable {
             if let object { return "offset \(offset) (object \(object))" }
             return "offset \(offset)"
         case .archive(let object, let keyPath):
+            let keyPath = KeyPathText.shown(keyPath)
             guard let object else { return keyPath }
             return keyPath.isEmpty ? "$objects[\(object)]" : "$objects[\(object)] (\(keyPath))"
         }
@@ -52,14 +54,18 @@ public enum SourceLocation: Sendable, Equatable {
     /// The one line every error, warning and lint finding is printed as:
     /// `PATH:LINE:COL: SEVERITY: MESSAGE` for text formats,
     /// `PATH: offset N (object I): SEVERITY: MESSAGE` for binary plists and
-    /// archives, `PATH: SEVERITY: MESSAGE` with no position. Line breaks in
-    /// the message become spaces.
+    /// archives, `PATH: SEVERITY: MESSAGE` with no position. Control
+    /// characters in the message, the path and the key path (a newline in a
+    /// file name or a key included) are escaped as `TerminalText` escapes
+    /// them, so the line is one line and safe on a terminal.
     public func formatted(path: String, severity: String, message: String) -> String {
         let text = PlistError.oneLine(message)
+        let line: String
         switch self {
-        case .unknown: return "\(path): \(severity): \(text)"
-        case .text(let line, let column): return "\(path):\(line):\(column): \(severity): \(text)"
-        case .binary, .archive: return "\(path): \(shortDescription): \(severity): \(text)"
+        case .unknown: line = "\(path): \(severity): \(text)"
+        case .text(let l, let column): line = "\(path):\(l):\(column): \(severity): \(text)"
+        case .binary, .archive: line = "\(path): \(shortDescription): \(severity): \(text)"
         }
+        return TerminalText.escaped(line)
     }
 }

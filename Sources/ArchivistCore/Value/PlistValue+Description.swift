@@ -48,12 +48,14 @@ extension PlistValue: CustomStringConvertible {
     }
 
     /// A string in double quotes with `"`, `\\`, newline, CR, tab and other
-    /// control characters escaped, as descriptions and dumps show strings.
+    /// control characters (C0, DEL and C1, as `TerminalText` escapes them)
+    /// escaped, as descriptions and dumps show strings.
     public static func quoted(_ s: String) -> String {
         // Most strings need no escapes: one scan of the UTF-8, one copy.
         var copy = s
         let plain = copy.withUTF8 { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
+            // 0xC2 leads U+0080–U+00BF, C1 included: those take the slow path.
+            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }
         }
         if plain {
             var out = "\""
@@ -67,12 +69,9 @@ extension PlistValue: CustomStringConvertible {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                if TerminalText.isControl(scalar) {
+                    out += TerminalText.escape(scalar)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

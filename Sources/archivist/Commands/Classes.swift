@@ -55,11 +55,11 @@ struct Classes: ParsableCommand {
             for name in census.unnamedInSwift {
                 Console.error("warning: class \(PlistValue.quoted(name.readable)) is not a Swift type name; it is left out of the list")
             }
-            Console.output(census.swiftAllowlist)
+            Console.text(census.swiftAllowlist, terminator: "\n")
         } else {
             for e in census.entries {
                 let kind = e.isFoundation ? "Foundation" : "custom"
-                Console.output("\(e.count)\t\(e.name)\t\(kind)\t\(e.chain.joined(separator: " < "))")
+                Console.output(columns: [String(e.count), e.name.description, kind, e.chain.map { TerminalText.escaped($0) }.joined(separator: " < ")])
             }
         }
         if failed { throw ExitCode.failure }

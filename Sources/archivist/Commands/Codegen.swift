@@ -110,7 +110,7 @@ struct Codegen: ParsableCommand {
             }
             notes.forEach(Console.error)
         } else {
-            Console.output(source, terminator: "")
+            Console.text(source)
         }
     }
 }

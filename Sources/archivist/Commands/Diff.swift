@@ -35,6 +35,8 @@ struct Diff: ParsableCommand {
     var json = false
 
     func run() throws {
+        // Status 1 means the files differ: a failed write is "could not compare".
+        Console.outputFailureStatus = Self.couldNotCompare.rawValue
         let diff: PlistDiff
         var current = a
         do {
@@ -55,7 +57,7 @@ struct Diff: ParsableCommand {
                 return .dictionary(d)
             }
             let bytes = try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
-            Console.output(String(decoding: bytes, as: UTF8.self))
+            Console.data(String(decoding: bytes, as: UTF8.self))
         } else {
             for line in diff.lines { Console.output(line) }
         }

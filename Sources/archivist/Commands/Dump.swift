@@ -83,7 +83,7 @@ struct Dump: ParsableCommand {
             try failing(at: file) {
                 let document = try PropertyList.read(try FileIO.read(file))
                 if asJSON, keyPath == nil {
-                    let sink = Console.outputSink()
+                    let sink = Console.dataSink()
                     var json = JSONStream(into: sink)
                     try jsonView(document, into: &json)
                     json.finish()
@@ -97,7 +97,7 @@ struct Dump: ParsableCommand {
         // A store: every row (or --row's), each labelled with its rowid; as
         // JSON, one array of {"row", "value"}, each row's view made whole
         // before it is written, so a row that fails leaves no part behind.
-        let sink = Console.outputSink()
+        let sink = asJSON && keyPath == nil ? Console.dataSink() : Console.outputSink()
         var json = JSONStream(into: sink)
         if asJSON, keyPath == nil { json.beginArray() }
         let rowsRead = try store.forEachRowReportingErrors { row in
@@ -130,9 +130,9 @@ struct Dump: ParsableCommand {
     /// standard output; an archive's objects and plain trees are written as
     /// they are rendered.
     private func show(_ document: PlistDocument) throws {
-        if format == .dot { return Console.output(try dot(document), terminator: "") }
-        if let keyPath { return Console.output(try text(document, keyPath: keyPath), terminator: "") }
-        let sink = Console.outputSink()
+        if format == .dot { return Console.text(try dot(document)) }
+        if let keyPath { return Console.text(try text(document, keyPath: keyPath), painted: options.color) }
+        let sink = Console.outputSink(painted: options.color)
         let tree = try document.tree
         if !raw, KeyedArchive.looksLikeArchive(tree) {
             try ArchiveDumper.render(try ObjectGraph(tree), options: options, into: sink)

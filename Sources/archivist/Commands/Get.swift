@@ -83,7 +83,7 @@ struct Get: ParsableCommand {
         case .references: scalar = nil
         }
         switch scalar {
-        case .string(let s)?: Console.output(s)
+        case .string(let s)?: Console.data(s)
         case .integer(let i)?: Console.output(i.description)
         case .real(let r)?: Console.output(r.description)
         case .bool(let b)?: Console.output(b ? "true" : "false")
@@ -93,15 +93,15 @@ struct Get: ParsableCommand {
             if raw {
                 try FileIO.writeAtomically(bytes, to: "-")
             } else if TreeDumper.showsDecoded(bytes) {
-                Console.output(try TreeDumper.render(.data(bytes)), terminator: "")
+                Console.text(try TreeDumper.render(.data(bytes)))
             } else {
                 Console.output(String(decoding: Base64.encode(bytes), as: UTF8.self))
             }
         case .null?, .array?, .dictionary?, nil:
             switch target {
-            case .value(let v): Console.output(try TreeDumper.render(v), terminator: "")
-            case .node(let graph, let i): Console.output(try ArchiveDumper.render(graph, node: i), terminator: "")
-            case .references(let graph, let refs): for r in refs { Console.output(try ArchiveDumper.render(graph, node: r), terminator: "") }
+            case .value(let v): Console.text(try TreeDumper.render(v))
+            case .node(let graph, let i): Console.text(try ArchiveDumper.render(graph, node: i))
+            case .references(let graph, let refs): for r in refs { Console.text(try ArchiveDumper.render(graph, node: r)) }
             }
         }
     }

@@ -73,7 +73,7 @@ struct Info: ParsableCommand {
         if !rowsRead { failed = true }
         if json {
             let bytes = try PropertyList.write(.array(reports), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
-            Console.output(String(decoding: bytes, as: UTF8.self))
+            Console.data(String(decoding: bytes, as: UTF8.self))
         }
         if failed { throw ExitCode.failure }
     }

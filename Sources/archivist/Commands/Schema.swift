@@ -54,7 +54,7 @@ struct Schema: ParsableCommand {
         let failed = unreadable || unschematic
         if failed { throw ExitCode.failure }
         if swift {
-            Console.output(schema.swift, terminator: "")
+            Console.text(schema.swift)
             return
         }
         for type in schema.types {

@@ -48,7 +48,7 @@ struct LintReporter {
     func finish() {
         guard format == .json else { return }
         let bytes = (try? PropertyList.write(.array(report), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))) ?? Array("[]".utf8)
-        Console.output(String(decoding: bytes, as: UTF8.self), terminator: "\n")
+        Console.data(String(decoding: bytes, as: UTF8.self))
     }
 
     private static func json(_ f: Linter.Finding) -> PlistValue {

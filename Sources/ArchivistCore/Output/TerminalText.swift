@@ -1,0 +1,130 @@
+/// Text made safe to show on a terminal: every control character (C0
+/// U+0000–U+001F, DEL U+007F and C1 U+0080–U+009F) written as a visible escape,
+/// in the notation `dump` uses inside strings: `\n`, `\r`, `\t`, and `\u{1b}`
+/// (lower-case hexadecimal) for the others. A name from a file (a class, a key,
+/// a file name) then cannot clear the screen, set the clipboard (OSC 52) or
+/// forge a line of output.
+///
+/// Backslashes are left as they are, so escaping is idempotent: text escaped
+/// twice (a formatted error printed by the console) reads as escaped once.
+/// Every text output of the command line goes through here; machine formats
+/// (JSON, property lists) keep their own escaping rules.
+public enum TerminalText {
+    /// `text` with its control characters escaped; with `keepingLayout`, line
+    /// feeds and tabs stay (for a block of lines whose names were escaped
+    /// when it was made). Text without control characters is returned as it is.
+    public static func escaped(_ text: String, keepingLayout: Bool = false) -> String {
+        var copy = text
+        let plain = copy.withUTF8 { bytes in
+            var escaper = Escaper(keepingLayout: keepingLayout)
+            return !escaper.contains(bytes)
+        }
+        if plain { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        copy.withUTF8 { bytes in
+            var escaper = Escaper(keepingLayout: keepingLayout)
+            escaper.escape(bytes, into: &out)
+            escaper.finish(into: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// True for the Unicode scalars `escaped` writes as escapes.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+    }
+
+    /// The escape of a control scalar: `\n`, `\r`, `\t` or `\u{XX}`.
+    public static func escape(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default: return "\\u{\(String(scalar.value, radix: 16))}"
+        }
+    }
+
+    /// Escapes UTF-8 that arrives in pieces (a stream to standard output): a
+    /// C1 character's two bytes may be split between pieces, so the first
+    /// one waits for the next piece. Linear in the bytes.
+    public struct Escaper {
+        /// Keep line feeds and tabs.
+        public let keepingLayout: Bool
+        /// The previous piece ended with 0xC2, the lead byte of U+0080–U+00BF.
+        private var pendingLead = false
+
+        /// An escaper; with `keepingLayout`, line feeds and tabs pass.
+        public init(keepingLayout: Bool) {
+            self.keepingLayout = keepingLayout
+        }
+
+        /// True when `bytes` (whole UTF-8 text) hold a character `escape` would change.
+        mutating func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var previous: UInt8 = 0
+            for b in bytes {
+                if isControlByte(b) || (previous == 0xC2 && b >= 0x80 && b <= 0x9F) { return true }
+                previous = b
+            }
+            return false
+        }
+
+        @inline(__always)
+        private func isControlByte(_ b: UInt8) -> Bool {
+            (b < 0x20 || b == 0x7F) && !(keepingLayout && (b == 0x0A || b == 0x09))
+        }
+
+        /// Appends `bytes` to `out`, control characters escaped.
+        public mutating func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+            var runStart = 0
+            var k = 0
+            if pendingLead, let first = bytes.first {
+                pendingLead = false
+                if first >= 0x80, first <= 0x9F {
+                    Self.appendHex(UInt32(first), to: &out)
+                    k = 1
+                } else {
+                    out.append(0xC2)
+                }
+                runStart = k
+            }
+            while k < bytes.count {
+                let b = bytes[k]
+                if isControlByte(b) {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+                    out.append(contentsOf: TerminalText.escape(Unicode.Scalar(b)).utf8)
+                    k += 1
+                    runStart = k
+                } else if b == 0xC2 {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+                    if k + 1 == bytes.count {
+                        pendingLead = true
+                        return
+                    }
+                    let next = bytes[k + 1]
+                    if next >= 0x80, next <= 0x9F {
+                        Self.appendHex(UInt32(next), to: &out)
+                        k += 2
+                    } else {
+                        out.append(0xC2)
+                        k += 1
+                    }
+                    runStart = k
+                } else {
+                    k += 1
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+        }
+
+        /// Appends a lead byte the last piece left waiting.
+        public mutating func finish(into out: inout [UInt8]) {
+            if pendingLead { out.append(0xC2) }
+            pendingLead = false
+        }
+
+        private static func appendHex(_ value: UInt32, to out: inout [UInt8]) {
+            out.append(contentsOf: "\\u{\(String(value, radix: 16))}".utf8)
+        }
+    }
+}

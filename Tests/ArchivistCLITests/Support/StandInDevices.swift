@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// Stand-ins for special files, so that tests never write to the host's `/dev`:
+/// a pipe whose reader is gone (EPIPE), and a private mount namespace whose
+/// `/dev` is a fresh tmpfs holding its own `null`, `zero` and `full` nodes.
+extension CLITests {
+    /// True when `unshare -m` can make a private mount namespace here (Linux,
+    /// run as root): `runWithPrivateDevices` needs it.
+    static let privateDevicesAvailable: Bool = {
+        #if os(Linux)
+        guard FileManager.default.isExecutableFile(atPath: unshare) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: unshare)
+        process.arguments = ["-m", "sh", "-c", "mount -t tmpfs none /dev && mknod /dev/full c 1 7"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+        #else
+        return false
+        #endif
+    }()
+
+    private static let unshare = "/usr/bin/unshare"
+
+    /// The script run inside the namespace: a private tmpfs on `/dev` with
+    /// `null`, `zero` and `full` made by `mknod`, then `"$@"` with standard
+    /// output sent to `$ARCHIVIST_TEST_STDOUT` when it is set. The mount is
+    /// the namespace's own (`unshare -m` makes mounts private): the host's
+    /// `/dev` is never touched.
+    private static let privateDevScript = """
+        mount -t tmpfs -o mode=755 none /dev || exit 125
+        mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/zero c 1 5 && mknod -m 666 /dev/full c 1 7 || exit 125
+        if [ -n "$ARCHIVIST_TEST_STDOUT" ]; then exec "$@" > "$ARCHIVIST_TEST_STDOUT"; fi
+        exec "$@"
+        """
+
+    /// Runs `archivist` with `args` inside a private mount namespace whose
+    /// `/dev` holds stand-in `null`, `zero` and `full` devices, standard output
+    /// going to `standardOutput` (a path inside the namespace, such as
+    /// `/dev/full`) when given. Skips the test where no such namespace can be
+    /// made.
+    func runWithPrivateDevices(_ args: [String], standardOutput: String? = nil) throws -> Result {
+        guard Self.privateDevicesAvailable else { throw XCTSkip("unshare -m is not available (Linux, as root)") }
+        let binary = Self.productsDirectory.appendingPathComponent("archivist").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["ARCHIVIST_TEST_STDOUT"] = standardOutput ?? ""
+        let r = try launch(URL(fileURLWithPath: Self.unshare), ["-m", "sh", "-c", Self.privateDevScript, "sh", binary] + args, environment: environment)
+        if r.status == 125 { throw XCTSkip("no private /dev: \(r.stderr)") }
+        return r
+    }
+
+    /// Runs `archivist` with `args`, its standard output a pipe whose read end
+    /// is closed before it starts: every write to standard output fails with
+    /// EPIPE (archivist ignores SIGPIPE).
+    func runWithClosedStandardOutput(_ args: [String]) throws -> Result {
+        try launch(Self.productsDirectory.appendingPathComponent("archivist"), args, closingStandardOutput: true)
+    }
+
+    /// Starts `executable` in the scratch folder with empty standard input,
+    /// and collects its standard output (none when `closingStandardOutput`),
+    /// standard error and status.
+    private func launch(_ executable: URL, _ args: [String], environment: [String: String]? = nil, closingStandardOutput: Bool = false) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = args
+        process.currentDirectoryURL = work
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        if closingStandardOutput { try out.fileHandleForReading.close() }
+        try process.run()
+        let errorData = ErrorBox()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errorData.data = err.fileHandleForReading.readDataToEndOfFile() }
+        let o = closingStandardOutput ? Data() : out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: o, stderr: String(decoding: errorData.data, as: UTF8.self))
+    }
+}
