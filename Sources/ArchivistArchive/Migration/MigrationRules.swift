@@ -61,7 +61,11 @@ public struct MigrationRules: Sendable, Equatable {
     }
 
     /// Per-class rules, in file order.
-    public var classes: [ClassRule]
+    public var classes: [ClassRule] {
+        didSet { classIndex = Self.index(of: classes) }
+    }
+    /// The rules' class names (old and new), to find a class's rule without a scan.
+    private var classIndex: ClassNameIndex
     /// Box every inline primitive of every custom object (default true).
     public var boxPrimitives: Bool
     /// Classes the new code allows, beyond Foundation's own secure classes.
@@ -72,6 +76,7 @@ public struct MigrationRules: Sendable, Equatable {
     /// Rules in code.
     public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], codable: CodableRules = CodableRules()) {
         self.classes = classes
+        self.classIndex = Self.index(of: classes)
         self.boxPrimitives = boxPrimitives
         self.allowedClasses = allowedClasses
         self.codable = codable
@@ -79,7 +84,17 @@ public struct MigrationRules: Sendable, Equatable {
 
     /// The rule for an archived class, if any.
     public func rule(for className: ClassName) -> ClassRule? {
-        classes.first { $0.matches(className) }
+        classIndex.first(matching: className).map { classes[$0] }
+    }
+
+    /// The index of rules' names: each rule's name and new name at its position.
+    private static func index(of classes: [ClassRule]) -> ClassNameIndex {
+        var index = ClassNameIndex()
+        for (position, rule) in classes.enumerated() {
+            index.insert(rule.name, at: position)
+            if let renameTo = rule.renameTo { index.insert(renameTo, at: position) }
+        }
+        return index
     }
 
     /// The Codable-export rule for an archived class, if any (found through
@@ -98,6 +113,7 @@ public struct MigrationRules: Sendable, Equatable {
         let top = try Self.dictionary(value, at: "")
         try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses", "typeKey"], at: "")
         classes = []
+        classIndex = ClassNameIndex()
         codable = CodableRules(typeKey: try top["typeKey"].map { try Self.name($0, at: "typeKey") })
         boxPrimitives = try top["boxPrimitives"].map { try Self.bool($0, at: "boxPrimitives") } ?? true
         allowedClasses = []
@@ -109,17 +125,20 @@ public struct MigrationRules: Sendable, Equatable {
         }
         if let list = top["classes"] {
             let entries = try Self.dictionary(list, at: "classes")
+            var earlierNames = ArchivedClassIndex()
             for (name, body) in entries {
                 let at = "classes.\(Self.pathComponent(name))"
                 guard !name.isEmpty else { throw Self.fail(at, "a class name is empty") }
-                if let earlier = classes.first(where: { ClassName(archived: $0.name).matches(name) }) {
-                    throw Self.fail(at, "names the same class as \"\(earlier.name)\"")
+                if let earlier = earlierNames.positions(matching: name).first {
+                    throw Self.fail(at, "names the same class as \"\(classes[earlier].name)\"")
                 }
                 let (rule, export) = try Self.classRule(name, body, at: at)
+                earlierNames.insert(ClassName(archived: name), at: classes.count)
                 classes.append(rule)
                 if let export { codable.classes[name] = export }
             }
         }
+        classIndex = Self.index(of: classes)
     }
 
     /// One class entry: its migration rule and, when it has `unwrap` or
