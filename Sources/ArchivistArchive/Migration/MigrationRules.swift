@@ -103,6 +103,12 @@ public struct MigrationRules: Sendable, Equatable {
         rule(for: className).flatMap { codable.classes[$0.name] }
     }
 
+    /// The largest rules file the command line reads (4 MiB): a rules file
+    /// is written by hand or by `--suggest-rules`, and one naming 10,000
+    /// classes with their keys is well under 2 MiB, so anything much bigger
+    /// (a device, a runaway file) is refused before it is read.
+    public static let maxFileSize = 4 << 20
+
     /// Reads rules from a file's bytes (JSON, or any property-list format).
     public init(bytes: [UInt8]) throws {
         try self.init(value: try PropertyList.read(bytes).value)
