@@ -47,8 +47,8 @@ final class ExpansionBoundTests: XCTestCase {
         XCTAssertEqual(exporter.expandedCount(of: [1], cap: 100), 101, "saturates just past the cap")
     }
 
-    /// Cycles: the export reports them itself (no estimate), or omits the
-    /// reference back, which the estimate does not count.
+    /// Cycles: a reference back adds nothing to the estimate; the export
+    /// reports the cycle itself (or omits the reference).
     func testCyclesAreLeftToTheExport() throws {
         let node = PlistValue.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node")]))]))
         let archive = PlistValue.dictionary(PlistDictionary([
@@ -58,11 +58,27 @@ final class ExpansionBoundTests: XCTestCase {
         ]))
         let graph = try ObjectGraph(archive)
         let failing = CodableExporter(graph: graph, rules: MigrationRules(), options: CodableOptions(), budget: 100, nesting: 0)
-        XCTAssertNil(failing.expandedCount(of: [1], cap: 100))
+        XCTAssertEqual(failing.expandedCount(of: [1], cap: 100), 2)
         let omitting = CodableExporter(graph: graph, rules: MigrationRules(), options: CodableOptions(cycles: .omit), budget: 100, nesting: 0)
         XCTAssertEqual(omitting.expandedCount(of: [1], cap: 100), 2)
         XCTAssertThrowsError(try CodableExport.tree(archive)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .cycle)
         }
+    }
+
+    /// A cycle beside a large expansion does not hide it: the archive is
+    /// refused for its size before the export meets either.
+    func testACycleDoesNotHideALargeExpansion() throws {
+        guard case .dictionary(var archive) = Self.sharedLevels(fields: 10, levels: 7),
+              case .array(var objects)? = archive["$objects"], case .dictionary(var root) = objects[1] else { return XCTFail() }
+        root["back"] = .uid(1)
+        objects[1] = .dictionary(root)
+        archive["$objects"] = .array(objects)
+        var exporter = CodableExporter(graph: try ObjectGraph(PlistValue.dictionary(archive)), rules: MigrationRules(),
+                                       options: CodableOptions(), budget: 10_000_000, nesting: 0)
+        XCTAssertThrowsError(try exporter.root()) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
+        }
+        XCTAssertEqual(exporter.budget, 10_000_000)
     }
 }

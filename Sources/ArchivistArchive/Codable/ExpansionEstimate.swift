@@ -9,7 +9,11 @@ import ArchivistCore
 /// The estimate never exceeds what the export counts: it follows only the
 /// references the export certainly writes (fields not removed by a rule,
 /// elements of Foundation collections, values of dictionaries), and a
-/// reference back to an object being counted (a cycle) adds nothing.
+/// reference back to an object being counted (a cycle), a reference past the
+/// objects or an object of a class the rules must map but do not adds
+/// nothing beyond itself. So an archive the export would refuse for such a
+/// reason is refused for its size first when it is too big, and a cycle
+/// cannot hide a large expansion.
 extension CodableExporter {
     /// One object being counted: its own count so far and its references
     /// still to add (a range of the shared reference stack).
@@ -20,19 +24,16 @@ extension CodableExporter {
         var total: Int
     }
 
-    /// Throws the export's own limit error, at `path` (none when empty), when the objects at
-    /// `roots` expand to more values than the budget left; does nothing when
-    /// the count cannot be known beforehand (a cycle the export reports, a
-    /// class without a required rule: the export says what is wrong).
+    /// Throws the export's own limit error, at `path` (none when empty), when
+    /// the objects at `roots` expand to more values than the budget left.
     mutating func refuseExpansion(of roots: [Int], path: String) throws {
-        guard let count = expandedCount(of: roots, cap: budget), count > budget else { return }
+        guard expandedCount(of: roots, cap: budget) > budget else { return }
         throw PlistError(.limitExceeded, "the JSON would hold more than \(options.maxValues) values (shared objects are written at every reference)",
                          at: path.isEmpty ? .unknown : .archive(object: nil, keyPath: path))
     }
 
-    /// The values the objects at `roots` expand to, saturating just past
-    /// `cap`; nil when the export would fail for another reason first.
-    func expandedCount(of roots: [Int], cap: Int) -> Int? {
+    /// The values the objects at `roots` expand to, saturating just past `cap`.
+    func expandedCount(of roots: [Int], cap: Int) -> Int {
         let ceiling = cap == Int.max ? cap : cap + 1
         func add(_ a: Int, _ b: Int) -> Int {
             let (sum, overflow) = a.addingReportingOverflow(b)
@@ -48,7 +49,7 @@ extension CodableExporter {
                 total = add(total, max(0, counts[root]))
                 continue
             }
-            guard let own = enter(root, references: &references, ceiling: ceiling) else { return nil }
+            let own = enter(root, references: &references, ceiling: ceiling)
             counts[root] = -2
             frames.append(Frame(node: root, start: references.count - own.references, next: references.count - own.references, total: own.count))
             while var frame = frames.popLast() {
@@ -66,16 +67,18 @@ extension CodableExporter {
                 }
                 let child = references[frame.next]
                 frame.next += 1
-                guard graph.nodes.indices.contains(child) else { return nil }
+                guard graph.nodes.indices.contains(child) else {
+                    frames.append(frame)
+                    continue
+                }
                 switch counts[child] {
                 case -2:
-                    // A cycle: the export fails on it unless cycles are omitted.
-                    if options.cycles != .omit { return nil }
+                    // A cycle: the export omits the reference or fails on it.
                     frames.append(frame)
                 case -1:
                     frames.append(frame)
                     let start = references.count
-                    guard let own = enter(child, references: &references, ceiling: ceiling) else { return nil }
+                    let own = enter(child, references: &references, ceiling: ceiling)
                     counts[child] = -2
                     frames.append(Frame(node: child, start: start, next: start, total: own.count))
                 default:
@@ -89,8 +92,8 @@ extension CodableExporter {
     }
 
     /// What one node counts by itself, after pushing the references whose
-    /// counts add to it; nil when the export would fail on it for another reason.
-    private func enter(_ index: Int, references: inout [Int], ceiling: Int) -> (count: Int, references: Int)? {
+    /// counts add to it.
+    private func enter(_ index: Int, references: inout [Int], ceiling: Int) -> (count: Int, references: Int) {
         let before = references.count
         switch graph.nodes[index] {
         case .null, .classDescription:
@@ -99,8 +102,9 @@ extension CodableExporter {
             return (Self.plainCount(v, ceiling: ceiling), 0)
         case .object(let o):
             let rule = rules.rule(for: o.className)
-            if options.requireClassRules, rule == nil, !SecurePolicy.isFrameworkClass(o.className) { return nil }
-            // An unwrapped wrapper is counted as itself only.
+            // The export stops at a class the rules must map and do not, and
+            // counts an unwrapped wrapper's field only: both count as themselves.
+            if options.requireClassRules, rule == nil, !SecurePolicy.isFrameworkClass(o.className) { return (1, 0) }
             if rules.codableRule(for: o.className)?.unwrap != nil { return (1, 0) }
             if let foundation = FoundationValue.interpret(o, in: graph) {
                 switch foundation {
