@@ -52,6 +52,35 @@ final class LinearRulesTests: XCTestCase {
         XCTAssertLessThanOrEqual(counter.count(of: .demangle), 40 * n)
     }
 
+    /// Key rules are found by archived or new name as a scan finds them (the
+    /// first in file order), and a rename clash among thousands of keys is
+    /// still found, naming the first key it clashes with.
+    func testKeyRulesAreFoundByName() throws {
+        let n = 5_000
+        var keys: [(String, PlistValue)] = []
+        for i in 0..<n { keys.append(("k\(i)", .dictionary(PlistDictionary([("renameTo", .string("n\(i)"))])))) }
+        keys.append(("kept", .dictionary(PlistDictionary([("box", .bool(true))]))))
+        keys.append(("n7", .dictionary(PlistDictionary([("remove", .bool(true))]))))
+        func rules(_ keys: [(String, PlistValue)]) throws -> MigrationRules {
+            let classBody = PlistValue.dictionary(PlistDictionary([("keys", .dictionary(PlistDictionary(keys)))]))
+            let classes = PlistValue.dictionary(PlistDictionary([("A", classBody)]))
+            return try MigrationRules(value: .dictionary(PlistDictionary([("classes", classes)])))
+        }
+        let rule = try XCTUnwrap(try rules(keys).classes.first)
+        for name in ["k0", "n0", "k4999", "n4999", "kept", "n7", "k7", "absent"] {
+            XCTAssertEqual(rule.key(name), rule.keys.first { $0.matches(name) }, name)
+            XCTAssertEqual(rule.key(archivedAs: name), rule.keys.first { $0.key == name }, name)
+        }
+        XCTAssertEqual(rule.key("n7")?.key, "k7", "the rename comes first in the file")
+        XCTAssertThrowsError(try rules(keys + [("last", .dictionary(PlistDictionary([("renameTo", .string("kept"))])))])) { error in
+            XCTAssertEqual((error as? PlistError)?.message, #"classes.A.keys.last.renameTo: "kept" is also the name of key "kept" after migration"#)
+        }
+        XCTAssertThrowsError(try rules(keys + [("last", .dictionary(PlistDictionary([("renameTo", .string("n4000"))])))])) { error in
+            XCTAssertEqual((error as? PlistError)?.message, #"classes.A.keys.last.renameTo: "n4000" is also the name of key "k4000" after migration"#)
+        }
+        XCTAssertNoThrow(try rules(keys + [("last", .dictionary(PlistDictionary([("renameTo", .string("n7x"))])))]))
+    }
+
     /// Near misses of many names share one budget of comparisons: past it,
     /// names get no hint rather than costing more.
     func testNearMissesShareABoundedBudget() {

@@ -190,7 +190,7 @@ struct CodableExporter {
         var out = PlistDictionary(minimumCapacity: o.fields.count + 1)
         if let classKey { out[classKey] = .array([.string(o.className.description)] + o.classChain.map { .string($0) }) }
         for field in o.fields {
-            let keyRule = rule?.keys.first { $0.key == field.key }
+            let keyRule = rule?.key(archivedAs: field.key)
             if keyRule?.remove == true { continue }
             let key = keyRule?.renameTo ?? field.key
             let childPath = ArchivePaths.joined(path, field.key)

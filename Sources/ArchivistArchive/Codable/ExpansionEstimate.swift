@@ -125,7 +125,7 @@ extension CodableExporter {
             }
             var count = 1
             for field in o.fields {
-                if rule?.keys.first(where: { $0.key == field.key })?.remove == true { continue }
+                if rule?.key(archivedAs: field.key)?.remove == true { continue }
                 switch field.value {
                 case .inline(let v):
                     let (sum, overflow) = count.addingReportingOverflow(Self.plainCount(v, ceiling: ceiling))

@@ -44,7 +44,30 @@ public struct MigrationRules: Sendable, Equatable {
         /// The new archived class name, if it is renamed.
         public var renameTo: String?
         /// Rules for its keys, in file order.
-        public var keys: [KeyRule]
+        public var keys: [KeyRule] {
+            didSet { (byKey, byNewName) = Self.index(keys) }
+        }
+        /// The first key rule of each archived key, and of each new name: a
+        /// class with thousands of key rules finds one without a scan.
+        private var byKey: [String: Int]
+        private var byNewName: [String: Int]
+
+        /// A class rule.
+        init(name: String, renameTo: String?, keys: [KeyRule]) {
+            self.name = name
+            self.renameTo = renameTo
+            self.keys = keys
+            (byKey, byNewName) = Self.index(keys)
+        }
+
+        private static func index(_ keys: [KeyRule]) -> ([String: Int], [String: Int]) {
+            var byKey: [String: Int] = [:], byNewName: [String: Int] = [:]
+            for (position, rule) in keys.enumerated() {
+                if byKey[rule.key] == nil { byKey[rule.key] = position }
+                if let renameTo = rule.renameTo, byNewName[renameTo] == nil { byNewName[renameTo] = position }
+            }
+            return (byKey, byNewName)
+        }
 
         /// True when an archived class is this rule's class, before or after a rename.
         public func matches(_ className: ClassName) -> Bool {
@@ -56,7 +79,13 @@ public struct MigrationRules: Sendable, Equatable {
 
         /// The rule for a key, by its old or new name.
         public func key(_ name: String) -> KeyRule? {
-            keys.first { $0.matches(name) }
+            let positions = [byKey[name], byNewName[name]].compactMap { $0 }
+            return positions.min().map { keys[$0] }
+        }
+
+        /// The rule for a key by the name it has in the archive (before a rename).
+        public func key(archivedAs name: String) -> KeyRule? {
+            byKey[name].map { keys[$0] }
         }
     }
 
@@ -156,6 +185,10 @@ public struct MigrationRules: Sendable, Equatable {
         let export = CodableRules.ClassRule(unwrap: try d["unwrap"].map { try self.name($0, at: path + ".unwrap") },
                                             typeName: try d["typeName"].map { try self.name($0, at: path + ".typeName") })
         if let keys = d["keys"] {
+            var keyRules: [KeyRule] = []
+            // Where each name ends up after migration, to find a clash without a scan:
+            // a key renamed to it, or a key kept under it.
+            var renamedTo: [String: Int] = [:], keptAs: [String: Int] = [:]
             for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
                 let at = path + ".keys." + pathComponent(key)
                 guard !key.isEmpty else { throw fail(at, "a key is empty") }
@@ -168,11 +201,17 @@ public struct MigrationRules: Sendable, Equatable {
                 if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil {
                     throw fail(at, "remove cannot be combined with renameTo or box")
                 }
-                if let target = keyRule.renameTo, let clash = rule.keys.first(where: { $0.renameTo == target || ($0.key == target && $0.renameTo == nil && !$0.remove) }) {
-                    throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(clash.key)\" after migration")
+                if let target = keyRule.renameTo, let clash = [renamedTo[target], keptAs[target]].compactMap({ $0 }).min() {
+                    throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(keyRules[clash].key)\" after migration")
                 }
-                rule.keys.append(keyRule)
+                if let target = keyRule.renameTo {
+                    if renamedTo[target] == nil { renamedTo[target] = keyRules.count }
+                } else if !keyRule.remove, keptAs[key] == nil {
+                    keptAs[key] = keyRules.count
+                }
+                keyRules.append(keyRule)
             }
+            rule.keys = keyRules
         }
         let exports = export.unwrap != nil || export.typeName != nil
         if rule.renameTo == nil, rule.keys.isEmpty, !exports {
