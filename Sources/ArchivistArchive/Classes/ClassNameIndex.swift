@@ -27,8 +27,7 @@ struct ClassNameIndex: Sendable, Equatable {
     /// (`ClassName.matches`), or nil.
     func first(matching className: ClassName) -> Int? {
         // matches(name): name == archived || name == readable || demangle(name) == readable.
-        let candidates = [byName[className.archived], byName[className.readable], byDemangled[className.readable]]
-        return candidates.compactMap { $0 }.min()
+        earliest(earliest(byName[className.archived], byName[className.readable]), byDemangled[className.readable])
     }
 
     /// True when some name is `className` in either spelling.
@@ -69,4 +68,11 @@ struct ArchivedClassIndex: Sendable {
         guard let demangled = SwiftDemangler.demangle(name) else { return false }
         return byReadable[demangled] != nil
     }
+}
+
+/// The smaller of two optional positions (nil when both are).
+@inline(__always) func earliest(_ a: Int?, _ b: Int?) -> Int? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }

@@ -79,8 +79,7 @@ public struct MigrationRules: Sendable, Equatable {
 
         /// The rule for a key, by its old or new name.
         public func key(_ name: String) -> KeyRule? {
-            let positions = [byKey[name], byNewName[name]].compactMap { $0 }
-            return positions.min().map { keys[$0] }
+            earliest(byKey[name], byNewName[name]).map { keys[$0] }
         }
 
         /// The rule for a key by the name it has in the archive (before a rename).
@@ -201,7 +200,7 @@ public struct MigrationRules: Sendable, Equatable {
                 if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil {
                     throw fail(at, "remove cannot be combined with renameTo or box")
                 }
-                if let target = keyRule.renameTo, let clash = [renamedTo[target], keptAs[target]].compactMap({ $0 }).min() {
+                if let target = keyRule.renameTo, let clash = earliest(renamedTo[target], keptAs[target]) {
                     throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(keyRules[clash].key)\" after migration")
                 }
                 if let target = keyRule.renameTo {
