@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Rules files have their own small size limit (4 MiB): `--rules /dev/zero`
+/// Rules files have their own small size limit (16 MiB): `--rules /dev/zero`
 /// read 4 GiB before failing. Stand-ins only: a sparse file, and a FIFO this
 /// test feeds and counts.
 extension CLITests {
@@ -23,7 +23,7 @@ extension CLITests {
                      ["convert", "plain.plist", "--to", "codable-json", "--rules", "huge.json"]] {
             let result = try run(args)
             XCTAssertEqual(result.status, 64, "\(args)")
-            XCTAssertEqual(result.stderr, "huge.json: error: cannot read huge.json: larger than the limit of 4194304 bytes\n", "\(args)")
+            XCTAssertEqual(result.stderr, "huge.json: error: cannot read huge.json: larger than the limit of 16777216 bytes\n", "\(args)")
         }
     }
 
@@ -54,7 +54,7 @@ extension CLITests {
         if reader >= 0 { close(reader) }
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(result.status, 64)
-        XCTAssertEqual(result.stderr, "rules.fifo: error: cannot read rules.fifo: larger than the limit of 4194304 bytes\n")
-        XCTAssertLessThan(written.withLock { $0 }, 6 << 20, "reading stopped just past the limit")
+        XCTAssertEqual(result.stderr, "rules.fifo: error: cannot read rules.fifo: larger than the limit of 16777216 bytes\n")
+        XCTAssertLessThan(written.withLock { $0 }, 18 << 20, "reading stopped just past the limit")
     }
 }

@@ -131,11 +131,12 @@ public struct MigrationRules: Sendable, Equatable {
         rule(for: className).flatMap { codable.classes[$0.name] }
     }
 
-    /// The largest rules file the command line reads (4 MiB): a rules file
+    /// The largest rules file the command line reads (16 MiB): a rules file
     /// is written by hand or by `--suggest-rules`, and one naming 10,000
-    /// classes with their keys is well under 2 MiB, so anything much bigger
-    /// (a device, a runaway file) is refused before it is read.
-    public static let maxFileSize = 4 << 20
+    /// classes, each renamed with three key rules, is about 3 MiB of indented
+    /// JSON, so anything much bigger (a device, a runaway file) is refused
+    /// before it is read.
+    public static let maxFileSize = 16 << 20
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
     public init(bytes: [UInt8]) throws {
