@@ -19,15 +19,43 @@ public struct ArchivePaths: Sendable {
         case index(parent: Int, Int)
         /// Steps deeper inside a field (an inline dictionary or array holding UIDs).
         case steps(parent: Int, [String])
+
+        /// The object this one is reached from; nil at `$top`.
+        var parent: Int? {
+            switch self {
+            case .unreached, .top: return nil
+            case .field(let parent, _), .element(let parent, _, _), .index(let parent, _), .steps(let parent, _): return parent
+            }
+        }
+
+        /// The steps this link adds to a path.
+        var stepCount: Int {
+            switch self {
+            case .unreached: return 0
+            case .top, .field, .index: return 1
+            case .element: return 2
+            case .steps(_, let steps): return steps.count
+            }
+        }
     }
 
     private(set) var links: [Link]
+    /// For each reached object, the number of steps of its path.
+    private var depths: [Int]
+    /// For each reached object, the first object on its path (itself
+    /// included) whose path has at least ``headSteps`` steps: the start of a
+    /// long path is read from there, so showing it never walks the whole path.
+    private var anchors: [Int]
 
     /// The most steps a path shows; longer ones keep their start and end.
     public static let shownSteps = 24
+    /// The steps a cut path keeps from its start.
+    static let headSteps = shownSteps / 3
 
     init(count: Int) {
         links = Array(repeating: .unreached, count: count)
+        depths = Array(repeating: 0, count: count)
+        anchors = Array(repeating: 0, count: count)
     }
 
     func isReached(_ object: Int) -> Bool {
@@ -35,8 +63,19 @@ public struct ArchivePaths: Sendable {
         return false
     }
 
+    /// Records how `object` is first reached; its parent must be reached
+    /// already (breadth-first order guarantees it).
     mutating func set(_ object: Int, _ link: Link) {
         links[object] = link
+        guard let parent = link.parent, depths.indices.contains(parent) else {
+            depths[object] = link.stepCount
+            anchors[object] = object
+            return
+        }
+        // Saturating: steps are bounded by the input, but never trusted to be.
+        let (depth, overflow) = depths[parent].addingReportingOverflow(link.stepCount)
+        depths[object] = overflow ? Int.max : depth
+        anchors[object] = depths[parent] >= Self.headSteps ? anchors[parent] : object
     }
 
     /// The key path by which `object` is first reached from `$top`
@@ -44,18 +83,49 @@ public struct ArchivePaths: Sendable {
     /// more than ``shownSteps`` steps keeps its first and last steps with `…`
     /// between them.
     public func path(to object: Int) -> String? {
-        // Walk up to $top; breadth-first parents are strictly nearer $top, so
-        // the walk ends, and it is bounded by the object count besides.
+        var walked = 0
+        return path(to: object, walked: &walked)
+    }
+
+    /// `path(to:)`, adding to `walked` the links it follows: at most about
+    /// ``shownSteps`` (plus one inline step list) whatever the path's length.
+    func path(to object: Int, walked: inout Int) -> String? {
+        guard links.indices.contains(object), !isUnreached(object) else { return nil }
+        let depth = depths[object]
+        guard depth > Self.shownSteps else {
+            guard let steps = lastSteps(of: object, count: depth, walked: &walked) else { return nil }
+            return PlistKeyPath(components: steps).description
+        }
+        let anchor = anchors[object]
+        guard let start = lastSteps(of: anchor, count: depths[anchor], walked: &walked),
+              let end = lastSteps(of: object, count: Self.shownSteps - Self.headSteps, walked: &walked) else { return nil }
+        return PlistKeyPath(components: Array(start.prefix(Self.headSteps))).description + ".…."
+            + PlistKeyPath(components: end).description
+    }
+
+    private func isUnreached(_ object: Int) -> Bool {
+        if case .unreached = links[object] { return true }
+        return false
+    }
+
+    /// The last `count` steps of the path to `object` (fewer when the path is
+    /// shorter), walking up only as far as they need; nil when the walk
+    /// leaves the reached objects.
+    private func lastSteps(of object: Int, count: Int, walked: inout Int) -> [String]? {
         var reversed: [String] = []
         var current = object
+        // Breadth-first parents are strictly nearer $top, so the walk ends;
+        // it is bounded by the object count besides.
         for _ in 0...links.count {
+            guard reversed.count < count else { break }
             guard links.indices.contains(current) else { return nil }
+            walked += 1
             switch links[current] {
             case .unreached:
                 return nil
             case .top(let key):
                 reversed.append(key)
-                return Self.render(Array(reversed.reversed()))
+                return Array(reversed.reversed().suffix(count))
             case .field(let parent, let field):
                 reversed.append(field)
                 current = parent
@@ -71,14 +141,7 @@ public struct ArchivePaths: Sendable {
                 current = parent
             }
         }
-        return nil
-    }
-
-    private static func render(_ steps: [String]) -> String {
-        guard steps.count > shownSteps else { return PlistKeyPath(components: steps).description }
-        let head = shownSteps / 3
-        return PlistKeyPath(components: Array(steps[..<head])).description + ".…."
-            + PlistKeyPath(components: Array(steps[(steps.count - (shownSteps - head))...])).description
+        return Array(reversed.reversed().suffix(count))
     }
 
     /// A key path inside an archive that is itself held in data at `outer` (a

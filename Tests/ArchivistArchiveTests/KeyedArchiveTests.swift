@@ -78,6 +78,27 @@ final class KeyedArchiveTests: XCTestCase {
         XCTAssertEqual(long.split(separator: ".").count, ArchivePaths.shownSteps + 1)
     }
 
+    /// Showing the path of every object of a chain of 50,000 follows a
+    /// bounded number of links per object (it followed the whole chain each
+    /// time: `lint --secure` and `info` took quadratic time).
+    func testPathsOfALongChainWalkBoundedSteps() throws {
+        let n = 50_000
+        var objects: [PlistValue] = [.string("$null")]
+        objects.reserveCapacity(n + 2)
+        for i in 1...n {
+            objects.append(.dictionary(PlistDictionary([("next", i == n ? .uid(0) : .uid(UInt64(i + 1))), ("$class", .uid(UInt64(n + 1)))])))
+        }
+        objects.append(.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node")]))])))
+        let archive = try KeyedArchive(envelope(objects))
+        var walked = 0
+        for i in 1...n { XCTAssertNotNil(archive.paths.path(to: i, walked: &walked)) }
+        XCTAssertLessThanOrEqual(walked, n * (ArchivePaths.shownSteps + 2))
+        let expected = (["root"] + Array(repeating: "next", count: 7)).joined(separator: ".") + ".…."
+            + Array(repeating: "next", count: 16).joined(separator: ".")
+        XCTAssertEqual(archive.paths.path(to: n), expected)
+        XCTAssertEqual(archive.paths.path(to: 24), "root" + String(repeating: ".next", count: 23))
+    }
+
     func envelope(_ objects: [PlistValue], top: PlistValue = .uid(1), archiver: String = "NSKeyedArchiver", version: Int64 = 100_000) -> PlistValue {
         .dictionary(PlistDictionary([
             ("$archiver", .string(archiver)), ("$version", .int(version)),

@@ -357,4 +357,79 @@ extension CLITests {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try listing("docs"), [".b.plist.archivist-\(live)-0000002", ".notes.archivist-x", "a.plist"])
     }
+
+    // MARK: concurrent writers
+
+    /// Runs `archivist ARGS` under strace, stopped (SIGSTOP) when it first
+    /// enters `call`; `meanwhile` runs while it is stopped, then it goes on.
+    /// Nil (a skip; a failure under CI) where strace cannot run.
+    func runStopped(at call: String, _ args: [String], meanwhile: () throws -> Void) throws -> Result? {
+        guard let strace = ["/usr/bin/strace", "/bin/strace"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("strace is not installed") }
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        process.arguments = ["-f", "-qq", "-o", path("strace.log"), "-e", "trace=" + call, "-e", "inject=\(call):signal=SIGSTOP:when=1",
+                             Self.productsDirectory.appendingPathComponent("archivist").path] + args
+        process.currentDirectoryURL = work
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        // The traced child of strace, once it is stopped.
+        var stopped: Int32?
+        for _ in 0..<6000 where stopped == nil {
+            usleep(10_000)
+            guard let children = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8) else { continue }
+            for child in children.split(separator: " ").compactMap({ Int32($0) }) {
+                let stat = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)) ?? ""
+                // The state follows the command name's closing parenthesis.
+                if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first.map({ $0 == "t" || $0 == "T" }) == true { stopped = child }
+            }
+            if !process.isRunning { break }
+        }
+        guard let child = stopped else {
+            process.terminate()
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("archivist did not stop at \(call)") }
+            return nil
+        }
+        try meanwhile()
+        kill(child, SIGCONT)
+        let errorData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: Data(), stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A file another process rewrites after an in-place batch read it and
+    /// before its result is put in place is left as they wrote it; the run
+    /// says so and exits 1; the other files are converted.
+    func testAConcurrentEditDuringABatchIsNotOverwritten() throws {
+        for name in ["a", "b", "c"] { make("docs/\(name).plist", Self.plainXML) }
+        let theirs = Data("<plist><string>someone else</string></plist>".utf8)
+        // syncfs: every result is staged, none is in place yet.
+        guard let result = try runStopped(at: "syncfs", ["convert", "docs", "--to", "binary", "--in-place", "--backup", ".orig"], meanwhile: {
+            try theirs.write(to: work.appendingPathComponent("docs/b.plist"))
+        }) else { throw XCTSkip("strace cannot run here") }
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("docs/b.plist: error: docs/b.plist changed while converting; it was left as it is (run again to convert what it holds now)\n"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("2 converted, 0 unchanged, 0 skipped, 1 failed"), result.stderr)
+        XCTAssertEqual(contents("docs/b.plist"), theirs)
+        XCTAssertEqual(try listing("docs"), ["a.plist", "a.plist.orig", "b.plist", "c.plist", "c.plist.orig"])
+        XCTAssertEqual(contents("docs/a.plist")?.prefix(8), Data("bplist00".utf8))
+    }
+
+    /// The same for `set`: an edit made between its read and its rename wins.
+    func testAConcurrentEditDuringSetIsNotOverwritten() throws {
+        make("prefs.plist", Self.plainXML)
+        let theirs = Data("<plist><string>someone else</string></plist>".utf8)
+        // fsync: the new file is written, not yet renamed into place.
+        guard let result = try runStopped(at: "fsync", ["set", "prefs.plist", "name", "mine", "--type", "string"], meanwhile: {
+            try theirs.write(to: work.appendingPathComponent("prefs.plist"), options: .atomic)
+        }) else { throw XCTSkip("strace cannot run here") }
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "prefs.plist: error: prefs.plist changed while converting; it was left as it is (run again to convert what it holds now)\n")
+        XCTAssertEqual(contents("prefs.plist"), theirs)
+        XCTAssertEqual(try listing().filter { $0 != "strace.log" }, ["prefs.plist"])
+    }
 }

@@ -6,6 +6,7 @@ package enum SwiftDemangler {
     /// The readable name, or nil when `name` is not a mangled Swift class name
     /// this demangler understands.
     package static func demangle(_ name: String) -> String? {
+        WorkCounter.note(.demangle)
         let bytes = Array(name.utf8)
         guard bytes.count > 4, bytes.starts(with: "_Tt".utf8) else { return nil }
         var parser = Parser(bytes: bytes, i: 3)

@@ -42,6 +42,7 @@ public enum CodableExport {
     public static func tree(_ graph: ObjectGraph, node: Int, rules: MigrationRules = MigrationRules(),
                             options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
+        try exporter.refuseExpansion(of: [node], path: "")
         return try exporter.object(node, path: "", depth: 0) ?? .null
     }
 
@@ -105,8 +106,10 @@ struct CodableExporter {
 
     mutating func root() throws -> PlistValue {
         if let root = graph.top.first(where: { $0.key == "root" }) {
+            try refuseExpansion(of: [root.object], path: "root")
             return try object(root.object, path: "root", depth: 0) ?? .null
         }
+        try refuseExpansion(of: graph.top.map(\.object), path: "")
         var out = PlistDictionary(minimumCapacity: graph.top.count)
         for (key, index) in graph.top {
             if let v = try object(index, path: key, depth: 0) { out[key] = v }
@@ -187,7 +190,7 @@ struct CodableExporter {
         var out = PlistDictionary(minimumCapacity: o.fields.count + 1)
         if let classKey { out[classKey] = .array([.string(o.className.description)] + o.classChain.map { .string($0) }) }
         for field in o.fields {
-            let keyRule = rule?.keys.first { $0.key == field.key }
+            let keyRule = rule?.key(archivedAs: field.key)
             if keyRule?.remove == true { continue }
             let key = keyRule?.renameTo ?? field.key
             let childPath = ArchivePaths.joined(path, field.key)

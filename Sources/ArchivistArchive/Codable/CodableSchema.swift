@@ -417,7 +417,7 @@ struct SchemaInference: Sendable {
                 reserve(name)
                 var props: [Met] = []
                 for f in o.fields {
-                    let keyRule = rule?.keys.first { $0.key == f.key }
+                    let keyRule = rule?.key(archivedAs: f.key)
                     if keyRule?.remove == true { continue }
                     let newKey = keyRule?.renameTo ?? f.key
                     let at = join(path, newKey)

@@ -68,6 +68,7 @@ public struct PlistDiff: Sendable {
         exporter.inlineKey = inlineKey
         // Archives in data are compared as archives, by `$top` key (root.data.root.name).
         exporter.expandsNestedArchives = false
+        try exporter.refuseExpansion(of: graph.top.map(\.object), path: graph.top.count == 1 ? graph.top[0].key : "")
         var top = PlistDictionary()
         for (key, index) in graph.top { top[key] = try exporter.object(index, path: key, depth: 0) ?? .null }
         // Keyed by $top keys, so paths read as `get` takes them (root.name).

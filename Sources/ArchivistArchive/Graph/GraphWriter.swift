@@ -5,6 +5,9 @@ import ArchivistCore
 /// shared object written once, one class dictionary per class, cycles kept.
 /// Objects no longer reachable from `$top` are left out.
 public enum GraphWriter {
+    /// Objects with more fields than this check their keys in a set.
+    static let fieldsSearched = 16
+
     /// The archive tree (`$archiver`, `$version`, `$top`, `$objects`).
     public static func archive(_ graph: ObjectGraph) throws -> PlistValue {
         var newIndex = [Int](repeating: -1, count: graph.nodes.count)
@@ -29,6 +32,7 @@ public enum GraphWriter {
         objects.reserveCapacity(order.count + 8)
         var classIndex: [String: Int] = [:]
         var pendingClasses: [(Int, ClassName, [String])] = []
+        var seenKeys: Set<String> = []
         let classBase = order.count
         func uid(_ old: Int) throws -> PlistValue {
             guard old >= 0, old < newIndex.count, newIndex[old] >= 0 else {
@@ -46,11 +50,22 @@ public enum GraphWriter {
                 objects.append(.string(name.archived))
             case .object(let o):
                 var d = PlistDictionary(minimumCapacity: o.fields.count + 1)
+                // Setting a key searches the keys before it: an object of
+                // thousands of fields finds its keys in a set instead (one
+                // set for the whole archive, emptied for each such object).
+                let manyFields = o.fields.count > Self.fieldsSearched
+                if manyFields { seenKeys.removeAll(keepingCapacity: true) }
                 for field in o.fields {
+                    let value: PlistValue
                     switch field.value {
-                    case .inline(let v): d[field.key] = v
-                    case .reference(let r): d[field.key] = try uid(r)
-                    case .references(let rs): d[field.key] = .array(try rs.map(uid))
+                    case .inline(let v): value = v
+                    case .reference(let r): value = try uid(r)
+                    case .references(let rs): value = .array(try rs.map(uid))
+                    }
+                    if manyFields, seenKeys.insert(field.key).inserted {
+                        d.appendUnchecked(key: field.key, value: value)
+                    } else {
+                        d[field.key] = value
                     }
                 }
                 let key = o.className.archived + "\u{0}" + o.classChain.joined(separator: "\u{0}")

@@ -44,7 +44,30 @@ public struct MigrationRules: Sendable, Equatable {
         /// The new archived class name, if it is renamed.
         public var renameTo: String?
         /// Rules for its keys, in file order.
-        public var keys: [KeyRule]
+        public var keys: [KeyRule] {
+            didSet { (byKey, byNewName) = Self.index(keys) }
+        }
+        /// The first key rule of each archived key, and of each new name: a
+        /// class with thousands of key rules finds one without a scan.
+        private var byKey: [String: Int]
+        private var byNewName: [String: Int]
+
+        /// A class rule.
+        init(name: String, renameTo: String?, keys: [KeyRule]) {
+            self.name = name
+            self.renameTo = renameTo
+            self.keys = keys
+            (byKey, byNewName) = Self.index(keys)
+        }
+
+        private static func index(_ keys: [KeyRule]) -> ([String: Int], [String: Int]) {
+            var byKey: [String: Int] = [:], byNewName: [String: Int] = [:]
+            for (position, rule) in keys.enumerated() {
+                if byKey[rule.key] == nil { byKey[rule.key] = position }
+                if let renameTo = rule.renameTo, byNewName[renameTo] == nil { byNewName[renameTo] = position }
+            }
+            return (byKey, byNewName)
+        }
 
         /// True when an archived class is this rule's class, before or after a rename.
         public func matches(_ className: ClassName) -> Bool {
@@ -56,12 +79,21 @@ public struct MigrationRules: Sendable, Equatable {
 
         /// The rule for a key, by its old or new name.
         public func key(_ name: String) -> KeyRule? {
-            keys.first { $0.matches(name) }
+            earliest(byKey[name], byNewName[name]).map { keys[$0] }
+        }
+
+        /// The rule for a key by the name it has in the archive (before a rename).
+        public func key(archivedAs name: String) -> KeyRule? {
+            byKey[name].map { keys[$0] }
         }
     }
 
     /// Per-class rules, in file order.
-    public var classes: [ClassRule]
+    public var classes: [ClassRule] {
+        didSet { classIndex = Self.index(of: classes) }
+    }
+    /// The rules' class names (old and new), to find a class's rule without a scan.
+    private var classIndex: ClassNameIndex
     /// Box every inline primitive of every custom object (default true).
     public var boxPrimitives: Bool
     /// Classes the new code allows, beyond Foundation's own secure classes.
@@ -72,6 +104,7 @@ public struct MigrationRules: Sendable, Equatable {
     /// Rules in code.
     public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], codable: CodableRules = CodableRules()) {
         self.classes = classes
+        self.classIndex = Self.index(of: classes)
         self.boxPrimitives = boxPrimitives
         self.allowedClasses = allowedClasses
         self.codable = codable
@@ -79,7 +112,17 @@ public struct MigrationRules: Sendable, Equatable {
 
     /// The rule for an archived class, if any.
     public func rule(for className: ClassName) -> ClassRule? {
-        classes.first { $0.matches(className) }
+        classIndex.first(matching: className).map { classes[$0] }
+    }
+
+    /// The index of rules' names: each rule's name and new name at its position.
+    private static func index(of classes: [ClassRule]) -> ClassNameIndex {
+        var index = ClassNameIndex()
+        for (position, rule) in classes.enumerated() {
+            index.insert(rule.name, at: position)
+            if let renameTo = rule.renameTo { index.insert(renameTo, at: position) }
+        }
+        return index
     }
 
     /// The Codable-export rule for an archived class, if any (found through
@@ -87,6 +130,13 @@ public struct MigrationRules: Sendable, Equatable {
     public func codableRule(for className: ClassName) -> CodableRules.ClassRule? {
         rule(for: className).flatMap { codable.classes[$0.name] }
     }
+
+    /// The largest rules file the command line reads (16 MiB): a rules file
+    /// is written by hand or by `--suggest-rules`, and one naming 10,000
+    /// classes, each renamed with three key rules, is about 3 MiB of indented
+    /// JSON, so anything much bigger (a device, a runaway file) is refused
+    /// before it is read.
+    public static let maxFileSize = 16 << 20
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
     public init(bytes: [UInt8]) throws {
@@ -98,6 +148,7 @@ public struct MigrationRules: Sendable, Equatable {
         let top = try Self.dictionary(value, at: "")
         try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses", "typeKey"], at: "")
         classes = []
+        classIndex = ClassNameIndex()
         codable = CodableRules(typeKey: try top["typeKey"].map { try Self.name($0, at: "typeKey") })
         boxPrimitives = try top["boxPrimitives"].map { try Self.bool($0, at: "boxPrimitives") } ?? true
         allowedClasses = []
@@ -109,17 +160,20 @@ public struct MigrationRules: Sendable, Equatable {
         }
         if let list = top["classes"] {
             let entries = try Self.dictionary(list, at: "classes")
+            var earlierNames = ArchivedClassIndex()
             for (name, body) in entries {
                 let at = "classes.\(Self.pathComponent(name))"
                 guard !name.isEmpty else { throw Self.fail(at, "a class name is empty") }
-                if let earlier = classes.first(where: { ClassName(archived: $0.name).matches(name) }) {
-                    throw Self.fail(at, "names the same class as \"\(earlier.name)\"")
+                if let earlier = earlierNames.positions(matching: name).first {
+                    throw Self.fail(at, "names the same class as \"\(classes[earlier].name)\"")
                 }
                 let (rule, export) = try Self.classRule(name, body, at: at)
+                earlierNames.insert(ClassName(archived: name), at: classes.count)
                 classes.append(rule)
                 if let export { codable.classes[name] = export }
             }
         }
+        classIndex = Self.index(of: classes)
     }
 
     /// One class entry: its migration rule and, when it has `unwrap` or
@@ -131,6 +185,10 @@ public struct MigrationRules: Sendable, Equatable {
         let export = CodableRules.ClassRule(unwrap: try d["unwrap"].map { try self.name($0, at: path + ".unwrap") },
                                             typeName: try d["typeName"].map { try self.name($0, at: path + ".typeName") })
         if let keys = d["keys"] {
+            var keyRules: [KeyRule] = []
+            // Where each name ends up after migration, to find a clash without a scan:
+            // a key renamed to it, or a key kept under it.
+            var renamedTo: [String: Int] = [:], keptAs: [String: Int] = [:]
             for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
                 let at = path + ".keys." + pathComponent(key)
                 guard !key.isEmpty else { throw fail(at, "a key is empty") }
@@ -143,11 +201,17 @@ public struct MigrationRules: Sendable, Equatable {
                 if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil {
                     throw fail(at, "remove cannot be combined with renameTo or box")
                 }
-                if let target = keyRule.renameTo, let clash = rule.keys.first(where: { $0.renameTo == target || ($0.key == target && $0.renameTo == nil && !$0.remove) }) {
-                    throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(clash.key)\" after migration")
+                if let target = keyRule.renameTo, let clash = earliest(renamedTo[target], keptAs[target]) {
+                    throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(keyRules[clash].key)\" after migration")
                 }
-                rule.keys.append(keyRule)
+                if let target = keyRule.renameTo {
+                    if renamedTo[target] == nil { renamedTo[target] = keyRules.count }
+                } else if !keyRule.remove, keptAs[key] == nil {
+                    keptAs[key] = keyRules.count
+                }
+                keyRules.append(keyRule)
             }
+            rule.keys = keyRules
         }
         let exports = export.unwrap != nil || export.typeName != nil
         if rule.renameTo == nil, rule.keys.isEmpty, !exports {

@@ -179,7 +179,7 @@ public struct Migrator: Sendable {
             var fields: [Field] = []
             fields.reserveCapacity(o.fields.count)
             for var field in o.fields {
-                let keyRule = rule?.keys.first { $0.key == field.key }
+                let keyRule = rule?.key(archivedAs: field.key)
                 if keyRule?.remove == true {
                     report.record(.removeKey(className: oldName, key: field.key), in: path)
                     continue

@@ -9,19 +9,64 @@ package enum NearMiss {
     /// deletions, substitutions, swaps of neighbours) of at most a third of the
     /// name's length (at least 1, at most 3); nil when none is that close.
     package static func best(for name: String, among candidates: [String]) -> String? {
-        let lower = name.lowercased()
-        if let sameLetters = candidates.first(where: { $0 != name && $0.lowercased() == lower }) { return sameLetters }
-        let target = Array(name)
-        guard target.count <= longestCompared else { return nil }
-        let allowed = min(3, max(1, target.count / 3))
-        var best: (name: String, distance: Int)?
-        for candidate in candidates where candidate != name {
-            let other = Array(candidate)
-            guard other.count <= longestCompared, abs(other.count - target.count) <= allowed else { continue }
-            let d = distance(target, other)
-            if d <= allowed, d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        var finder = Finder(candidates)
+        return finder.best(for: name)
+    }
+
+    /// Finds near misses of many names among the same candidates: candidates
+    /// are indexed once by letters and by length, and all the comparisons
+    /// share one budget, so a rules file naming thousands of absent classes
+    /// checked against inputs of thousands of classes stays bounded (past the
+    /// budget, names get no hint).
+    package struct Finder {
+        private let candidates: [String]
+        /// Candidates' positions by their lowercased text.
+        private var byLowercase: [String: [Int]] = [:]
+        /// Positions of the candidates short enough to compare, by length in characters.
+        private var byLength: [Int: [Int]] = [:]
+        /// Edit-distance table cells still to spend.
+        private(set) var cellsLeft: Int
+
+        /// The most table cells one finder fills: about a second of work.
+        static let defaultBudget = 50_000_000
+
+        /// A finder among `candidates`, in their order of preference.
+        package init(_ candidates: [String], budget: Int = Finder.defaultBudget) {
+            self.candidates = candidates
+            cellsLeft = budget
+            for (position, candidate) in candidates.enumerated() {
+                byLowercase[candidate.lowercased(), default: []].append(position)
+                let length = candidate.count
+                if length <= NearMiss.longestCompared { byLength[length, default: []].append(position) }
+            }
         }
-        return best?.name
+
+        /// Lowers what is left of the budget to `left` (what another finder
+        /// sharing it left), never raising it.
+        package mutating func spend(_ left: Int) {
+            cellsLeft = min(cellsLeft, left)
+        }
+
+        /// `NearMiss.best(for:among:)` among this finder's candidates.
+        package mutating func best(for name: String) -> String? {
+            if let sameLetters = byLowercase[name.lowercased()]?.first(where: { candidates[$0] != name }) { return candidates[sameLetters] }
+            let target = Array(name)
+            guard target.count <= NearMiss.longestCompared else { return nil }
+            let allowed = min(3, max(1, target.count / 3))
+            var positions: [Int] = []
+            for length in max(0, target.count - allowed)...(target.count + allowed) { positions += byLength[length] ?? [] }
+            positions.sort()
+            var best: (name: String, distance: Int)?
+            for position in positions where candidates[position] != name {
+                let other = Array(candidates[position])
+                let cost = max(1, target.count * other.count)
+                guard cost <= cellsLeft else { break }
+                cellsLeft -= cost
+                let d = NearMiss.distance(target, other)
+                if d <= allowed, d < (best?.distance ?? Int.max) { best = (candidates[position], d) }
+            }
+            return best?.name
+        }
     }
 
     /// The edit distance of two short character arrays: insertions,

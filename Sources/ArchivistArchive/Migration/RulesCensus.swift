@@ -67,18 +67,28 @@ package struct RulesCensus: Sendable {
     package func problems(of rules: MigrationRules) -> [RulesProblem] {
         guard !classNames.isEmpty else { return [] }
         var problems: [RulesProblem] = []
+        var index = ArchivedClassIndex()
+        for (position, name) in classNames.enumerated() { index.insert(name, at: position) }
+        var nearClasses = NearMiss.Finder(classNames.map(\.readable))
         for rule in rules.classes {
-            let matching = classNames.filter { rule.matches($0) }
+            var positions = index.positions(matching: rule.name)
+            if let renameTo = rule.renameTo { positions = Array(Set(positions + index.positions(matching: renameTo))).sorted() }
+            let matching = positions.map { classNames[$0] }
             guard !matching.isEmpty else {
-                let guess = NearMiss.best(for: rule.name, among: classNames.map(\.readable))
+                let guess = nearClasses.best(for: rule.name)
                 problems.append(RulesProblem(severity: .error, path: rule.path,
                                              message: "class \(rule.name) occurs in none of the inputs" + Self.didYouMean(guess)))
                 continue
             }
             var present: Set<String> = []
             for name in matching { present.formUnion(keys[name.archived] ?? []) }
+            // One finder per class, sharing what the class finder left of the budget.
+            var nearKeys: NearMiss.Finder?
             for key in rule.keys where !present.contains(key.key) && !(key.renameTo.map(present.contains) ?? false) {
-                let guess = NearMiss.best(for: key.key, among: present.sorted()).map { "\"\($0)\"" }
+                var finder = nearKeys ?? NearMiss.Finder(present.sorted(), budget: nearClasses.cellsLeft)
+                let guess = finder.best(for: key.key).map { "\"\($0)\"" }
+                nearClasses.spend(finder.cellsLeft)
+                nearKeys = finder
                 let objects = matching.map(\.readable).joined(separator: " or ")
                 problems.append(RulesProblem(severity: .warning, path: rule.path + ".keys." + MigrationRules.pathComponent(key.key),
                                              message: "no \(objects) object has a key \"\(key.key)\"; this rule does nothing" + Self.didYouMean(guess)))

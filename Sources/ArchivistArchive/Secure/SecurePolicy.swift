@@ -13,7 +13,11 @@ public struct SecurePolicy: Sendable {
     ])
 
     /// Classes allowed beyond Foundation's, in either spelling.
-    public var allowedClasses: [String]
+    public var allowedClasses: [String] {
+        didSet { allowedIndex = ClassNameIndex(allowedClasses) }
+    }
+    /// The allowed classes, to check an object's class without a scan.
+    private var allowedIndex: ClassNameIndex
     /// The migration rules the policy comes from, for per-key inline settings.
     public var rules: MigrationRules
 
@@ -21,6 +25,7 @@ public struct SecurePolicy: Sendable {
     public init(rules: MigrationRules) {
         self.rules = rules
         self.allowedClasses = rules.allowedClasses
+        self.allowedIndex = ClassNameIndex(rules.allowedClasses)
     }
 
     /// A policy from a plain allowlist: every inline primitive of a custom
@@ -28,16 +33,16 @@ public struct SecurePolicy: Sendable {
     public init(allowing classes: [String]) {
         self.rules = MigrationRules(allowedClasses: classes)
         self.allowedClasses = classes
+        self.allowedIndex = ClassNameIndex(classes)
     }
 
     /// True when an object of this class (with its `$classes` chain) may be
     /// decoded: the class or a superclass is allowed, as Foundation checks it.
     /// `NSObject` allows everything only when named in the allowlist.
     public func allows(_ name: ClassName, chain: [String]) -> Bool {
-        let names = chain.isEmpty ? [name.archived] : [name.archived] + chain
-        for n in names {
-            if Self.foundationSecureClasses.contains(n) { return true }
-            if allowedClasses.contains(where: { ClassName(archived: n).matches($0) }) { return true }
+        if Self.foundationSecureClasses.contains(name.archived) || allowedIndex.contains(name) { return true }
+        for n in chain where n != name.archived {
+            if Self.foundationSecureClasses.contains(n) || allowedIndex.contains(ClassName(archived: n)) { return true }
         }
         return false
     }

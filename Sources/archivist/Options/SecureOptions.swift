@@ -6,10 +6,12 @@ import ArgumentParser
 /// Loads a migration rules file, printing its problem as `RULES: error: ...`.
 enum RulesFile {
     /// The rules in a file; prints the problem and exits with status 64 when
-    /// the file cannot be read or is not valid rules.
+    /// the file cannot be read, is larger than `MigrationRules.maxFileSize`
+    /// (checked as it is read, so a device or pipe is not read to its end),
+    /// or is not valid rules.
     static func load(_ path: String) throws -> MigrationRules {
         do {
-            return try MigrationRules(bytes: try FileIO.read(path))
+            return try MigrationRules(bytes: try FileIO.read(path, maxSize: MigrationRules.maxFileSize))
         } catch let error as PlistError {
             Console.error(error.formatted(path: path))
             throw ExitCode.validationFailure
