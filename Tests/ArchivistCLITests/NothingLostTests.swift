@@ -377,20 +377,19 @@ extension CLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = err
         try process.run()
-        // The traced child of strace, once it is stopped.
+        // The traced process, once strace says it is stopped (the line
+        // `PID --- stopped by SIGSTOP ---`; a tracee shows as stopped at
+        // every traced call, so its state alone does not tell).
         var stopped: Int32?
-        for _ in 0..<6000 where stopped == nil {
+        for _ in 0..<6000 where stopped == nil && process.isRunning {
             usleep(10_000)
-            guard let children = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8) else { continue }
-            for child in children.split(separator: " ").compactMap({ Int32($0) }) {
-                let stat = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)) ?? ""
-                // The state follows the command name's closing parenthesis.
-                if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first.map({ $0 == "t" || $0 == "T" }) == true { stopped = child }
-            }
-            if !process.isRunning { break }
+            let log = (try? String(contentsOfFile: path("strace.log"), encoding: .utf8)) ?? ""
+            stopped = log.split(separator: "\n").first { $0.hasSuffix("--- stopped by SIGSTOP ---") }
+                .flatMap { $0.split(separator: " ").first }.flatMap { Int32($0) }
         }
         guard let child = stopped else {
             process.terminate()
+            process.waitUntilExit()
             if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("archivist did not stop at \(call)") }
             return nil
         }
