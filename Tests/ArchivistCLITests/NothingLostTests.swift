@@ -289,6 +289,10 @@ extension CLITests {
         XCTAssertTrue(lines.last?.hasPrefix("1 converted, 1 unchanged, 0 skipped, 0 failed") == true, result.stderr)
         XCTAssertEqual(try fileStatus("docs/alias.plist").st_mode & S_IFMT, S_IFLNK)
         XCTAssertEqual(contents("outside.plist"), Data(Self.plainXML.utf8), "the target outside is untouched")
+        let lint = try run(["lint", "docs"])
+        XCTAssertEqual(lint.status, 0, lint.stderr)
+        XCTAssertEqual(lint.stdout, "docs/alias.plist: OK\ndocs/inside.plist: OK\n")
+        XCTAssertTrue(lint.stderr.contains("docs/out.plist: warning: a symbolic link to"), lint.stderr)
         XCTAssertEqual(contents("docs/inside.plist")?.prefix(6), Data("bplist".utf8))
 
         let followed = try run(["convert", "docs", "--to", "binary", "--in-place", "--follow-links"])
@@ -328,6 +332,12 @@ extension CLITests {
         XCTAssertTrue(result.stderr.contains("docs/locked: error: cannot list docs/locked: Permission denied"), result.stderr)
         XCTAssertTrue(result.stderr.contains("1 converted, 0 unchanged, 0 skipped, 2 failed"), result.stderr)
         XCTAssertEqual(contents("out/a.json"), Data(#"{"name":"value"}"#.utf8))
+
+        // lint too: the folder it cannot list is an error, the rest is checked.
+        let lint = try runAsNobody(["lint", "docs"])
+        XCTAssertEqual(lint?.status, 1)
+        XCTAssertTrue(lint?.stdout.contains("docs/a.plist: OK") == true, lint?.stdout ?? "")
+        XCTAssertTrue(lint?.stderr.contains("docs/locked: error: cannot list docs/locked: Permission denied") == true, lint?.stderr ?? "")
     }
 
     /// An output folder inside the input folder is not walked on the next run.

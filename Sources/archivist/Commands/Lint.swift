@@ -121,14 +121,24 @@ struct Lint: ParsableCommand {
         let (policy, ruleSet) = try securePolicy()
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
         var reporter = LintReporter(format: format, quiet: quiet)
-        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude)
+        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
         // Every input is listed first, so that checking can run on several
         // threads while what is printed stays in input order.
         // A path that cannot be listed is an item carrying its error.
         var items: [(item: BatchItem, listing: PlistError?)] = []
         for path in paths {
             do {
-                items += try BatchPlan.items([path], selection: selection).map { ($0, nil) }
+                // A subfolder that cannot be listed (or a name that is not
+                // UTF-8) is an unreadable item; links left out are warnings.
+                var unreadable: [(item: BatchItem, listing: PlistError?)] = []
+                items += try BatchPlan.items([path], selection: selection) { problem in
+                    if problem.isError {
+                        unreadable.append((BatchItem(source: problem.path), PlistError(.io, problem.message)))
+                    } else {
+                        Console.error(FolderOptions.line(for: problem))
+                    }
+                }.map { ($0, nil) }
+                items += unreadable
             } catch let error as PlistError {
                 items.append((BatchItem(source: path), error))
             }
