@@ -27,27 +27,6 @@ extension CLITests {
         try run(executable: URL(fileURLWithPath: executable), args)
     }
 
-    /// Runs a shell script in a private mount namespace whose `/dev` is a
-    /// tmpfs holding only `null`, `full` and the descriptor links, so what
-    /// the script does to devices never reaches the machine's `/dev`.
-    /// `$A` is the built `archivist`. Nil (a skip; a failure under CI) where
-    /// namespaces cannot be made (not root).
-    func inPrivateDev(_ script: String) throws -> Result? {
-        let setUp = """
-            set -u
-            mount -t tmpfs -o mode=755 archivist-test-dev /dev || exit 97
-            mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/full c 1 7 || exit 97
-            ln -s /proc/self/fd /dev/fd && ln -s /proc/self/fd/0 /dev/stdin && ln -s /proc/self/fd/1 /dev/stdout && ln -s /proc/self/fd/2 /dev/stderr
-            A='\(Self.productsDirectory.appendingPathComponent("archivist").path)'
-            """
-        let result = try runCommand("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", setUp + "\n" + script])
-        if result.status == 97 || (result.status != 0 && result.stderr.contains("unshare:")) {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("no private mount namespace: \(result.stderr)") }
-            return nil
-        }
-        return result
-    }
-
     /// Runs `archivist ARGS` as user and group 65534 (nobody); nil where
     /// the process cannot change user (not root).
     func runAsNobody(_ args: [String]) throws -> Result? {
@@ -88,7 +67,8 @@ extension CLITests {
 
                 """
         }
-        guard let result = try inPrivateDev(script) else { throw XCTSkip("no private mount namespace (not root)") }
+        let archivist = Self.productsDirectory.appendingPathComponent("archivist").path
+        let result = try runWithPrivateDevices(executable: "/bin/sh", ["-c", "A='\(archivist)'\n" + script])
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, writers.count * 3, result.stdout + result.stderr)
         for (i, command) in writers.enumerated() {

@@ -26,13 +26,15 @@ extension CLITests {
     private static let unshare = "/usr/bin/unshare"
 
     /// The script run inside the namespace: a private tmpfs on `/dev` with
-    /// `null`, `zero` and `full` made by `mknod`, then `"$@"` with standard
+    /// `null`, `zero` and `full` made by `mknod` and the descriptor links
+    /// (`/dev/fd`, `/dev/stdin`, `/dev/stdout`, `/dev/stderr`), then `"$@"` with standard
     /// output sent to `$ARCHIVIST_TEST_STDOUT` when it is set. The mount is
     /// the namespace's own (`unshare -m` makes mounts private): the host's
     /// `/dev` is never touched.
     private static let privateDevScript = """
         mount -t tmpfs -o mode=755 none /dev || exit 125
         mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/zero c 1 5 && mknod -m 666 /dev/full c 1 7 || exit 125
+        ln -s /proc/self/fd /dev/fd && ln -s /proc/self/fd/0 /dev/stdin && ln -s /proc/self/fd/1 /dev/stdout && ln -s /proc/self/fd/2 /dev/stderr || exit 125
         if [ -n "$ARCHIVIST_TEST_STDOUT" ]; then exec "$@" > "$ARCHIVIST_TEST_STDOUT"; fi
         exec "$@"
         """
@@ -43,11 +45,16 @@ extension CLITests {
     /// `/dev/full`) when given. Skips the test where no such namespace can be
     /// made.
     func runWithPrivateDevices(_ args: [String], standardOutput: String? = nil) throws -> Result {
+        try runWithPrivateDevices(executable: Self.productsDirectory.appendingPathComponent("archivist").path, args, standardOutput: standardOutput)
+    }
+
+    /// `runWithPrivateDevices(_:standardOutput:)` for any executable (a
+    /// shell script that runs `archivist` several times, say).
+    func runWithPrivateDevices(executable: String, _ args: [String], standardOutput: String? = nil) throws -> Result {
         guard Self.privateDevicesAvailable else { throw XCTSkip("unshare -m is not available (Linux, as root)") }
-        let binary = Self.productsDirectory.appendingPathComponent("archivist").path
         var environment = ProcessInfo.processInfo.environment
         environment["ARCHIVIST_TEST_STDOUT"] = standardOutput ?? ""
-        let r = try launch(URL(fileURLWithPath: Self.unshare), ["-m", "sh", "-c", Self.privateDevScript, "sh", binary] + args, environment: environment)
+        let r = try launch(URL(fileURLWithPath: Self.unshare), ["-m", "sh", "-c", Self.privateDevScript, "sh", executable] + args, environment: environment)
         if r.status == 125 { throw XCTSkip("no private /dev: \(r.stderr)") }
         return r
     }
