@@ -48,9 +48,13 @@ public struct ArchiveJSONView {
         v.json.string("NSKeyedArchiver")
         v.json.key("top")
         v.json.beginObject()
-        for (key, object) in graph.top {
+        for (key, entry) in graph.topEntries {
             v.json.key(key)
-            try v.node(object, depth: 0)
+            switch entry {
+            case .object(let object): try v.node(object, depth: 0)
+            // A plain $top value, marked as an inline field is.
+            case .value(let value): try v.single("inline", value)
+            }
         }
         v.json.endObject()
         v.json.endObject()
