@@ -46,7 +46,7 @@ public struct ObjectGraph: Sendable {
 
     /// The number of nodes that are objects (read from the archive's classes
     /// without making the nodes).
-    var objectCount: Int {
+    public var objectCount: Int {
         var count = 0
         for i in nodes.indices {
             if let storage = nodes.unedited(i) {
