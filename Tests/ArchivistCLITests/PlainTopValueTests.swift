@@ -116,6 +116,11 @@ extension CLITests {
         XCTAssertEqual(schema.status, 0, schema.stderr)
         XCTAssertTrue(schema.stdout.contains("count: Int"), schema.stdout)
         XCTAssertTrue(schema.stdout.contains("Bool"), schema.stdout)
+        let codegen = try run(["codegen", nib, "--codable"])
+        XCTAssertEqual(codegen.status, 0, codegen.stderr)
+        for line in ["    var iBFlag: Bool\n", "    var count: Int\n", "        case iBFlag = \"IB.flag\"\n"] {
+            XCTAssertTrue(codegen.stdout.contains(line), codegen.stdout)
+        }
     }
 
     /// An archive with a plain `$top` nested in data is decoded, not shown as UIDs.
