@@ -10,6 +10,11 @@ public struct KeyedArchive: Sendable {
     public let version: PlistInteger
     /// The `$top` entries (`root` and any others), in the order read.
     public let top: [(key: String, object: Int)]
+    /// The `$top` entries that are plain values, not UIDs (a top-level
+    /// `encodeBool(_:forKey:)`, `encodeInteger(_:forKey:)`), with their positions.
+    public let topValues: [TopValue]
+    /// Every `$top` entry, objects and plain values, in the order read.
+    public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
     /// `$objects`, index 0 being `$null`: each entry read from the archive's
     /// compact tree when asked for.
     public var objects: ArchiveObjects { ArchiveObjects(storage: storage) }
@@ -79,11 +84,17 @@ public struct KeyedArchive: Sendable {
             throw fail("$top is missing or not a dictionary", keyPath: "$top")
         }
         var top: [(key: String, object: Int)] = []
+        var topValues: [TopValue] = []
         for i in 0..<tree.count(of: topNode) {
             let (keyNode, entry) = tree.entry(i, of: topNode)
             let key = tree.string(at: keyNode) ?? ""
             guard let u = tree.uid(at: entry) else {
-                throw fail("$top.\(key) is \(tree.value(at: entry).aTypeName), not a UID", keyPath: "$top.\(key)")
+                // A plain value NSKeyedArchiver wrote for a top-level encodeBool or encodeInteger.
+                guard TopValue.isPlain(tree.kind(of: entry)) else {
+                    throw fail("$top.\(key) is \(tree.value(at: entry).aTypeName), not a UID or a plain value", keyPath: "$top.\(key)")
+                }
+                topValues.append(TopValue(key: key, value: tree.value(at: entry), position: i))
+                continue
             }
             guard u < UInt64(count) else {
                 throw fail("$top.\(key) refers to object \(u), past the \(count) objects", keyPath: "$top.\(key)")
@@ -93,6 +104,7 @@ public struct KeyedArchive: Sendable {
         self.archiver = archiver
         self.version = version
         self.top = top
+        self.topValues = topValues
         let nodes = (0..<count).map { UInt32(truncatingIfNeeded: tree.element($0, of: objectsNode)) }
         let (paths, classes) = try ArchiveValidator.validate(tree: tree, objects: nodes, top: top)
         self.paths = paths

@@ -20,13 +20,9 @@ final class ArchiveJSONViewTests: XCTestCase {
         return view
     }
 
-    /// An NSDictionary's entries as key -> value view.
+    /// An NSDictionary's entries: a JSON object when its keys are strings.
     private func entries(_ view: [String: Any]) -> [String: Any] {
-        var out: [String: Any] = [:]
-        for case let pair as [Any] in view["entries"] as? [Any] ?? [] where pair.count == 2 {
-            if let key = pair[0] as? String { out[key] = pair[1] }
-        }
-        return out
+        view["entries"] as? [String: Any] ?? [:]
     }
 
     func testFoundationValuesReadBackAsArchived() throws {

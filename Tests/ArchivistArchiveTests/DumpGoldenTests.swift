@@ -69,6 +69,11 @@ final class DumpGoldenTests: XCTestCase {
                 guard goldens.contains(relative + ".json") else { continue }
                 let tree = try PropertyList.read([UInt8](try Data(contentsOf: url))).tree
                 let graph = try ObjectGraph(tree)
+                if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
+                    let golden = Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative)
+                    try Data(try ArchiveJSONView.json(graph)).write(to: golden.appendingPathExtension("json"))
+                    try Data(try ArchiveDumper.render(graph).utf8).write(to: golden.appendingPathExtension("txt"))
+                }
                 let json = try String(contentsOf: Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative + ".json"), encoding: .utf8)
                 XCTAssertEqual(String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self), json, relative)
                 let text = try String(contentsOf: Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative + ".txt"), encoding: .utf8)

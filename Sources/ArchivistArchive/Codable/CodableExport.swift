@@ -110,9 +110,12 @@ struct CodableExporter {
             return try object(root.object, path: "root", depth: 0) ?? .null
         }
         try refuseExpansion(of: graph.top.map(\.object), path: "")
-        var out = PlistDictionary(minimumCapacity: graph.top.count)
-        for (key, index) in graph.top {
-            if let v = try object(index, path: key, depth: 0) { out[key] = v }
+        var out = PlistDictionary(minimumCapacity: graph.top.count + graph.topValues.count)
+        for (key, entry) in graph.topEntries {
+            switch entry {
+            case .object(let index): if let v = try object(index, path: key, depth: 0) { out[key] = v }
+            case .value(let value): out[key] = try plain(value, path: key, depth: 0)
+            }
         }
         return .dictionary(out)
     }

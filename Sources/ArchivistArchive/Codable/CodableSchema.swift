@@ -295,9 +295,14 @@ struct SchemaInference: Sendable {
             let name = typeName(nameHint)
             reserve(name)
             var props: [Met] = []
-            for (key, index) in graph.top {
+            for (key, entry) in graph.topEntries {
                 let at = join(path, key)
-                props.append(Met(key: key, type: try node(index, in: graph, tag: tag, path: at, depth: depth + 1), path: at))
+                switch entry {
+                case .object(let index):
+                    props.append(Met(key: key, type: try node(index, in: graph, tag: tag, path: at, depth: depth + 1), path: at))
+                case .value(let plain):
+                    props.append(Met(key: key, type: try value(plain, nameHint: key, path: at, depth: depth + 1), path: at))
+                }
             }
             record(name, props)
             return .named(name)

@@ -70,7 +70,12 @@ public struct PlistDiff: Sendable {
         exporter.expandsNestedArchives = false
         try exporter.refuseExpansion(of: graph.top.map(\.object), path: graph.top.count == 1 ? graph.top[0].key : "")
         var top = PlistDictionary()
-        for (key, index) in graph.top { top[key] = try exporter.object(index, path: key, depth: 0) ?? .null }
+        for (key, entry) in graph.topEntries {
+            switch entry {
+            case .object(let index): top[key] = try exporter.object(index, path: key, depth: 0) ?? .null
+            case .value(let value): top[key] = value
+            }
+        }
         // Keyed by $top keys, so paths read as `get` takes them (root.name).
         return .dictionary(top)
     }

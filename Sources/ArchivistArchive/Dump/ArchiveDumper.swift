@@ -71,11 +71,14 @@ public struct ArchiveDumper {
     /// `{ topKey = object ... }` at an indent.
     mutating func body(indent: Int) throws {
         out += "{\n"
-        for (key, object) in graph.top {
+        for (key, entry) in graph.topEntries {
             out += pad(indent + 1)
             out += TerminalText.escaped(key)
             out += " = "
-            try node(object, indent: indent + 1)
+            switch entry {
+            case .object(let object): try node(object, indent: indent + 1)
+            case .value(let value): try inline(value, indent: indent + 1)
+            }
             out += "\n"
         }
         out += pad(indent) + "}"
@@ -214,6 +217,31 @@ public struct ArchiveDumper {
         }
     }
 
+    /// A value written in place of a reference (an inline field, a plain
+    /// `$top` entry), marked as such.
+    private mutating func inline(_ v: PlistValue, indent: Int) throws {
+        switch v {
+        case .integer, .real, .bool:
+            // The note says the kind once: a 32-bit real is "(inline float)".
+            let text: String, note: String
+            switch v {
+            case .integer: (text, note) = (DumpText.scalar(v), "(inline integer)")
+            case .real(let r) where r.width == .bits32: (text, note) = ("\(Float(r.value))", "(inline float)")
+            case .real: (text, note) = (DumpText.scalar(v), "(inline real)")
+            default: (text, note) = (DumpText.scalar(v), "(inline bool)")
+            }
+            out += text + " "
+            out += options.color ? options.paint(note, .inline) : note
+        case .data(let bytes):
+            try data(bytes, indent: indent)
+        case .array, .dictionary, .string, .date, .uid, .null:
+            var t = TreeDumper(options: options, budget: budget, out: out)
+            try t.value(v, indent: indent)
+            budget = t.budget
+            out += " (inline)"
+        }
+    }
+
     private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) throws {
         out += options.paint(TerminalText.escaped(o.className.description), .className)
         if incoming[i] > 1 { out += label(i) }
@@ -225,26 +253,7 @@ public struct ArchiveDumper {
             out += " = "
             switch field.value {
             case .inline(let v):
-                switch v {
-                case .integer, .real, .bool:
-                    // The note says the kind once: a 32-bit real is "(inline float)".
-                    let text: String, note: String
-                    switch v {
-                    case .integer: (text, note) = (DumpText.scalar(v), "(inline integer)")
-                    case .real(let r) where r.width == .bits32: (text, note) = ("\(Float(r.value))", "(inline float)")
-                    case .real: (text, note) = (DumpText.scalar(v), "(inline real)")
-                    default: (text, note) = (DumpText.scalar(v), "(inline bool)")
-                    }
-                    out += text + " "
-                    out += options.color ? options.paint(note, .inline) : note
-                case .data(let bytes):
-                    try data(bytes, indent: indent + 1)
-                case .array, .dictionary, .string, .date, .uid, .null:
-                    var t = TreeDumper(options: options, budget: budget, out: out)
-                    try t.value(v, indent: indent + 1)
-                    budget = t.budget
-                    out += " (inline)"
-                }
+                try inline(v, indent: indent + 1)
             case .reference(let r):
                 try node(r, indent: indent + 1)
             case .references(let refs):

@@ -16,14 +16,14 @@ public enum ArchiveGraphviz {
     /// The DOT text of a graph, from its `$top` entries.
     public static func render(_ graph: ObjectGraph) -> String {
         var writer = Writer(graph: graph)
-        return writer.render(top: graph.top, title: "$top")
+        return writer.render(top: graph.topEntries, title: "$top")
     }
 
     /// The DOT text of the part of a graph reachable from one object (what a
     /// key path leads to), the start named by that path.
     public static func render(_ graph: ObjectGraph, from node: Int, named name: String) -> String {
         var writer = Writer(graph: graph)
-        return writer.render(top: [(name, node)], title: "")
+        return writer.render(top: [(name, .object(node))], title: "")
     }
 
     /// One reference from a node: where it points and what it is called.
@@ -47,13 +47,20 @@ public enum ArchiveGraphviz {
             drawn = [Bool?](repeating: nil, count: graph.nodes.count)
         }
 
-        mutating func render(top: [(key: String, object: Int)], title: String) -> String {
+        mutating func render(top: [(key: String, entry: TopEntry)], title: String) -> String {
             out += "digraph archive {\n"
             out += "  node [shape=box, fontname=\"Helvetica\"];\n"
             out += "  edge [fontname=\"Helvetica\", fontsize=10];\n"
             var topLines: [String] = []
             var roots: [Edge] = []
-            for (key, index) in top {
+            for (key, entry) in top {
+                let index: Int
+                switch entry {
+                case .object(let object): index = object
+                case .value(let v):
+                    topLines.append("\(key) = \(Self.clipped(DumpText.scalar(v)))" + Self.inlineNote(v))
+                    continue
+                }
                 if isNode(index) { roots.append(Edge(label: key, target: index)) } else { topLines.append("\(key) = \(text(index))") }
             }
             out += "  top [shape=plaintext, label=\(Self.quoted(Self.label(title, topLines)))];\n"

@@ -7,7 +7,8 @@ import ArchivistCore
 /// wherever they are referenced, so every `"ref"` names an `"id"` shown before
 /// it); inline primitives are `{"inline": value}`; Foundation values are plain
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
-/// `{"class": "NSDictionary", "entries": [[k, v], ...]}`.
+/// `{"class": "NSDictionary", "entries": {"key": v, ...}}` (`[[k, v], ...]`
+/// when a key is not a string).
 public struct ArchiveJSONView {
     let graph: ObjectGraph
     let incoming: [Int]
@@ -48,9 +49,13 @@ public struct ArchiveJSONView {
         v.json.string("NSKeyedArchiver")
         v.json.key("top")
         v.json.beginObject()
-        for (key, object) in graph.top {
+        for (key, entry) in graph.topEntries {
             v.json.key(key)
-            try v.node(object, depth: 0)
+            switch entry {
+            case .object(let object): try v.node(object, depth: 0)
+            // A plain $top value, marked as an inline field is.
+            case .value(let value): try v.single("inline", value)
+            }
         }
         v.json.endObject()
         v.json.endObject()
@@ -151,6 +156,9 @@ public struct ArchiveJSONView {
             try nodes(refs, depth: depth + 1)
         case .map(let keys, let values):
             json.key("entries")
+            if let names = Self.stringKeys(keys, in: graph) {
+                return try object(names, keys, values, depth: depth)
+            }
             json.beginArray()
             for (k, v) in zip(keys, values) {
                 json.element()
@@ -218,6 +226,34 @@ public struct ArchiveJSONView {
                 try node(attributes, depth: depth + 1)
             }
         }
+    }
+
+    /// The keys of a dictionary when each is a string and no two are equal
+    /// (so a JSON object holds them); nil otherwise.
+    static func stringKeys(_ keys: [Int], in graph: ObjectGraph) -> [String]? {
+        var names: [String] = []
+        names.reserveCapacity(keys.count)
+        var seen: Set<[UInt8]> = []
+        for k in keys {
+            // Compared by code points, as keys are: "é" and "e\u{301}" are two keys.
+            guard let name = graph.string(.reference(k)), seen.insert(Array(name.utf8)).inserted else { return nil }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// A dictionary whose keys are strings as a JSON object, as
+    /// `--to codable-json` writes it; each key counts as the value it is.
+    private mutating func object(_ names: [String], _ keys: [Int], _ values: [Int], depth: Int) throws {
+        json.beginObject()
+        for (name, (k, v)) in zip(names, zip(keys, values)) {
+            try budget.spend(object: k)
+            if shown[k] { try budget.spendRepeated(bytes: name.utf8.count, object: k) }
+            shown[k] = true
+            json.key(name)
+            try node(v, depth: depth + 1)
+        }
+        json.endObject()
     }
 
     /// `"fields": [{"key": ..., "inline" or "value": ...}, ...]`.

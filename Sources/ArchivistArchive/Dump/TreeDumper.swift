@@ -135,8 +135,9 @@ enum DumpText {
         case .real(let r): return r.width == .bits32 ? "\(Float(r.value)) (float)" : "\(r.value)"
         case .bool(let b): return b ? "true" : "false"
         case .date(let d):
-            let frac = d.secondsSinceReferenceDate - d.secondsSinceReferenceDate.rounded(.down)
-            return ISO8601.format(d) + (frac != 0 && frac.isFinite ? " (+\(frac)s)" : "")
+            // The shortest digits that read back as the date, as JSON writes them (+0.618s, not +0.618000054359436s).
+            let frac = ISO8601.fraction(of: d.secondsSinceReferenceDate)
+            return ISO8601.format(d) + (frac.isEmpty ? "" : " (+0\(frac)s)")
         case .data(let bytes): return data(bytes)
         case .uid(let u): return "UID(\(u))"
         case .null: return "null"

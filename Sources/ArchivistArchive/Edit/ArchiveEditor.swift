@@ -32,10 +32,27 @@ struct ArchiveEditor {
         PlistEditor.fail(path, i, message)
     }
 
+    /// An edit of a plain `$top` value: replaced by another plain value, kept
+    /// plain (it is what a top-level `decodeBool(forKey:)` reads).
+    private mutating func applyPlain(_ edit: PlistEdit, at index: Int, from start: Int) throws {
+        let value = graph.topValues[index].value
+        guard start + 1 == path.components.count else {
+            throw fail(start + 1, "\(value.aTypeName) has no key \"\(path.components[start + 1])\"")
+        }
+        guard case .set(let v) = edit else { throw fail(start, "a $top entry can only be replaced") }
+        guard TopValue.isPlain(v.kind) else {
+            throw fail(start, "$top.\(path.components[start]) holds a plain value; \(v.aTypeName) cannot replace it")
+        }
+        graph.topValues[index].value = v
+    }
+
     mutating func apply(_ edit: PlistEdit, from start: Int) throws {
         let topKey = path.components[start]
+        if let plain = graph.topValues.firstIndex(where: { $0.key == topKey }) {
+            return try applyPlain(edit, at: plain, from: start)
+        }
         guard let topIndex = graph.top.firstIndex(where: { $0.key == topKey }) else {
-            throw fail(start, "no $top key \"\(topKey)\" (the archive has \(graph.top.map(\.key).joined(separator: ", ")))")
+            throw fail(start, "no $top key \"\(topKey)\" (the archive has \(graph.topEntries.map(\.key).joined(separator: ", ")))")
         }
         var slot = Slot.top(topIndex)
         var node = graph.top[topIndex].object

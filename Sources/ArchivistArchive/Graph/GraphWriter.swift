@@ -88,7 +88,12 @@ public enum GraphWriter {
             ])))
         }
         var top = PlistDictionary()
-        for (key, object) in graph.top { top[key] = try uid(object) }
+        for (key, entry) in graph.topEntries {
+            switch entry {
+            case .object(let object): top[key] = try uid(object)
+            case .value(let value): top[key] = value
+            }
+        }
         return .dictionary(PlistDictionary([
             ("$version", .int(100_000)), ("$archiver", .string("NSKeyedArchiver")),
             ("$top", .dictionary(top)), ("$objects", .array(objects)),

@@ -9,10 +9,15 @@ public struct ObjectGraph: Sendable {
     public var nodes: ArchivedNodes
     /// The `$top` entries.
     public var top: [(key: String, object: Int)]
+    /// The `$top` entries that are plain values, not objects (kept as read).
+    public var topValues: [TopValue] = []
+    /// Every `$top` entry, objects and plain values, in the order read.
+    public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
 
     /// The graph of a validated archive.
     public init(_ archive: KeyedArchive) {
         top = archive.top
+        topValues = archive.topValues
         nodes = ArchivedNodes(archive.storage)
     }
 
@@ -41,7 +46,7 @@ public struct ObjectGraph: Sendable {
 
     /// The number of nodes that are objects (read from the archive's classes
     /// without making the nodes).
-    var objectCount: Int {
+    public var objectCount: Int {
         var count = 0
         for i in nodes.indices {
             if let storage = nodes.unedited(i) {

@@ -56,7 +56,7 @@ public struct FileInfo: Sendable {
         let objects = graph.objectCount
         return .dictionary(PlistDictionary([
             ("archiver", .string(archive.archiver)), ("version", .integer(archive.version)),
-            ("topKeys", .array(archive.top.map { .string($0.key) })),
+            ("topKeys", .array(archive.topEntries.map { .string($0.key) })),
             ("objects", .int(Int64(objects))), ("entries", .int(Int64(archive.objects.count))),
             ("classes", .array(census.entries.map { e in
                 .dictionary(PlistDictionary([("name", .string(e.name.readable)), ("archived", .string(e.name.archived)),

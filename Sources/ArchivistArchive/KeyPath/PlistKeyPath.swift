@@ -94,10 +94,13 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             return .node(graph, refs[try index(key, count: refs.count, path: path)])
         case .node(let graph, let i):
             if i < 0 {
-                guard let top = graph.top.first(where: { $0.key == key }) else {
-                    throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.top.map(\.key).joined(separator: ", ")))")
+                guard let top = graph.topEntries.first(where: { $0.key == key }) else {
+                    throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.topEntries.map(\.key).joined(separator: ", ")))")
                 }
-                return .node(graph, top.object)
+                switch top.entry {
+                case .object(let object): return .node(graph, object)
+                case .value(let value): return .value(value)
+                }
             }
             switch graph.nodes[safe: i] {
             case .object(let o)?:

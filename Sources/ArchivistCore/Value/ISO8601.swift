@@ -88,6 +88,15 @@ package enum ISO8601 {
         return true
     }
 
+    /// `.DIGITS`, the part of `t` after its whole second (floored toward the
+    /// past) in the shortest digits that read back as `t`, as JSON dates
+    /// write it; empty for a whole second.
+    package static func fraction(of t: Double) -> String {
+        let out = ByteSink()
+        appendFraction(of: t, into: out)
+        return out.text()
+    }
+
     /// Appends `.DIGITS`, the part of `t` after its whole second (floored toward
     /// the past), when there is one. The digits are those of the shortest
     /// decimal that rounds to `t`, so `parse` gives `t` back: for a negative

@@ -40,15 +40,22 @@ struct Classes: ParsableCommand {
     func run() throws {
         var census = ClassCensus()
         var failed = false
+        /// Counts a graph's classes; one without objects is said to have none.
+        func add(_ graph: ObjectGraph, label: String) {
+            if graph.objectCount == 0 {
+                Console.error("\(label): note: no objects, so no classes (the archive holds only values: strings, numbers, data or nil)")
+            }
+            census.add(graph)
+        }
         for file in files {
             do {
-                census.add(try ObjectGraph(try PropertyList.read(try FileIO.read(file)).tree))
+                add(try ObjectGraph(try PropertyList.read(try FileIO.read(file)).tree), label: file)
             } catch let error as PlistError {
                 Console.error(error.formatted(path: file))
                 failed = true
             }
         }
-        if try !store.forEachRowReportingErrors({ row in census.add(try ObjectGraph(try PropertyList.read(row.bytes).tree)) }) {
+        if try !store.forEachRowReportingErrors({ row in add(try ObjectGraph(try PropertyList.read(row.bytes).tree), label: row.label) }) {
             failed = true
         }
         if swift {

@@ -23,8 +23,9 @@ struct Lint: ParsableCommand {
             integer beyond 64 bits, which Apple's parsers read as a real, is a warning
             ('PATH:LINE:COL: warning: MESSAGE'; the file stays valid). A keyed
             archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
-            $top, $objects, UIDs in range and class dictionaries, and what the unarchiver
-            reads: $top entries that are objects, non-empty $classes, and the fields of
+            $top (UIDs, or plain values as a top-level encodeBool writes), $objects, UIDs
+            in range and class dictionaries, and what the unarchiver reads: $top
+            entries that are objects, non-empty $classes, and the fields of
             Foundation classes (NS.objects an array of references, NS.keys and NS.objects
             of one length, NS.string a string, NS.time a real, NS.uuidbytes 16 bytes, ...);
             its errors name the $objects index and the key path (as get takes it) that
