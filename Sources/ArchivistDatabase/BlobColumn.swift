@@ -63,7 +63,7 @@ public struct BlobColumn: Sendable, Equatable {
 
     /// Calls `body` with the rowid and bytes of every blob in the column, in
     /// rowid order (NULLs and non-blob values are skipped: see
-    /// ``forEachValue(in:_:)``), or with `row`, only that row's blob (an
+    /// ``forEachValue(in:row:_:)``), or with `row`, only that row's blob (an
     /// error when it has none). Fails first as `check` does, and for a
     /// table whose rows have no row id (`WITHOUT ROWID`). Rows are always
     /// addressed by their row id, also when a column is named `rowid`.
