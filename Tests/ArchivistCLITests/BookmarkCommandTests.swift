@@ -74,6 +74,22 @@ extension CLITests {
         XCTAssertTrue(cyclicLine.hasPrefix(#"  "cyclic" => <data 276 bytes 0x626f6f6b"#) && cyclicLine.hasSuffix(">"), dump.stdout)
     }
 
+    func testKeyPathsLeadIntoABookmark() throws {
+        let file = try plistHolding(["b": Self.bookmark(), "cyclic": Self.bookmark(cyclic: true)])
+        let path = try run(["get", file, "b.path"])
+        XCTAssertEqual(path.status, 0, path.stderr)
+        XCTAssertEqual(path.stdout, "/Users/x/a.txt\n")
+        XCTAssertEqual(try run(["get", file, "b.created"]).stdout, "2021-08-07T03:33:20Z\n")
+        XCTAssertEqual(try run(["get", file, "b.fileIDs.1"]).stdout, "123\n")
+        XCTAssertEqual(try run(["get", file, "b.0x1054"]).stdout, "7\n")
+        let missing = try run(["get", file, "b.nope"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains(#"b.nope: no key "nope""#), missing.stderr)
+        let refused = try run(["get", file, "cyclic.path"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("holds no property list or bookmark to look into"), refused.stderr)
+    }
+
     func testRealFilesShowTheirBookmarks() throws {
         let root = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world/plaso/test_data")
         let btm = root.appendingPathComponent("backgrounditems.btm").path
@@ -90,6 +106,8 @@ extension CLITests {
         XCTAssertEqual(get.status, 0, get.stderr)
         XCTAssertTrue(get.stdout.contains(#""path" => "/Users/me/Downloads/paint.net.4.3.12.install.anycpu.web.zip.download/paint.net.4.3.12.install.anycpu.web.exe""#), get.stdout)
         XCTAssertTrue(get.stdout.contains(#""userName" => "me""#), get.stdout)
+        let uuid = try run(["get", btm, "root.backgroundItems.allContainers.0.internalItems.$1.bookmark.data.volumeUUID"])
+        XCTAssertEqual(uuid.stdout, "095D50F8-562C-38AD-8907-C2B9E50C2DEA\n", uuid.stderr)
     }
 }
 
