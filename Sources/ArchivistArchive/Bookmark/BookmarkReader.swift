@@ -159,7 +159,7 @@ struct BookmarkReader {
         case 4, 10, 11, 14, 15:
             guard length == 8 else { return nil }
             return .integer(Int64(bitPattern: try word(offset, count: 8)))
-        case 5, 12: guard length == 4 else { return nil }; return .real(Double(Float(bitPattern: UInt32(try word(offset, count: 4)))))
+        case 5, 12: guard length == 4 else { return nil }; return .real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: try word(offset, count: 4)))))
         case 6, 13, 16: guard length == 8 else { return nil }; return .real(Double(bitPattern: try word(offset, count: 8)))
         default: return nil
         }
