@@ -54,7 +54,8 @@ enum BookmarkFixtures {
 
     /// A bookmark whose items sit at the offsets given (relative to the end of
     /// the 48-byte header; the first at 4, after the first-TOC word), then one
-    /// table of `entries` (key, item index); `layout` may rewrite the bytes.
+    /// table of `entries` (key, item index), its count and next-table offset
+    /// overridable for hostile cases.
     static func make(_ items: [Item], entries: [(UInt32, Int)], tocCount: UInt32? = nil, nextTOC: UInt32 = 0) -> (bytes: [UInt8], offsets: [UInt32]) {
         var body: [UInt8] = []
         var offsets: [UInt32] = []
