@@ -2,8 +2,8 @@ import ArchivistCore
 
 /// A readable, typed rendering of a plain property-list tree, in the manner of
 /// macOS `plutil -p`: `"key" => value`, arrays with indices, dictionaries in the
-/// order read. `<data>` holding a property list, keyed archive or JSON is
-/// decoded and shown nested.
+/// order read. `<data>` holding a property list, keyed archive, JSON or a
+/// bookmark is decoded and shown nested.
 public struct TreeDumper {
     let options: DumpOptions
     var out: DumpBuffer
@@ -31,7 +31,7 @@ public struct TreeDumper {
         self.out = out
     }
 
-    /// True when data holds a property list, keyed archive or JSON that
+    /// True when data holds a property list, keyed archive, JSON or bookmark that
     /// `render` shows decoded (for `get`, which prints other data as base64).
     package static func showsDecoded(_ bytes: [UInt8]) -> Bool {
         NestedPlist.decode(bytes) != nil
@@ -147,15 +147,20 @@ enum DumpText {
     }
 }
 
-/// A property list (or keyed archive) found inside a `<data>` value.
+/// A property list, keyed archive, JSON document or bookmark found inside a
+/// `<data>` value: the one place the dumpers (and `get`) look into data.
 struct NestedPlist {
     var tree: PlistTree
     var graph: ObjectGraph?
     var label: String
 
     /// Decodes data that starts like a binary or XML property list, or that
-    /// holds a JSON object or array (a value stored with `JSONEncoder`).
+    /// holds a JSON object or array (a value stored with `JSONEncoder`) or
+    /// macOS bookmark data (shown as the dictionary ``Bookmark/value`` makes).
     static func decode(_ bytes: [UInt8]) -> NestedPlist? {
+        if Bookmark.looksLikeBookmark(bytes) {
+            return Bookmark.decode(bytes).flatMap { try? PlistTree($0.value) }.map { NestedPlist(tree: $0, graph: nil, label: "a bookmark") }
+        }
         guard let doc = EmbeddedPlist.document(bytes) else {
             return EmbeddedPlist.json(bytes).flatMap { try? PlistTree($0) }.map { NestedPlist(tree: $0, graph: nil, label: "JSON") }
         }

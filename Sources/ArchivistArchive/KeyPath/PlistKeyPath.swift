@@ -3,7 +3,8 @@ import ArchivistCore
 /// A dotted key path as `plutil` spells it (`CFBundleURLTypes.0.CFBundleURLSchemes`,
 /// `\.` for a literal dot), resolved through plain trees, keyed archives'
 /// objects (starting at a `$top` key: `root.cpu_coder.cores.1.coreID`) and
-/// archives nested in `<data>` (`currentUser.root.name`).
+/// archives nested in `<data>` (`currentUser.root.name`) and bookmark data
+/// (`DownloadHistory.0.DownloadEntryBookmarkBlob.path`).
 public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// The components, unescaped.
     public let components: [String]
@@ -83,8 +84,10 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             case .array(let items):
                 return .value(items[try index(key, count: items.count, path: path)])
             case .data(let bytes):
+                // Bookmark data is looked into as the dictionary dump shows (`path`, `volume`, ...).
+                if let bookmark = Bookmark.decode(bytes) { return try step(.value(bookmark.value), key, path: path) }
                 guard let nested = try? PropertyList.read(bytes).value else {
-                    throw fail(path, "data of \(bytes.count) bytes holds no property list to look into")
+                    throw fail(path, "data of \(bytes.count) bytes holds no property list or bookmark to look into")
                 }
                 return try step(try start(nested), key, path: path)
             case .string, .integer, .real, .bool, .date, .uid, .null:

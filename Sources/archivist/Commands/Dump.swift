@@ -12,8 +12,8 @@ struct Dump: ParsableCommand {
             each object with its class and fields in order, inline primitives marked
             "(inline real)" ("(inline float)" for 32 bits), Foundation values as values, an object referenced from
             several places labelled @N once and referred to as -> @N after (cycles stay
-            finite). A <data> value holding a property list, keyed archive or JSON is
-            decoded and shown nested. Other property lists are shown as a typed tree, as
+            finite). A <data> value holding a property list, keyed archive, JSON or a
+            macOS bookmark is decoded and shown nested. Other property lists are shown as a typed tree, as
             plutil -p does. --color auto (the default) colours a terminal unless NO_COLOR
             is set to a non-empty value or TERM is dumb; always and never decide outright.
             --format dot writes a keyed archive's object graph for Graphviz: one node

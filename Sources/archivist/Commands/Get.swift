@@ -15,7 +15,7 @@ struct Get: ParsableCommand {
             Scalars print raw: a string as its text, a number as digits, a date in ISO 8601,
             data as base64 (its bytes with --raw). Containers and objects print as dump
             shows them, or in a format with --to; so does data holding a property list, a
-            keyed archive or JSON (a value stored with JSONEncoder). --type prints the type only (string,
+            keyed archive, JSON (a value stored with JSONEncoder) or a bookmark (path, volume, dates). --type prints the type only (string,
             integer, real, bool, date, data, array, dictionary, uid, or an object's class);
             --expect TYPE fails (status 1) when the type differs (float, as plutil says,
             is accepted for real).
