@@ -82,7 +82,6 @@ final class HostileArchiveTests: XCTestCase {
         let graph = try ObjectGraph(list)
         var million = DumpOptions()
         million.maxValues = 1_000_000
-        let start = Date()
         XCTAssertThrowsError(try ArchiveJSONView.json(graph, options: million)) { e in
             XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
             XCTAssertEqual((e as? PlistError)?.location, .archive(object: 2, keyPath: ""))
@@ -92,7 +91,6 @@ final class HostileArchiveTests: XCTestCase {
         XCTAssertThrowsError(try ArchiveDumper.render(data, options: million)) { e in
             XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
         // Below the limit the same archives are shown in full.
         let small = try ObjectGraph(widelyShared(.data(nested), count: 3))
         XCTAssertEqual(try ArchiveDumper.render(small).components(separatedBy: "\"item 59\"").count, 4)

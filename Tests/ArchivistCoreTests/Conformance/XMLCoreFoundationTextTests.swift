@@ -161,8 +161,6 @@ final class XMLCoreFoundationTextTests: XCTestCase {
             previous = name
         }
         let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n\(subset)]>\n<plist version=\"&h;\"><string>x\r</string></plist>\n"
-        let start = Date()
         XCTAssertThrowsError(try PropertyList.read(Array(xml.utf8)))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 }

