@@ -115,8 +115,8 @@ public struct CodableSchema: Sendable {
         public var properties: [Property]
         /// How many objects it was inferred from.
         var objects: Int
-        /// Each property's index in `properties`, by key.
-        var propertyIndex: [String: Int] = [:]
+        /// Each property's index in `properties`, by key (code points: ``PlistKey``).
+        var propertyIndex: [PlistKey: Int] = [:]
     }
 
     /// The inference over every input added so far.
@@ -361,7 +361,7 @@ struct SchemaInference: Sendable {
         decl.objects += 1
         for met in props {
             let place = CodableSchema.TypeSighting(type: met.type?.swift ?? "", place: label.isEmpty ? met.path : label + ": " + met.path)
-            if let i = decl.propertyIndex[met.key] {
+            if let i = decl.propertyIndex[PlistKey(met.key)] {
                 decl.properties[i].seen += 1
                 if decl.properties[i].archivedKey == nil { decl.properties[i].archivedKey = met.archivedKey }
                 if let type = met.type {
@@ -371,7 +371,7 @@ struct SchemaInference: Sendable {
                     decl.properties[i].optional = true
                 }
             } else {
-                decl.propertyIndex[met.key] = decl.properties.count
+                decl.propertyIndex[PlistKey(met.key)] = decl.properties.count
                 decl.properties.append(CodableSchema.Property(key: met.key, type: met.type ?? .unknown, optional: met.type == nil || decl.objects > 1, seen: 1,
                                                               archivedKey: met.archivedKey, places: met.type == nil ? [] : [place]))
             }

@@ -34,7 +34,7 @@ struct ArchiveEditor {
 
     mutating func apply(_ edit: PlistEdit, from start: Int) throws {
         let topKey = path.components[start]
-        guard let topIndex = graph.top.firstIndex(where: { $0.key == topKey }) else {
+        guard let topIndex = graph.top.firstIndex(where: { PlistKeys.same($0.key, topKey) }) else {
             throw fail(start, "no $top key \"\(topKey)\" (the archive has \(graph.top.map(\.key).joined(separator: ", ")))")
         }
         var slot = Slot.top(topIndex)
@@ -69,7 +69,7 @@ struct ArchiveEditor {
                 node = refs[index]
             } else if FoundationValue.mapClasses.contains(o.className.archived) {
                 let keys = refs(o["NS.keys"]), values = refs(o["NS.objects"])
-                let position = keys.firstIndex { graph.string(.reference($0)) == key }
+                let position = keys.firstIndex { graph.string(.reference($0)).map { PlistKeys.same($0, key) } ?? false }
                 if last {
                     try editMap(node, keys: keys, values: values, position: position, key: key, edit: edit, at: i)
                     return

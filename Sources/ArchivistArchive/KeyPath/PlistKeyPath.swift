@@ -94,7 +94,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             return .node(graph, refs[try index(key, count: refs.count, path: path)])
         case .node(let graph, let i):
             if i < 0 {
-                guard let top = graph.top.first(where: { $0.key == key }) else {
+                guard let top = graph.top.first(where: { PlistKeys.same($0.key, key) }) else {
                     throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.top.map(\.key).joined(separator: ", ")))")
                 }
                 return .node(graph, top.object)
@@ -107,8 +107,8 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         return .node(graph, refs[try index(key, count: refs.count, path: path)])
                     case .map(let keys, let values):
                         for (k, v) in zip(keys, values) {
-                            if case .value(.string(let s))? = graph.nodes[safe: k], s == key { return .node(graph, v) }
-                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), s == key { return .node(graph, v) }
+                            if case .value(.string(let s))? = graph.nodes[safe: k], PlistKeys.same(s, key) { return .node(graph, v) }
+                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), PlistKeys.same(s, key) { return .node(graph, v) }
                         }
                         throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries")
                     case .data(let bytes):
