@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist dump`: shows a property list or keyed archive for people.
@@ -22,6 +23,10 @@ struct Dump: ParsableCommand {
             With --sqlite STORE --table T --column C every blob of the column (or --row
             ID's) is shown under its label 'STORE: T.C row N' (--json: one array of
             {"row", "value"}; dot: the label as a // comment before each graph).
+            --label-column NAME adds that column's value to each label ('row N
+            (NAME: VALUE)'; JSON: "label" and "labelColumn"), and --where COLUMN=VALUE
+            takes only the rows whose COLUMN holds VALUE (bound as a parameter,
+            compared as SQLite compares it with the column's affinity).
 
             Example:
               archivist dump Data.plist
@@ -33,6 +38,7 @@ struct Dump: ParsableCommand {
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
+              archivist dump --sqlite Manifest.db --table Files --column file --label-column relativePath --where domain=HomeDomain
             """
     )
 
@@ -110,6 +116,12 @@ struct Dump: ParsableCommand {
                 json.beginObject()
                 json.key("row")
                 try json.value(.int(row.rowid))
+                if let name = store.labelColumn {
+                    json.key("label")
+                    try json.value(Self.labelJSON(row.labelValue))
+                    json.key("labelColumn")
+                    try json.value(.string(name))
+                }
                 json.key("value")
                 json.embed(view)
                 json.endObject()
@@ -140,6 +152,18 @@ struct Dump: ParsableCommand {
             try TreeDumper.render(tree, options: options, into: sink)
         }
         try sink.finish()
+    }
+
+    /// A --label-column value for JSON: text as a string (invalid UTF-8
+    /// replaced), numbers as numbers, a blob as base64, NULL as null.
+    static func labelJSON(_ value: StoredValue?) -> PlistValue {
+        switch value {
+        case .text(let bytes)?: return .string(String(decoding: bytes, as: UTF8.self))
+        case .integer(let n)?: return .int(n)
+        case .real(let r)?: return .double(r)
+        case .blob(let bytes)?: return .data(bytes)
+        case nil: return .null
+        }
     }
 
     /// True for --json and --format json.
