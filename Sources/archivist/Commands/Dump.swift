@@ -27,6 +27,9 @@ struct Dump: ParsableCommand {
             (NAME: VALUE)'; JSON: "label" and "labelColumn"), and --where COLUMN=VALUE
             takes only the rows whose COLUMN holds VALUE (bound as a parameter,
             compared as SQLite compares it with the column's affinity).
+            --json-lines writes the JSON view of each FILE (several may be given) or
+            store row as one line, {"file", "value"} or {"row", "value"}, each as soon
+            as it is read (for jq); a file or row that fails writes no line.
 
             Example:
               archivist dump Data.plist
@@ -38,12 +41,13 @@ struct Dump: ParsableCommand {
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
+              archivist dump --json-lines Preferences/*.plist | jq .value
               archivist dump --sqlite Manifest.db --table Files --column file --label-column relativePath --where domain=HomeDomain
             """
     )
 
-    @Argument(help: ArgumentHelp("The file to show ('-' reads standard input).", valueName: "FILE"))
-    var file: String?
+    @Argument(help: ArgumentHelp("The file to show ('-' reads standard input); several with --json-lines.", valueName: "FILE"))
+    var files: [String] = []
 
     @OptionGroup var store: StoreRowOptions
 
@@ -55,6 +59,9 @@ struct Dump: ParsableCommand {
 
     @Flag(help: "Print the same view as JSON, for programs (--format json).")
     var json = false
+
+    @Flag(name: .customLong("json-lines"), help: "One JSON object a line per file ({\"file\", \"value\"}) or store row ({\"row\", \"value\"}), each written when read (for jq).")
+    var jsonLines = false
 
     /// What `dump` writes.
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -80,12 +87,18 @@ struct Dump: ParsableCommand {
             throw ValidationError("--format dot draws an archive's whole graph; it takes no --raw, --stable or --depth.")
         }
         try store.validate(requireColumn: true)
-        if (file == nil) == !store.isSet { throw ValidationError("Give one FILE, or --sqlite STORE with --table and --column (and --row for one blob).") }
+        if jsonLines, json || format != .text || keyPath != nil {
+            throw ValidationError("--json-lines writes each whole view as one line of JSON: it takes no --json, --format or --key-path.")
+        }
+        if files.isEmpty == !store.isSet || (files.count > 1 && !jsonLines) {
+            throw ValidationError("Give one FILE (several with --json-lines), or --sqlite STORE with --table and --column (and --row for one blob).")
+        }
     }
 
     func run() throws {
+        if jsonLines { return try runJSONLines() }
         guard store.isSet else {
-            let file = self.file ?? "-"
+            let file = files.first ?? "-"
             try failing(at: file) {
                 let document = try PropertyList.read(try FileIO.read(file))
                 if asJSON, keyPath == nil {
@@ -207,7 +220,7 @@ struct Dump: ParsableCommand {
 
     /// The JSON view, written as the next value of `json`: an archive's
     /// objects, or the plain tree.
-    private func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
+    func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
         let tree = try document.tree
         guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(tree.value) }
         try ArchiveJSONView.write(try ObjectGraph(tree), options: options, into: &json)
