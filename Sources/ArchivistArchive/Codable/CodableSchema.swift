@@ -183,7 +183,7 @@ public struct CodableSchema: Sendable {
             let renamed = codingKeysForRenames && decl.properties.contains { $0.archivedKey != nil }
             // A CodingKeys enum must list every property, or Codable cannot be synthesized.
             var codingKeys: [(name: String, key: String, archived: String?)] = []
-            if renamed || zip(decl.properties, names).contains(where: { $0.0.key != $0.1 }) {
+            if renamed || zip(decl.properties, names).contains(where: { !PlistKeys.same($0.0.key, $0.1) }) {
                 codingKeys = zip(decl.properties, names).map { ($1, $0.key, renamed ? $0.archivedKey : nil) }
             }
             for (p, name) in zip(decl.properties, names) {
