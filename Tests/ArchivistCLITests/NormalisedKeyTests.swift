@@ -167,4 +167,20 @@ extension CLITests {
             XCTAssertNotNil(Array(r.stdout.utf8).firstRange(of: Array(line.utf8)), "\(Array(line.unicodeScalars)) in \(r.stdout)")
         }
     }
+
+    /// A subclass whose own key differs from an inherited one only by
+    /// normalisation keeps it as its own field.
+    func testCodegenKeepsASubclassKeyThatDiffersFromAnInheritedOne() throws {
+        _ = try plistlib("""
+            U = plistlib.UID
+            objects = ["$null", {"$class": U(3), "base": U(2), "\\u00e9": 1, "e\\u0301": 2}, {"$class": U(4), "\\u00e9": 1},
+                       {"$classname": "Sub", "$classes": ["Sub", "Base", "NSObject"]}, {"$classname": "Base", "$classes": ["Base", "NSObject"]}]
+            archive = {"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": U(1)}, "$objects": objects}
+            open(sys.argv[1], "wb").write(plistlib.dumps(archive, fmt=plistlib.FMT_BINARY, sort_keys=False))
+            """, ["sub.plist"])
+        let r = try run(["codegen", "sub.plist", "--secure-coding"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = "coder.encode(NSNumber(value: \(Self.decomposed)2), forKey: \"\(Self.decomposed)\")"
+        XCTAssertNotNil(Array(r.stdout.utf8).firstRange(of: Array(line.utf8)), r.stdout)
+    }
 }
