@@ -66,6 +66,15 @@ extension CLITests {
         XCTAssertTrue(rows[2]["label"] is NSNull)
         XCTAssertEqual(rows.map { $0["labelColumn"] as? String }, Array(repeating: "relativePath", count: 3))
 
+        let info = try run(["info", "--json", "--sqlite", store] + filesColumn + ["--label-column", "fileID", "--where", "flags=1"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: info.output) as? [[String: Any]])
+        XCTAssertEqual(reports.map { $0["row"] as? Int }, [1, 2])
+        XCTAssertEqual(reports.map { $0["label"] as? String }, ["aa11", "bb22"])
+        XCTAssertEqual(reports.map { $0["labelColumn"] as? String }, ["fileID", "fileID"])
+        let infoText = try run(["info", "--sqlite", store] + filesColumn + ["--label-column", "fileID", "--row", "1"])
+        XCTAssertTrue(infoText.stdout.hasPrefix("Manifest.db: Files.file row 1 (fileID: aa11)\n"), infoText.stdout)
+
         let missing = try run(["dump", "--sqlite", store] + filesColumn + ["--label-column", "path"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.stderr, "Manifest.db: error: no column path in Files (columns: fileID, domain, relativePath, flags, file)\n")
