@@ -41,10 +41,12 @@ extension CLITests {
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertEqual(r.stdout, expected, "\(file) \(Array(key.unicodeScalars))")
         }
-        for key in [Self.decomposed, Self.kelvin] {
+        for (key, hint) in [(Self.decomposed, "the key U+00E9 differs from U+0065 U+0301"), (Self.kelvin, "the key U+004B differs from U+212A")] {
             let r = try run(["get", "one.plist", key])
             XCTAssertEqual(r.status, 1, "\(Array(key.unicodeScalars)) is not a key of one.plist")
             XCTAssertEqual(r.stdout, "")
+            // The two print alike: the message names their code points.
+            XCTAssertTrue(r.stderr.hasSuffix("(dictionary of 2 keys; \(hint) only by Unicode normalisation)\n"), r.stderr)
         }
         // Binary keeps both keys too.
         XCTAssertEqual(try run(["convert", "both.plist", "--to", "binary", "-o", "both.bin"]).status, 0)

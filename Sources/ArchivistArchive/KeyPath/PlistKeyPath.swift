@@ -78,7 +78,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         case .value(let v):
             switch v {
             case .dictionary(let d):
-                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(d.count) keys)") }
+                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(d.count) keys\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
                 return .value(next)
             case .array(let items):
                 return .value(items[try index(key, count: items.count, path: path)])

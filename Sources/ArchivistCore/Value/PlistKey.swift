@@ -40,6 +40,20 @@ public enum PlistKeys {
     public static func contains(_ key: String, in keys: [String]) -> Bool {
         firstIndex(of: key, in: keys) != nil
     }
+
+    /// For a message about a missing `key`: `; the key U+00E9 differs from
+    /// U+0065 U+0301 only by Unicode normalisation` when `keys` holds such a
+    /// key (the two print alike), else empty. Only called on a failed lookup.
+    public static func normalisationHint(for key: String, in keys: [String]) -> String {
+        guard let other = keys.first(where: { $0 == key && !same($0, key) }) else { return "" }
+        func points(_ s: String) -> String {
+            s.unicodeScalars.prefix(16).map { scalar in
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }.joined(separator: " ")
+        }
+        return "; the key \(points(other)) differs from \(points(key)) only by Unicode normalisation"
+    }
 }
 
 /// A key for Swift `Dictionary` and `Set` that is equal to another only when
