@@ -58,10 +58,12 @@ struct StoreRowOptions: ParsableArguments {
     }
 
     /// Opens the store read-only and calls `body` with each blob of the column
-    /// (only --row's when given), in rowid order. Throws a `PlistError` naming
-    /// the store's problem: it cannot be opened, the table or column does not
-    /// exist or holds no blobs (with the blob columns there are), the row has
-    /// no blob. Rows holding text or numbers instead of blobs are not read:
+    /// (only --row's when given, only those --where selects), in rowid order,
+    /// labelled with --label-column's value when given. Throws a `PlistError`
+    /// naming the store's problem: it cannot be opened, the table or a column
+    /// does not exist or holds no blobs (with the blob columns there are), the
+    /// row has no blob; a --where that selects no row is a warning. Rows
+    /// holding text or numbers instead of blobs are not read:
     /// one warning names them. A store read as its file is (a hot journal, a
     /// WAL store on read-only media) gets a warning that says what that means.
     func forEachRow(_ body: (StoreRow) throws -> Void) throws {
