@@ -29,6 +29,13 @@ public struct SelectedRow: Sendable, Equatable {
     public var value: StoredValue?
     /// The label column's value; nil for NULL or without a label column.
     public var label: StoredValue?
+
+    /// A row as read.
+    public init(rowid: Int64, value: StoredValue?, label: StoredValue?) {
+        self.rowid = rowid
+        self.value = value
+        self.label = label
+    }
 }
 
 extension BlobColumn {
