@@ -273,8 +273,8 @@ struct CodableExporter {
             }
             if resolved.allSatisfy({ if case .string = $0.0 { return true } else { return false } }) {
                 var out = PlistDictionary(minimumCapacity: resolved.count)
-                var seen = Set<String>()
-                for (k, v) in resolved { if case .string(let s) = k, seen.insert(s).inserted { out.appendUnchecked(key: s, value: v) } }
+                var seen = Set<PlistKey>()
+                for (k, v) in resolved { if case .string(let s) = k, seen.insert(PlistKey(s)).inserted { out.appendUnchecked(key: s, value: v) } }
                 return .dictionary(out)
             }
             if resolved.allSatisfy({ if case .integer = $0.0 { return true } else { return false } }) {

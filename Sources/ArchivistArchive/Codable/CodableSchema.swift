@@ -115,8 +115,8 @@ public struct CodableSchema: Sendable {
         public var properties: [Property]
         /// How many objects it was inferred from.
         var objects: Int
-        /// Each property's index in `properties`, by key.
-        var propertyIndex: [String: Int] = [:]
+        /// Each property's index in `properties`, by key (code points: ``PlistKey``).
+        var propertyIndex: [PlistKey: Int] = [:]
     }
 
     /// The inference over every input added so far.
@@ -183,7 +183,7 @@ public struct CodableSchema: Sendable {
             let renamed = codingKeysForRenames && decl.properties.contains { $0.archivedKey != nil }
             // A CodingKeys enum must list every property, or Codable cannot be synthesized.
             var codingKeys: [(name: String, key: String, archived: String?)] = []
-            if renamed || zip(decl.properties, names).contains(where: { $0.0.key != $0.1 }) {
+            if renamed || zip(decl.properties, names).contains(where: { !PlistKeys.same($0.0.key, $0.1) }) {
                 codingKeys = zip(decl.properties, names).map { ($1, $0.key, renamed ? $0.archivedKey : nil) }
             }
             for (p, name) in zip(decl.properties, names) {
@@ -366,7 +366,7 @@ struct SchemaInference: Sendable {
         decl.objects += 1
         for met in props {
             let place = CodableSchema.TypeSighting(type: met.type?.swift ?? "", place: label.isEmpty ? met.path : label + ": " + met.path)
-            if let i = decl.propertyIndex[met.key] {
+            if let i = decl.propertyIndex[PlistKey(met.key)] {
                 decl.properties[i].seen += 1
                 if decl.properties[i].archivedKey == nil { decl.properties[i].archivedKey = met.archivedKey }
                 if let type = met.type {
@@ -376,7 +376,7 @@ struct SchemaInference: Sendable {
                     decl.properties[i].optional = true
                 }
             } else {
-                decl.propertyIndex[met.key] = decl.properties.count
+                decl.propertyIndex[PlistKey(met.key)] = decl.properties.count
                 decl.properties.append(CodableSchema.Property(key: met.key, type: met.type ?? .unknown, optional: met.type == nil || decl.objects > 1, seen: 1,
                                                               archivedKey: met.archivedKey, places: met.type == nil ? [] : [place]))
             }

@@ -65,7 +65,7 @@ final class EncodedNode {
     func field(_ key: String) -> EncodedNode {
         let child = EncodedNode()
         if case .keyed(let name, var fields) = content {
-            fields.removeAll { $0.0 == key }
+            fields.removeAll { PlistKeys.same($0.0, key) }
             fields.append((key, child))
             content = .keyed(typeName: name, fields: fields)
         }

@@ -54,7 +54,7 @@ public struct RulesSuggestion: Sendable {
                 i = classes.count - 1
             }
             classes[i].objects += 1
-            for field in o.fields where !classes[i].keys.contains(field.key) { classes[i].keys.append(field.key) }
+            for field in o.fields where !PlistKeys.contains(field.key, in: classes[i].keys) { classes[i].keys.append(field.key) }
             // A wrapper: one field holding data (a struct stored with an
             // encoder), or one object when the class is named like a wrapper.
             var candidate: String?

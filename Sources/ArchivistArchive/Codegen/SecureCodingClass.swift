@@ -39,8 +39,8 @@ struct SecureCodingClass: Sendable {
     var superclass: String?
     /// The fields, in the order first met.
     var fields: [Field] = []
-    /// Each field's index in `fields`, by key.
-    private var fieldIndex: [String: Int] = [:]
+    /// Each field's index in `fields`, by key (code points: ``PlistKey``).
+    private var fieldIndex: [PlistKey: Int] = [:]
     /// How many objects it was folded from.
     var objects = 0
 
@@ -55,8 +55,8 @@ struct SecureCodingClass: Sendable {
         objects += 1
         for (key, storage) in found {
             let isNull = storage == .object(nil)
-            guard let i = fieldIndex[key] else {
-                fieldIndex[key] = fields.count
+            guard let i = fieldIndex[PlistKey(key)] else {
+                fieldIndex[PlistKey(key)] = fields.count
                 fields.append(Field(key: key, storage: storage, optional: isNull || objects > 1, seen: 1))
                 continue
             }

@@ -20,10 +20,10 @@ enum SecureCodingRenderer {
         let isBase = bases.contains(c.swiftType)
         var inherited: [SecureCodingClass.Field] = []
         for ancestor in line.reversed() {
-            for f in ancestor.fields where !inherited.contains(where: { $0.key == f.key }) { inherited.append(f) }
+            for f in ancestor.fields where !inherited.contains(where: { PlistKeys.same($0.key, f.key) }) { inherited.append(f) }
         }
-        let inheritedKeys = Set(inherited.map(\.key))
-        let named = propertyNames(inherited + c.fields.filter { !inheritedKeys.contains($0.key) })
+        let inheritedKeys = Set(inherited.map { PlistKey($0.key) })
+        let named = propertyNames(inherited + c.fields.filter { !inheritedKeys.contains(PlistKey($0.key)) })
         let parents = Array(named.prefix(inherited.count))
         let fields = Array(named.dropFirst(inherited.count))
         let superclass = line.first?.swiftType

@@ -1,3 +1,5 @@
+import ArchivistCore
+
 /// Names from archives (hostile input) as they may appear in generated Swift:
 /// only identifiers reach declarations, and text in comments cannot end the
 /// comment.
@@ -58,9 +60,14 @@ enum SwiftNames {
             let name = CodableSchema.identifier(key)
             return reserved.contains(name) ? name + "Field" : name
         }
-        var used = Set(zip(keys, wanted).filter { $0.0 == $0.1 }.map(\.1))
-        return zip(keys, wanted).map { key, wanted in
-            if key == wanted { return wanted }
+        // A key keeps its own name unless an earlier key kept one that reads
+        // the same: `é` and `e` + U+0301 are two keys, so two names. `used`
+        // compares canonically on purpose: names must differ to the reader.
+        var used = Set<String>()
+        let keeps = zip(keys, wanted).map { PlistKeys.same($0.0, $0.1) && used.insert($0.1).inserted }
+        return wanted.indices.map { position in
+            let wanted = wanted[position]
+            if keeps[position] { return wanted }
             var name = wanted
             let base = name.filter { $0 != "`" }
             var n = 2

@@ -129,15 +129,16 @@ public struct PlistDiff: Sendable {
                 recordClass(path, sameClass ? xClass.dropFirst().joined(separator: " < ") : xClass.first ?? "",
                             sameClass ? yClass.dropFirst().joined(separator: " < ") : yClass.first ?? "", chain: sameClass)
             }
-            var yIndex: [String: Int] = [:]
-            for (i, k) in y.keys.enumerated() { yIndex[k] = i }
-            var xKeys = Set<String>()
+            // Keys match only with the same code points, as CoreFoundation's do.
+            var yIndex: [PlistKey: Int] = [:]
+            for (i, k) in y.keys.enumerated() { yIndex[PlistKey(k)] = i }
+            var xKeys = Set<PlistKey>()
             for (k, v) in x {
-                xKeys.insert(k)
-                if xClass != nil, k == Self.classKey { continue }
-                if let i = yIndex[k] { compare(v, y.values[i], path: path + [k], depth: depth + 1) } else { record(.removed, path + [k], v, nil) }
+                xKeys.insert(PlistKey(k))
+                if xClass != nil, PlistKeys.same(k, Self.classKey) { continue }
+                if let i = yIndex[PlistKey(k)] { compare(v, y.values[i], path: path + [k], depth: depth + 1) } else { record(.removed, path + [k], v, nil) }
             }
-            for (k, v) in y where !xKeys.contains(k) && !(yClass != nil && k == Self.classKey) { record(.added, path + [k], nil, v) }
+            for (k, v) in y where !xKeys.contains(PlistKey(k)) && !(yClass != nil && PlistKeys.same(k, Self.classKey)) { record(.added, path + [k], nil, v) }
         case (.array(let x), .array(let y)) where depth < 1_000:
             for i in 0..<max(x.count, y.count) {
                 if i < x.count, i < y.count { compare(x[i], y[i], path: path + [String(i)], depth: depth + 1) }

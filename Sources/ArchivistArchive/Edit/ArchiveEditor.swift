@@ -48,10 +48,10 @@ struct ArchiveEditor {
 
     mutating func apply(_ edit: PlistEdit, from start: Int) throws {
         let topKey = path.components[start]
-        if let plain = graph.topValues.firstIndex(where: { $0.key == topKey }) {
+        if let plain = graph.topValues.firstIndex(where: { PlistKeys.same($0.key, topKey) }) {
             return try applyPlain(edit, at: plain, from: start)
         }
-        guard let topIndex = graph.top.firstIndex(where: { $0.key == topKey }) else {
+        guard let topIndex = graph.top.firstIndex(where: { PlistKeys.same($0.key, topKey) }) else {
             throw fail(start, "no $top key \"\(topKey)\" (the archive has \(graph.topEntries.map(\.key).joined(separator: ", ")))")
         }
         var slot = Slot.top(topIndex)
@@ -86,7 +86,7 @@ struct ArchiveEditor {
                 node = refs[index]
             } else if FoundationValue.mapClasses.contains(o.className.archived) {
                 let keys = refs(o["NS.keys"]), values = refs(o["NS.objects"])
-                let position = keys.firstIndex { graph.string(.reference($0)) == key }
+                let position = keys.firstIndex { graph.string(.reference($0)).map { PlistKeys.same($0, key) } ?? false }
                 if last {
                     try editMap(node, keys: keys, values: values, position: position, key: key, edit: edit, at: i)
                     return

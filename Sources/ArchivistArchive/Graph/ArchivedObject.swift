@@ -23,6 +23,11 @@ public struct Field: Sendable, Equatable {
         self.key = key
         self.value = value
     }
+
+    /// The same key (by code points: ``PlistKeys``) and an equal value.
+    public static func == (lhs: Field, rhs: Field) -> Bool {
+        PlistKeys.same(lhs.key, rhs.key) && lhs.value == rhs.value
+    }
 }
 
 /// One entry of `$objects` as a node of the object graph.
@@ -53,8 +58,8 @@ public struct ArchivedObject: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// The field with a key.
+    /// The field with a key (the same code points: ``PlistKeys``).
     public subscript(key: String) -> FieldValue? {
-        fields.first { $0.key == key }?.value
+        fields.first { PlistKeys.same($0.key, key) }?.value
     }
 }

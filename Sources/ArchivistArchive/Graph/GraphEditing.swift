@@ -29,7 +29,7 @@ extension ObjectGraph {
         guard case .object(var o) = nodes[safe: index] else {
             throw PlistError(.archive, "object \(index) is not an archived object", at: .archive(object: index, keyPath: key))
         }
-        if let i = o.fields.firstIndex(where: { $0.key == key }) {
+        if let i = o.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) {
             o.fields[i].value = value
         } else {
             o.fields.append(Field(key: key, value: value))
@@ -40,7 +40,7 @@ extension ObjectGraph {
     /// Removes a field of an object; returns whether it was there.
     @discardableResult
     public mutating func removeField(_ key: String, fromObject index: Int) -> Bool {
-        guard case .object(var o) = nodes[safe: index], let i = o.fields.firstIndex(where: { $0.key == key }) else { return false }
+        guard case .object(var o) = nodes[safe: index], let i = o.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) else { return false }
         o.fields.remove(at: i)
         nodes[index] = .object(o)
         return true
@@ -49,7 +49,7 @@ extension ObjectGraph {
     /// Renames a field of an object; returns whether it was there.
     @discardableResult
     public mutating func renameField(_ key: String, to newKey: String, inObject index: Int) -> Bool {
-        guard case .object(var o) = nodes[safe: index], let i = o.fields.firstIndex(where: { $0.key == key }) else { return false }
+        guard case .object(var o) = nodes[safe: index], let i = o.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) else { return false }
         o.fields[i].key = newKey
         nodes[index] = .object(o)
         return true
@@ -71,7 +71,7 @@ extension ObjectGraph {
         switch v {
         case .integer, .real, .bool:
             let boxed = box(v)
-            if case .object(var edited) = nodes[index], let i = edited.fields.firstIndex(where: { $0.key == key }) {
+            if case .object(var edited) = nodes[index], let i = edited.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) {
                 edited.fields[i].value = boxed
                 nodes[index] = .object(edited)
             }

@@ -32,7 +32,7 @@ public enum GraphWriter {
         objects.reserveCapacity(order.count + 8)
         var classIndex: [String: Int] = [:]
         var pendingClasses: [(Int, ClassName, [String])] = []
-        var seenKeys: Set<String> = []
+        var seenKeys: Set<PlistKey> = []  // by code points, as the dictionary's own keys
         let classBase = order.count
         func uid(_ old: Int) throws -> PlistValue {
             guard old >= 0, old < newIndex.count, newIndex[old] >= 0 else {
@@ -62,7 +62,7 @@ public enum GraphWriter {
                     case .reference(let r): value = try uid(r)
                     case .references(let rs): value = .array(try rs.map(uid))
                     }
-                    if manyFields, seenKeys.insert(field.key).inserted {
+                    if manyFields, seenKeys.insert(PlistKey(field.key)).inserted {
                         d.appendUnchecked(key: field.key, value: value)
                     } else {
                         d[field.key] = value

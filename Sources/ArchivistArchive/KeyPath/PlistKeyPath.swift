@@ -79,7 +79,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         case .value(let v):
             switch v {
             case .dictionary(let d):
-                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(d.count) keys)") }
+                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(d.count) keys\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
                 return .value(next)
             case .array(let items):
                 return .value(items[try index(key, count: items.count, path: path)])
@@ -97,7 +97,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             return .node(graph, refs[try index(key, count: refs.count, path: path)])
         case .node(let graph, let i):
             if i < 0 {
-                guard let top = graph.topEntries.first(where: { $0.key == key }) else {
+                guard let top = graph.topEntries.first(where: { PlistKeys.same($0.key, key) }) else {
                     throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.topEntries.map(\.key).joined(separator: ", ")))")
                 }
                 switch top.entry {
@@ -113,8 +113,8 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         return .node(graph, refs[try index(key, count: refs.count, path: path)])
                     case .map(let keys, let values):
                         for (k, v) in zip(keys, values) {
-                            if case .value(.string(let s))? = graph.nodes[safe: k], s == key { return .node(graph, v) }
-                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), s == key { return .node(graph, v) }
+                            if case .value(.string(let s))? = graph.nodes[safe: k], PlistKeys.same(s, key) { return .node(graph, v) }
+                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), PlistKeys.same(s, key) { return .node(graph, v) }
                         }
                         throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries")
                     case .data(let bytes):

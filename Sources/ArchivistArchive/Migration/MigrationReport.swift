@@ -1,3 +1,5 @@
+import ArchivistCore
+
 /// What a migration changed (or would change) in one input, counted per kind
 /// of change in the order first made.
 public struct MigrationReport: Sendable, Equatable {
@@ -13,6 +15,31 @@ public struct MigrationReport: Sendable, Equatable {
         case box(className: String, key: String)
         /// A nested archive (of its root's class) replaced by its Codable encoding.
         case encodeCodable(className: String, encoding: String)
+
+        /// The same kind with the same names, compared by code points
+        /// (``PlistKeys``): keys `é` and `e` + U+0301 are two changes.
+        public static func == (lhs: Change, rhs: Change) -> Bool {
+            switch (lhs, rhs) {
+            case let (.renameClass(a, b), .renameClass(c, d)), let (.removeKey(a, b), .removeKey(c, d)),
+                 let (.box(a, b), .box(c, d)), let (.encodeCodable(a, b), .encodeCodable(c, d)):
+                return PlistKeys.same(a, c) && PlistKeys.same(b, d)
+            case let (.renameKey(a, b, c), .renameKey(d, e, f)):
+                return PlistKeys.same(a, d) && PlistKeys.same(b, e) && PlistKeys.same(c, f)
+            case (.renameClass, _), (.renameKey, _), (.removeKey, _), (.box, _), (.encodeCodable, _):
+                return false
+            }
+        }
+
+        /// Hashes the kind and the names' UTF-8, consistently with `==`.
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case let .renameClass(a, b): hasher.combine(0); hasher.combine(PlistKey(a)); hasher.combine(PlistKey(b))
+            case let .renameKey(a, b, c): hasher.combine(1); hasher.combine(PlistKey(a)); hasher.combine(PlistKey(b)); hasher.combine(PlistKey(c))
+            case let .removeKey(a, b): hasher.combine(2); hasher.combine(PlistKey(a)); hasher.combine(PlistKey(b))
+            case let .box(a, b): hasher.combine(3); hasher.combine(PlistKey(a)); hasher.combine(PlistKey(b))
+            case let .encodeCodable(a, b): hasher.combine(4); hasher.combine(PlistKey(a)); hasher.combine(PlistKey(b))
+            }
+        }
     }
 
     /// One line of the report: where (empty for the input's own archive, else
@@ -36,7 +63,7 @@ public struct MigrationReport: Sendable, Equatable {
     private var entryIndex: [EntryKey: Int] = [:]
 
     private struct EntryKey: Hashable, Sendable {
-        var archive: String
+        var archive: PlistKey
         var change: Change
     }
 
@@ -47,7 +74,7 @@ public struct MigrationReport: Sendable, Equatable {
     public var isEmpty: Bool { entries.isEmpty }
 
     mutating func record(_ change: Change, in archive: String) {
-        let key = EntryKey(archive: archive, change: change)
+        let key = EntryKey(archive: PlistKey(archive), change: change)
         if let i = entryIndex[key] {
             entries[i].count += 1
         } else {
@@ -57,7 +84,7 @@ public struct MigrationReport: Sendable, Equatable {
     }
 
     mutating func noteArchive(_ path: String) {
-        if !archives.contains(path) { archives.append(path) }
+        if !PlistKeys.contains(path, in: archives) { archives.append(path) }
     }
 
     /// The report as indented lines (`rename class A -> B (1 object)`).

@@ -34,7 +34,7 @@ public struct MigrationRules: Sendable, Equatable {
         public var remove: Bool
 
         /// True when this rule is about `name`, before or after a rename.
-        public func matches(_ name: String) -> Bool { name == key || name == renameTo }
+        public func matches(_ name: String) -> Bool { PlistKeys.same(name, key) || renameTo.map { PlistKeys.same(name, $0) } == true }
     }
 
     /// What happens to one class.
@@ -49,8 +49,9 @@ public struct MigrationRules: Sendable, Equatable {
         }
         /// The first key rule of each archived key, and of each new name: a
         /// class with thousands of key rules finds one without a scan.
-        private var byKey: [String: Int]
-        private var byNewName: [String: Int]
+        /// Keys match by code points (``PlistKey``), as the archive's keys do.
+        private var byKey: [PlistKey: Int]
+        private var byNewName: [PlistKey: Int]
 
         /// A class rule.
         init(name: String, renameTo: String?, keys: [KeyRule]) {
@@ -60,11 +61,11 @@ public struct MigrationRules: Sendable, Equatable {
             (byKey, byNewName) = Self.index(keys)
         }
 
-        private static func index(_ keys: [KeyRule]) -> ([String: Int], [String: Int]) {
-            var byKey: [String: Int] = [:], byNewName: [String: Int] = [:]
+        private static func index(_ keys: [KeyRule]) -> ([PlistKey: Int], [PlistKey: Int]) {
+            var byKey: [PlistKey: Int] = [:], byNewName: [PlistKey: Int] = [:]
             for (position, rule) in keys.enumerated() {
-                if byKey[rule.key] == nil { byKey[rule.key] = position }
-                if let renameTo = rule.renameTo, byNewName[renameTo] == nil { byNewName[renameTo] = position }
+                if byKey[PlistKey(rule.key)] == nil { byKey[PlistKey(rule.key)] = position }
+                if let renameTo = rule.renameTo, byNewName[PlistKey(renameTo)] == nil { byNewName[PlistKey(renameTo)] = position }
             }
             return (byKey, byNewName)
         }
@@ -79,12 +80,12 @@ public struct MigrationRules: Sendable, Equatable {
 
         /// The rule for a key, by its old or new name.
         public func key(_ name: String) -> KeyRule? {
-            earliest(byKey[name], byNewName[name]).map { keys[$0] }
+            earliest(byKey[PlistKey(name)], byNewName[PlistKey(name)]).map { keys[$0] }
         }
 
         /// The rule for a key by the name it has in the archive (before a rename).
         public func key(archivedAs name: String) -> KeyRule? {
-            byKey[name].map { keys[$0] }
+            byKey[PlistKey(name)].map { keys[$0] }
         }
     }
 
@@ -188,7 +189,7 @@ public struct MigrationRules: Sendable, Equatable {
             var keyRules: [KeyRule] = []
             // Where each name ends up after migration, to find a clash without a scan:
             // a key renamed to it, or a key kept under it.
-            var renamedTo: [String: Int] = [:], keptAs: [String: Int] = [:]
+            var renamedTo: [PlistKey: Int] = [:], keptAs: [PlistKey: Int] = [:]
             for (key, keyBody) in try dictionary(keys, at: path + ".keys") {
                 let at = path + ".keys." + pathComponent(key)
                 guard !key.isEmpty else { throw fail(at, "a key is empty") }
@@ -201,13 +202,13 @@ public struct MigrationRules: Sendable, Equatable {
                 if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil {
                     throw fail(at, "remove cannot be combined with renameTo or box")
                 }
-                if let target = keyRule.renameTo, let clash = earliest(renamedTo[target], keptAs[target]) {
+                if let target = keyRule.renameTo, let clash = earliest(renamedTo[PlistKey(target)], keptAs[PlistKey(target)]) {
                     throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(keyRules[clash].key)\" after migration")
                 }
                 if let target = keyRule.renameTo {
-                    if renamedTo[target] == nil { renamedTo[target] = keyRules.count }
-                } else if !keyRule.remove, keptAs[key] == nil {
-                    keptAs[key] = keyRules.count
+                    if renamedTo[PlistKey(target)] == nil { renamedTo[PlistKey(target)] = keyRules.count }
+                } else if !keyRule.remove, keptAs[PlistKey(key)] == nil {
+                    keptAs[PlistKey(key)] = keyRules.count
                 }
                 keyRules.append(keyRule)
             }

@@ -195,14 +195,14 @@ public struct Migrator: Sendable {
                         }
                     }
                 }
-                if let newKey = keyRule?.renameTo, newKey != field.key {
+                if let newKey = keyRule?.renameTo, !PlistKeys.same(newKey, field.key) {
                     report.record(.renameKey(className: oldName, from: field.key, to: newKey), in: path)
                     field.key = newKey
                 }
                 fields.append(field)
             }
-            var keys: Set<String> = []
-            for field in fields where !keys.insert(field.key).inserted {
+            var keys: Set<PlistKey> = []
+            for field in fields where !keys.insert(PlistKey(field.key)).inserted {
                 throw PlistError(.archive, "the rules give \(o.className) two fields named \(field.key)",
                                  at: .archive(object: index, keyPath: ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)))
             }

@@ -8,7 +8,7 @@ package struct RulesCensus: Sendable {
     /// order of first appearance.
     package private(set) var classNames: [ClassName] = []
     /// The keys of the objects of each archived class name.
-    private var keys: [String: Set<String>] = [:]
+    private var keys: [String: Set<PlistKey>] = [:]
     private var seen: Set<String> = []
     /// How deep archives nested in `<data>` values are followed.
     let maxNesting: Int
@@ -32,7 +32,7 @@ package struct RulesCensus: Sendable {
                     for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
                         classNames.append(ClassName(archived: name))
                     }
-                    keys[o.className.archived, default: []].formUnion(o.fields.map(\.key))
+                    keys[o.className.archived, default: []].formUnion(o.fields.lazy.map { PlistKey($0.key) })
                     for field in o.fields {
                         if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
                             collect(nested.value, depth: depth + 1)
@@ -80,12 +80,12 @@ package struct RulesCensus: Sendable {
                                              message: "class \(rule.name) occurs in none of the inputs" + Self.didYouMean(guess)))
                 continue
             }
-            var present: Set<String> = []
+            var present: Set<PlistKey> = []
             for name in matching { present.formUnion(keys[name.archived] ?? []) }
             // One finder per class, sharing what the class finder left of the budget.
             var nearKeys: NearMiss.Finder?
-            for key in rule.keys where !present.contains(key.key) && !(key.renameTo.map(present.contains) ?? false) {
-                var finder = nearKeys ?? NearMiss.Finder(present.sorted(), budget: nearClasses.cellsLeft)
+            for key in rule.keys where !present.contains(PlistKey(key.key)) && !(key.renameTo.map { present.contains(PlistKey($0)) } ?? false) {
+                var finder = nearKeys ?? NearMiss.Finder(present.map(\.text).sorted(), budget: nearClasses.cellsLeft)
                 let guess = finder.best(for: key.key).map { "\"\($0)\"" }
                 nearClasses.spend(finder.cellsLeft)
                 nearKeys = finder

@@ -19,6 +19,8 @@ package struct JSONStream {
     private let out: ByteSink
     /// Containers open around the text, outside this stream (for indentation).
     private let outerDepth: Int
+    /// One line: no line breaks or indents, `"key":value` (JSON Lines).
+    private let compact: Bool
     private var levels: [Level] = []
     /// How the next value is reached: set by `key` or `element`.
     private var next = Slot.root
@@ -27,16 +29,19 @@ package struct JSONStream {
 
     /// A stream writing into `out`; `depth` is the number of containers the
     /// text will be placed in (by `embed` of another stream), for its indents.
-    package init(into out: ByteSink, depth: Int = 0) {
+    /// With `compact`, the text is one line without spaces between tokens
+    /// (for JSON Lines), otherwise indented as the pretty writer indents.
+    package init(into out: ByteSink, depth: Int = 0, compact: Bool = false) {
         self.out = out
         outerDepth = max(depth, 0)
+        self.compact = compact
     }
 
     /// Starts the next entry of the open object: separator, line break, indent and `"key": `.
     package mutating func key(_ key: String) {
         separate()
         string(key)
-        out.append(": " as StaticString)
+        if compact { out.append(UInt8(ascii: ":")) } else { out.append(": " as StaticString) }
         next = .entry(key)
     }
 
@@ -51,6 +56,7 @@ package struct JSONStream {
         guard !levels.isEmpty else { return }
         if levels[levels.count - 1].count > 0 { out.append(UInt8(ascii: ",")) }
         levels[levels.count - 1].count += 1
+        if compact { return }
         out.append(0x0A)
         out.append(repeating: UInt8(ascii: " "), count: 2 * (outerDepth + levels.count))
     }
@@ -77,7 +83,7 @@ package struct JSONStream {
 
     private mutating func close() {
         guard let level = levels.popLast() else { return }
-        if level.count > 0 {
+        if level.count > 0, !compact {
             out.append(0x0A)
             out.append(repeating: UInt8(ascii: " "), count: 2 * (outerDepth + levels.count))
         }
@@ -126,7 +132,7 @@ package struct JSONStream {
     private mutating func scalar(_ item: PlistItem) throws {
         let slot = next
         let levels = self.levels
-        try JSONPlistWriter.writeScalar(item, pretty: true, encoderStyle: false, scratch: &scratch,
+        try JSONPlistWriter.writeScalar(item, pretty: !compact, encoderStyle: false, scratch: &scratch,
                                         keyPath: { JSONStream.keyPath(levels, slot) }, into: out)
     }
 

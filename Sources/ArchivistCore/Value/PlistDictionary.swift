@@ -1,7 +1,9 @@
 /// A property-list dictionary: string keys in the order they were read, stored as
 /// two parallel arrays (no hashing while reading).
 ///
-/// Keys are unique: `set` replaces the value of an existing key in place. Lookups
+/// Keys are unique: `set` replaces the value of an existing key in place. Keys
+/// are the same only when their code points are (``PlistKeys``), as
+/// CoreFoundation compares them: `"é"` and `"e\u{301}"` are two keys. Lookups
 /// scan linearly; callers that look up many keys build their own index.
 public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// The keys, in order.
@@ -27,12 +29,12 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// position and its last value.
     public init(_ pairs: [(String, PlistValue)]) {
         self.init(minimumCapacity: pairs.count)
-        var positions: [String: Int] = [:]
+        var positions: [PlistKey: Int] = [:]
         for (k, v) in pairs {
-            if let i = positions[k] {
+            if let i = positions[PlistKey(k)] {
                 values[i] = v
             } else {
-                positions[k] = keys.count
+                positions[PlistKey(k)] = keys.count
                 keys.append(k)
                 values.append(v)
             }
@@ -52,9 +54,9 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// True when there are no entries.
     @inlinable public var isEmpty: Bool { keys.isEmpty }
 
-    /// The position of `key`, if present.
+    /// The position of `key` (the same code points), if present.
     public func index(forKey key: String) -> Int? {
-        keys.firstIndex(of: key)
+        PlistKeys.firstIndex(of: key, in: keys)
     }
 
     /// The value for `key`; setting nil removes the entry, setting a value for an
@@ -151,18 +153,18 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// Unordered equality: the same keys with equal values.
     public static func == (lhs: PlistDictionary, rhs: PlistDictionary) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.keys.elementsEqual(rhs.keys, by: PlistKeys.same) { return lhs.values == rhs.values }
         if lhs.count <= 16 {
             for (k, v) in lhs {
                 guard let other = rhs[k], other == v else { return false }
             }
             return true
         }
-        var index: [String: Int] = [:]
+        var index: [PlistKey: Int] = [:]
         index.reserveCapacity(rhs.count)
-        for (i, k) in rhs.keys.enumerated() { index[k] = i }
+        for (i, k) in rhs.keys.enumerated() { index[PlistKey(k)] = i }
         for (k, v) in lhs {
-            guard let i = index[k], rhs.values[i] == v else { return false }
+            guard let i = index[PlistKey(k)], rhs.values[i] == v else { return false }
         }
         return true
     }

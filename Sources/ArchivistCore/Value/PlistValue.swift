@@ -76,10 +76,11 @@ extension PlistValue {
 extension PlistValue: Equatable {
     /// Structural equality: dictionaries compare as unordered maps (XML output
     /// sorts keys, so order is not part of a property list's value), reals by
-    /// value (NaN equals NaN; the 32/64-bit width is ignored), dates by value.
+    /// value (NaN equals NaN; the 32/64-bit width is ignored), dates by value,
+    /// strings (and keys) by code points, as `-[NSString isEqual:]` compares them.
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return PlistKeys.same(a, b)
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b

@@ -105,6 +105,9 @@ struct Convert: ParsableCommand {
         if output.inPlace { throw ValidationError("--in-place does not apply to --sqlite; --into-column writes into the store.") }
         if output.backup != nil, intoColumn == nil { throw ValidationError("With --sqlite, --backup PATH goes with --into-column.") }
         if let intoColumn, intoColumn == store.database.column { throw ValidationError("--into-column must name another column than --column: the archives are kept.") }
+        if intoColumn != nil, store.filter != nil || store.labelColumn != nil {
+            throw ValidationError("--into-column fills every row of the column: --where and --label-column do not apply.")
+        }
         if suggestRules {
             if output.outputDir != nil || intoColumn != nil { throw ValidationError("--suggest-rules writes one file: use -o or standard output.") }
             return

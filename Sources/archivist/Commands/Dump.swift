@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistDatabase
 import ArgumentParser
 
 /// `archivist dump`: shows a property list or keyed archive for people.
@@ -22,6 +23,13 @@ struct Dump: ParsableCommand {
             With --sqlite STORE --table T --column C every blob of the column (or --row
             ID's) is shown under its label 'STORE: T.C row N' (--json: one array of
             {"row", "value"}; dot: the label as a // comment before each graph).
+            --label-column NAME adds that column's value to each label ('row N
+            (NAME: VALUE)'; JSON: "label" and "labelColumn"), and --where COLUMN=VALUE
+            takes only the rows whose COLUMN holds VALUE (bound as a parameter,
+            compared as SQLite compares it with the column's affinity).
+            --json-lines writes the JSON view of each FILE (several may be given) or
+            store row as one line, {"file", "value"} or {"row", "value"}, each as soon
+            as it is read (for jq); a file or row that fails writes no line.
 
             Example:
               archivist dump Data.plist
@@ -33,11 +41,13 @@ struct Dump: ParsableCommand {
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
+              archivist dump --json-lines Preferences/*.plist | jq .value
+              archivist dump --sqlite Manifest.db --table Files --column file --label-column relativePath --where domain=HomeDomain
             """
     )
 
-    @Argument(help: ArgumentHelp("The file to show ('-' reads standard input).", valueName: "FILE"))
-    var file: String?
+    @Argument(help: ArgumentHelp("The file to show ('-' reads standard input); several with --json-lines.", valueName: "FILE"))
+    var files: [String] = []
 
     @OptionGroup var store: StoreRowOptions
 
@@ -49,6 +59,9 @@ struct Dump: ParsableCommand {
 
     @Flag(help: "Print the same view as JSON, for programs (--format json).")
     var json = false
+
+    @Flag(name: .customLong("json-lines"), help: "One JSON object a line per file ({\"file\", \"value\"}) or store row ({\"row\", \"value\"}), each written when read (for jq).")
+    var jsonLines = false
 
     /// What `dump` writes.
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -74,12 +87,18 @@ struct Dump: ParsableCommand {
             throw ValidationError("--format dot draws an archive's whole graph; it takes no --raw, --stable or --depth.")
         }
         try store.validate(requireColumn: true)
-        if (file == nil) == !store.isSet { throw ValidationError("Give one FILE, or --sqlite STORE with --table and --column (and --row for one blob).") }
+        if jsonLines, json || format != .text || keyPath != nil {
+            throw ValidationError("--json-lines writes each whole view as one line of JSON: it takes no --json, --format or --key-path.")
+        }
+        if files.isEmpty == !store.isSet || (files.count > 1 && !jsonLines) {
+            throw ValidationError("Give one FILE (several with --json-lines), or --sqlite STORE with --table and --column (and --row for one blob).")
+        }
     }
 
     func run() throws {
+        if jsonLines { return try runJSONLines() }
         guard store.isSet else {
-            let file = self.file ?? "-"
+            let file = files.first ?? "-"
             try failing(at: file) {
                 let document = try PropertyList.read(try FileIO.read(file))
                 if asJSON, keyPath == nil {
@@ -110,6 +129,12 @@ struct Dump: ParsableCommand {
                 json.beginObject()
                 json.key("row")
                 try json.value(.int(row.rowid))
+                if let name = store.labelColumn {
+                    json.key("label")
+                    try json.value(Self.labelJSON(row.labelValue))
+                    json.key("labelColumn")
+                    try json.value(.string(name))
+                }
                 json.key("value")
                 json.embed(view)
                 json.endObject()
@@ -140,6 +165,18 @@ struct Dump: ParsableCommand {
             try TreeDumper.render(tree, options: options, into: sink)
         }
         try sink.finish()
+    }
+
+    /// A --label-column value for JSON: text as a string (invalid UTF-8
+    /// replaced), numbers as numbers, a blob as base64, NULL as null.
+    static func labelJSON(_ value: StoredValue?) -> PlistValue {
+        switch value {
+        case .text(let bytes)?: return .string(String(decoding: bytes, as: UTF8.self))
+        case .integer(let n)?: return .int(n)
+        case .real(let r)?: return .double(r)
+        case .blob(let bytes)?: return .data(bytes)
+        case nil: return .null
+        }
     }
 
     /// True for --json and --format json.
@@ -183,7 +220,7 @@ struct Dump: ParsableCommand {
 
     /// The JSON view, written as the next value of `json`: an archive's
     /// objects, or the plain tree.
-    private func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
+    func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
         let tree = try document.tree
         guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(tree.value) }
         try ArchiveJSONView.write(try ObjectGraph(tree), options: options, into: &json)

@@ -17,7 +17,7 @@ struct Info: ParsableCommand {
             path. --json prints one JSON array with an object per file.
             With --sqlite STORE --table T --column C each blob of the column (or --row ID)
             is inspected as a file, headed 'STORE: T.C row N' (in JSON: path, table,
-            column and row).
+            column and row; with --label-column, label and labelColumn).
 
             Examples:
               archivist info Info.plist Data.plist
@@ -64,10 +64,11 @@ struct Info: ParsableCommand {
             if try !inspect({ try FileIO.read(file) }, name: file, identity: [("path", .string(file))]) { failed = true }
         }
         let rowsRead = try store.forEachRowReportingErrors { row in
-            let identity: [(String, PlistValue)] = [
+            var identity: [(String, PlistValue)] = [
                 ("path", .string(store.database.sqlite ?? "")), ("table", .string(store.database.table ?? "")),
                 ("column", .string(store.database.column ?? "")), ("row", .int(row.rowid)),
             ]
+            if let name = store.labelColumn { identity += [("label", Dump.labelJSON(row.labelValue)), ("labelColumn", .string(name))] }
             if try !inspect({ row.bytes }, name: row.label, identity: identity) { failed = true }
         }
         if !rowsRead { failed = true }

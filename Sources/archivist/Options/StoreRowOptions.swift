@@ -8,8 +8,11 @@ struct StoreRow {
     var rowid: Int64
     /// The blob.
     var bytes: [UInt8]
-    /// `STORE: TABLE.COLUMN row N`, the name its results and errors carry.
+    /// `STORE: TABLE.COLUMN row N`, the name its results and errors carry,
+    /// with `(NAME: VALUE)` after it when --label-column names a column.
     var label: String
+    /// The --label-column value (nil for NULL or without the option).
+    var labelValue: StoredValue?
 }
 
 /// What the read commands (`dump`, `classes`, `info`, `lint`, `convert`) take
@@ -21,6 +24,21 @@ struct StoreRowOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --sqlite, only the blob of this rowid (Core Data's Z_PK).", valueName: "ID"))
     var row: Int64?
 
+    @Option(name: .customLong("label-column"), help: ArgumentHelp("With --sqlite, label each row with this column's value too (an iOS backup's relativePath).", valueName: "NAME"))
+    var labelColumn: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("With --sqlite, only rows whose COLUMN holds VALUE (compared by SQLite, never read as SQL).", valueName: "COLUMN=VALUE"))
+    var filter: String?
+
+    /// --label-column and --where for the store.
+    var selection: RowSelection {
+        var selection = RowSelection(labelColumn: labelColumn)
+        if let filter, let eq = filter.firstIndex(of: "=") {
+            selection.filter = (String(filter[..<eq]), String(filter[filter.index(after: eq)...]))
+        }
+        return selection
+    }
+
     /// True when --sqlite is given.
     var isSet: Bool { database.sqlite != nil }
 
@@ -29,33 +47,60 @@ struct StoreRowOptions: ParsableArguments {
     func validate(requireColumn: Bool) throws {
         try database.validate(requireColumn: requireColumn || row != nil)
         if row != nil, database.sqlite == nil { throw ValidationError("--row goes with --sqlite.") }
+        if database.sqlite == nil, labelColumn != nil || filter != nil { throw ValidationError("--label-column and --where go with --sqlite.") }
+        if let filter {
+            guard let eq = filter.firstIndex(of: "="), eq != filter.startIndex else {
+                throw ValidationError("--where takes COLUMN=VALUE (the first = ends the column's name).")
+            }
+            if row != nil { throw ValidationError("--row picks one row and --where selects rows: give one.") }
+        }
+        if labelColumn?.isEmpty == true { throw ValidationError("--label-column takes a column's name.") }
     }
 
     /// Opens the store read-only and calls `body` with each blob of the column
-    /// (only --row's when given), in rowid order. Throws a `PlistError` naming
-    /// the store's problem: it cannot be opened, the table or column does not
-    /// exist or holds no blobs (with the blob columns there are), the row has
-    /// no blob. Rows holding text or numbers instead of blobs are not read:
+    /// (only --row's when given, only those --where selects), in rowid order,
+    /// labelled with --label-column's value when given. Throws a `PlistError`
+    /// naming the store's problem: it cannot be opened, the table or a column
+    /// does not exist or holds no blobs (with the blob columns there are), the
+    /// row has no blob; a --where that selects no row is a warning. Rows
+    /// holding text or numbers instead of blobs are not read:
     /// one warning names them. A store read as its file is (a hot journal, a
     /// WAL store on read-only media) gets a warning that says what that means.
     func forEachRow(_ body: (StoreRow) throws -> Void) throws {
         guard let store = database.sqlite, let column = database.blobColumn else { return }
         let db = try Self.open(store)
-        if let row {
-            try column.forEachBlob(in: db, row: row) { rowid, bytes in
-                try body(StoreRow(rowid: rowid, bytes: bytes, label: "\(store): \(column.label) row \(rowid)"))
-            }
-            return
-        }
+        let selection = self.selection
         var others: [(row: Int64, type: String)] = []
-        try column.forEachValue(in: db) { rowid, value in
-            guard case .blob(let bytes) = value else {
-                others.append((rowid, value.typeName))
+        var found = false
+        try column.forEachRow(in: db, row: row, selection: selection) { selected in
+            found = true
+            guard case .blob(let bytes)? = selected.value else {
+                if let row { throw PlistError(.io, "row \(row) of \(column.label) holds NULL or a value that is not a blob") }
+                if let value = selected.value { others.append((selected.rowid, value.typeName)) }
                 return
             }
-            try body(StoreRow(rowid: rowid, bytes: bytes, label: "\(store): \(column.label) row \(rowid)"))
+            var label = "\(store): \(column.label) row \(selected.rowid)"
+            if let name = selection.labelColumn { label += " (\(name): \(Self.labelText(selected.label)))" }
+            try body(StoreRow(rowid: selected.rowid, bytes: bytes, label: label, labelValue: selected.label))
+        }
+        if let row, !found { throw PlistError(.io, "\(column.table) has no row \(row)") }
+        if let filter = selection.filter, !found {
+            Self.warnOnce("\(store): \(column.label): warning: no row has \(filter.column) = \(filter.value)")
         }
         if let warning = Self.notBlobsWarning(others) { Self.warnOnce("\(store): \(column.label): warning: \(warning)") }
+    }
+
+    /// A --label-column value as a label shows it: text as it is (control
+    /// characters are escaped where it is printed), numbers in decimal, a
+    /// blob by its size, NULL as `NULL`.
+    static func labelText(_ value: StoredValue?) -> String {
+        switch value {
+        case .text(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+        case .integer(let n)?: return String(n)
+        case .real(let r)?: return String(r)
+        case .blob(let bytes)?: return "a blob of \(bytes.count) bytes"
+        case nil: return "NULL"
+        }
     }
 
     /// Opens a store for reading (``SQLiteDatabase/openForReading(path:)``),

@@ -36,6 +36,19 @@ final class JSONStreamTests: XCTestCase {
         }
     }
 
+    /// A compact stream (JSON Lines) writes what the compact writer writes:
+    /// one line, no spaces between tokens.
+    func testACompactStreamWritesAsTheCompactWriter() throws {
+        let values = try corpusValues()
+        for (name, value) in values {
+            let sink = ByteSink()
+            var json = JSONStream(into: sink, compact: true)
+            try json.value(value)
+            XCTAssertEqual(sink.bytes(), try JSONPlistWriter.write(value, options: WriteOptions(pretty: false)), name)
+            XCTAssertFalse(sink.bytes().contains(0x0A), name)
+        }
+    }
+
     /// Text made by a stream started at a depth and embedded where that depth
     /// is reached reads as one document written at once.
     func testEmbeddedTextIsIndentedForItsPlace() throws {
