@@ -287,16 +287,37 @@ extension FileIO {
     }
 
     /// Puts a staged file in place: renames it over its target, or for a
-    /// backup links it there only if nothing is there yet. First checks that
-    /// the file it must not lose (`unchanged`) is still as it was read. On
-    /// failure removes the temporary file and throws; a file written directly
-    /// has nothing to place.
+    /// backup links it there only if nothing is there yet. The file it must
+    /// not lose (`unchanged`) must still be as it was read: on Linux the
+    /// result is exchanged with the target in one step and what came out is
+    /// checked (and swapped back if it changed), so a save by rename that
+    /// lands just before cannot be replaced; elsewhere it is checked just
+    /// before the rename. On failure removes the temporary file and throws; a
+    /// file written directly has nothing to place.
     package static func place(_ staged: StagedFile) throws {
         guard let temporary = staged.temporary else { return }
         if let unchanged = staged.unchanged {
+            let changed = PlistError(.io, "\(unchanged.path) changed while converting; it was left as it is (run again to convert what it holds now)")
+            if !staged.keepsExisting, archivist_exchange(temporary, staged.target) == 0 {
+                // Swapped in one step: what was replaced is now at the
+                // temporary name, where it is checked with no window for a
+                // save (a rename) to slip in between; a changed file is
+                // swapped back.
+                var st = stat()
+                if lstat(temporary, &st) == 0, FileStamp(st).sameContent(as: unchanged.stamp) {
+                    unlink(temporary)
+                    return
+                }
+                if archivist_exchange(temporary, staged.target) != 0 {
+                    throw ioError("\(unchanged.path) changed while converting, and could not be put back (it is at \(temporary))")
+                }
+                unlink(temporary)
+                throw changed
+            }
+            // No exchange here (other systems, some file systems): check, then rename.
             guard let now = FileStamp(path: unchanged.path), now.sameContent(as: unchanged.stamp) else {
                 unlink(temporary)
-                throw PlistError(.io, "\(unchanged.path) changed while converting; it was left as it is (run again to convert what it holds now)")
+                throw changed
             }
         }
         if staged.keepsExisting {

@@ -19,6 +19,11 @@ int archivist_has_syncfs(void);
 /// has no `syncfs`.
 int archivist_syncfs(int fd);
 
+/// Swaps the files at `a` and `b` in one step (Linux's `renameat2` with
+/// `RENAME_EXCHANGE`); -1 with `errno` (`ENOSYS`, `EINVAL` where the platform
+/// or file system has no exchange).
+int archivist_exchange(const char *a, const char *b);
+
 /// Copies every extended attribute of the file at `from` (links followed)
 /// to the open file `to_fd`, counting those copied in `*copied`. Returns 0,
 /// or -1 with `errno` of the last attribute that could not be copied (the
