@@ -12,6 +12,7 @@ enum PlutilHabits {
         var expect: String?
         var appendFlag = false
         var silent = false
+        var noNewline = false
         var valueType: String?
         var k = 0
         var operands: [String] = []
@@ -27,6 +28,8 @@ enum PlutilHabits {
                 pretty = true
             case "-s":
                 silent = true
+            case "-n":
+                noNewline = true
             case "-expect" where k + 1 < rest.count:
                 expect = rest[k + 1]
                 k += 1
@@ -60,7 +63,7 @@ enum PlutilHabits {
             let keyPath = rest.first.map(quoted) ?? "KEYPATH"
             let format = rest.dropFirst().first
             let to = format.map { $0 == "raw" ? "" : " --to \($0)" } ?? ""
-            return "archivist get \(files(rest.dropFirst(2))) \(keyPath)\(to)\(expect.map { " --expect \($0)" } ?? "")"
+            return "archivist get \(files(rest.dropFirst(2))) \(keyPath)\(to)\(expect.map { " --expect \($0)" } ?? "")\(noNewline ? " -n" : "")"
         case "-type":
             return "archivist get \(files(rest.dropFirst())) \(rest.first.map(quoted) ?? "KEYPATH") --type"
         case "-replace", "-insert":

@@ -45,6 +45,7 @@ extension CLITests {
             (["-lint", "-s", "a.plist"], "archivist lint --quiet a.plist"),
             (["-extract", "CFBundleURLTypes.0", "json", "Info.plist"], "archivist get Info.plist CFBundleURLTypes.0 --to json"),
             (["-extract", "CFBundleVersion", "raw", "-expect", "string", "Info.plist"], "archivist get Info.plist CFBundleVersion --expect string"),
+            (["-extract", "CFBundleVersion", "raw", "-n", "Info.plist"], "archivist get Info.plist CFBundleVersion -n"),
             (["-replace", "CFBundleVersion", "-string", "43", "Info.plist"], "archivist set Info.plist CFBundleVersion 43 --type string"),
             (["-insert", "Ratio", "-float", "0.5", "Info.plist"], "archivist set Info.plist Ratio 0.5 --type real"),
             (["-insert", "Tags", "-array", "Info.plist"], "archivist set Info.plist Tags --type array"),
