@@ -5,6 +5,12 @@ enum PlutilHabits {
     /// The archivist command line for a plutil-style one, or nil when the
     /// first argument is not one of plutil's verbs.
     static func suggestion(for arguments: [String]) -> String? {
+        /// `dir/Info.plist` as `dir/Info.EXT`.
+        func sourceFile(_ path: String, _ ext: String) -> String {
+            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            let base = path[slash...].lastIndex(of: ".").flatMap { $0 == slash ? nil : path[..<$0] } ?? path[...]
+            return base + "." + ext
+        }
         guard let verb = arguments.first else { return nil }
         var rest = Array(arguments.dropFirst())
         var output: String?
@@ -53,7 +59,10 @@ enum PlutilHabits {
         switch verb {
         case "-convert":
             let format = rest.first ?? "FORMAT"
-            let destination = output.map { " -o \(quoted($0))" } ?? " --in-place"
+            // plutil writes swift and objc source beside the input, as NAME.swift or NAME.m.
+            let sourceExtension = ["swift": "swift", "objc": "m"][format]
+            let beside = sourceExtension.flatMap { ext in rest.dropFirst().first.map { " -o \(quoted(sourceFile($0, ext)))" } }
+            let destination = output.map { " -o \(quoted($0))" } ?? beside ?? " --in-place"
             return "archivist convert \(files(rest.dropFirst())) --to \(format)\(destination)\(pretty && format == "json" ? " --pretty" : "")"
         case "-p":
             return "archivist dump \(files(rest[...]))"

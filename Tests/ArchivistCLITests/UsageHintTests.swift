@@ -39,6 +39,8 @@ extension CLITests {
     func testPlutilSpellingsGetTheArchivistCommand() throws {
         let cases: [([String], String)] = [
             (["-convert", "xml1", "Info.plist"], "archivist convert Info.plist --to xml1 --in-place"),
+            (["-convert", "swift", "dir/Info.plist"], "archivist convert dir/Info.plist --to swift -o dir/Info.swift"),
+            (["-convert", "objc", "-o", "I.m", "Info.plist"], "archivist convert Info.plist --to objc -o I.m"),
             (["-convert", "json", "-r", "-o", "out.json", "Info.plist"], "archivist convert Info.plist --to json -o out.json --pretty"),
             (["-p", "Data.plist"], "archivist dump Data.plist"),
             (["-lint", "a.plist", "b.plist"], "archivist lint a.plist b.plist"),
