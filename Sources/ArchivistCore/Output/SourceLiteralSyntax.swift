@@ -10,12 +10,13 @@ public enum SourceLanguage: String, Sendable, CaseIterable {
 
     /// The constant's name for a file name: its base name without the
     /// extension, every character but ASCII letters, digits and `_` replaced
-    /// by `_`, `_` in front of a leading digit or a keyword; `plist` for none.
+    /// by `_`, `_` in front of a leading digit or a keyword; `plist` when no
+    /// letter or digit is left (standard input, `-`).
     public static func identifier(from fileName: String) -> String {
         var base = Substring(fileName.split(separator: "/").last ?? "")
         if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = base[..<dot] }
         var name = String(base.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") ? Character($0) : "_" })
-        if name.isEmpty || name == "-" { return "plist" }
+        if !name.contains(where: { $0 != "_" }) { return "plist" }
         if let first = name.unicodeScalars.first, ("0"..."9").contains(first) || keywords.contains(name) { name = "_" + name }
         return name
     }
