@@ -64,6 +64,16 @@ extension CLITests {
         XCTAssertEqual(back.stdout, Self.unsortedXML.replacingOccurrences(of: "<integer>1</integer>", with: "<integer>2</integer>"))
     }
 
+    func testSetKeepsJSONLayout() throws {
+        make("pretty.json", "{\n  \"z\": 1,\n  \"a\": [\n    true\n  ]\n}\n")
+        XCTAssertEqual(try run(["set", "pretty.json", "b", "x", "--type", "string"]).status, 0)
+        XCTAssertEqual(contents("pretty.json").map { String(decoding: $0, as: UTF8.self) },
+                       "{\n  \"z\": 1,\n  \"a\": [\n    true\n  ],\n  \"b\": \"x\"\n}\n")
+        make("compact.json", "{\"z\":1,\"a\":[true]}")
+        XCTAssertEqual(try run(["remove", "compact.json", "a"]).status, 0)
+        XCTAssertEqual(contents("compact.json").map { String(decoding: $0, as: UTF8.self) }, "{\"z\":1}")
+    }
+
     func testGetNPrintsNoTrailingNewline() throws {
         make("a.plist", Self.unsortedXML)
         for (path, expected) in [("Zeta", "z"), ("Alpha", "1"), ("Mid.b", "1.5"), ("Mid.y", "true")] {
