@@ -5,6 +5,12 @@ enum PlutilHabits {
     /// The archivist command line for a plutil-style one, or nil when the
     /// first argument is not one of plutil's verbs.
     static func suggestion(for arguments: [String]) -> String? {
+        /// `dir/Info.plist` as `dir/Info.EXT`.
+        func sourceFile(_ path: String, _ ext: String) -> String {
+            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            let base = path[slash...].lastIndex(of: ".").flatMap { $0 == slash ? nil : path[..<$0] } ?? path[...]
+            return base + "." + ext
+        }
         guard let verb = arguments.first else { return nil }
         var rest = Array(arguments.dropFirst())
         var output: String?
@@ -12,6 +18,7 @@ enum PlutilHabits {
         var expect: String?
         var appendFlag = false
         var silent = false
+        var noNewline = false
         var valueType: String?
         var k = 0
         var operands: [String] = []
@@ -27,6 +34,8 @@ enum PlutilHabits {
                 pretty = true
             case "-s":
                 silent = true
+            case "-n":
+                noNewline = true
             case "-expect" where k + 1 < rest.count:
                 expect = rest[k + 1]
                 k += 1
@@ -50,7 +59,10 @@ enum PlutilHabits {
         switch verb {
         case "-convert":
             let format = rest.first ?? "FORMAT"
-            let destination = output.map { " -o \(quoted($0))" } ?? " --in-place"
+            // plutil writes swift and objc source beside the input, as NAME.swift or NAME.m.
+            let sourceExtension = ["swift": "swift", "objc": "m"][format]
+            let beside = sourceExtension.flatMap { ext in rest.dropFirst().first.map { " -o \(quoted(sourceFile($0, ext)))" } }
+            let destination = output.map { " -o \(quoted($0))" } ?? beside ?? " --in-place"
             return "archivist convert \(files(rest.dropFirst())) --to \(format)\(destination)\(pretty && format == "json" ? " --pretty" : "")"
         case "-p":
             return "archivist dump \(files(rest[...]))"
@@ -60,7 +72,7 @@ enum PlutilHabits {
             let keyPath = rest.first.map(quoted) ?? "KEYPATH"
             let format = rest.dropFirst().first
             let to = format.map { $0 == "raw" ? "" : " --to \($0)" } ?? ""
-            return "archivist get \(files(rest.dropFirst(2))) \(keyPath)\(to)\(expect.map { " --expect \($0)" } ?? "")"
+            return "archivist get \(files(rest.dropFirst(2))) \(keyPath)\(to)\(expect.map { " --expect \($0)" } ?? "")\(noNewline ? " -n" : "")"
         case "-type":
             return "archivist get \(files(rest.dropFirst())) \(rest.first.map(quoted) ?? "KEYPATH") --type"
         case "-replace", "-insert":

@@ -39,12 +39,15 @@ extension CLITests {
     func testPlutilSpellingsGetTheArchivistCommand() throws {
         let cases: [([String], String)] = [
             (["-convert", "xml1", "Info.plist"], "archivist convert Info.plist --to xml1 --in-place"),
+            (["-convert", "swift", "dir/Info.plist"], "archivist convert dir/Info.plist --to swift -o dir/Info.swift"),
+            (["-convert", "objc", "-o", "I.m", "Info.plist"], "archivist convert Info.plist --to objc -o I.m"),
             (["-convert", "json", "-r", "-o", "out.json", "Info.plist"], "archivist convert Info.plist --to json -o out.json --pretty"),
             (["-p", "Data.plist"], "archivist dump Data.plist"),
             (["-lint", "a.plist", "b.plist"], "archivist lint a.plist b.plist"),
             (["-lint", "-s", "a.plist"], "archivist lint --quiet a.plist"),
             (["-extract", "CFBundleURLTypes.0", "json", "Info.plist"], "archivist get Info.plist CFBundleURLTypes.0 --to json"),
             (["-extract", "CFBundleVersion", "raw", "-expect", "string", "Info.plist"], "archivist get Info.plist CFBundleVersion --expect string"),
+            (["-extract", "CFBundleVersion", "raw", "-n", "Info.plist"], "archivist get Info.plist CFBundleVersion -n"),
             (["-replace", "CFBundleVersion", "-string", "43", "Info.plist"], "archivist set Info.plist CFBundleVersion 43 --type string"),
             (["-insert", "Ratio", "-float", "0.5", "Info.plist"], "archivist set Info.plist Ratio 0.5 --type real"),
             (["-insert", "Tags", "-array", "Info.plist"], "archivist set Info.plist Tags --type array"),

@@ -18,6 +18,13 @@ struct Convert: ParsableCommand {
             -r is --recursive (folders), not plutil's -r: pretty JSON is --pretty.
             When an input fails, the others are still converted and the exit status is 1.
 
+            --to swift and --to objc write the source of a literal constant named after
+            the file, as plutil -convert swift|objc does (`/// Generated from FILE`, then
+            `let NAME: [String: Any] = [...]` or `NSDictionary * const NAME = @{...};`),
+            to standard output, -o FILE or --output-dir DIR (NAME.swift, NAME.m). Such
+            literals hold strings, numbers, booleans, arrays and dictionaries: a date or
+            data is an error naming its key path, as plutil refuses them.
+
             --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder
             writes for the structs its classes stand for: custom objects as objects of
             their fields, collections as arrays and objects, NSDate per --dates, NSData as
@@ -41,6 +48,7 @@ struct Convert: ParsableCommand {
               archivist convert *.plist --to xml --output-dir out/
               archivist convert Prefs.plist --to xml1 --in-place
               archivist convert Prefs.plist --to binary --in-place --backup .orig
+              archivist convert Defaults.plist --to swift -o Defaults.swift
               cat Info.plist | archivist convert - --to json
               archivist convert computer.plist --to codable-json --rules rules.json --pretty
               archivist convert computer.plist --to codable-json --suggest-rules -o rules.json
@@ -57,7 +65,7 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong("into-column"), help: ArgumentHelp("With --sqlite: write each row's result into this column of the table (added if missing), in one transaction.", valueName: "COLUMN"))
     var intoColumn: String?
 
-    @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep, codable-json.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep, codable-json, swift, objc.", valueName: "FORMAT"))
     var to: ConvertTarget
 
     @Option(help: ArgumentHelp("codable-json: a rules file (renames, removals, unwrap, typeKey).", valueName: "RULES"))
@@ -90,6 +98,9 @@ struct Convert: ParsableCommand {
             return
         }
         if intoColumn != nil { throw ValidationError("--into-column goes with --sqlite.") }
+        if case .source = to, output.inPlace {
+            throw ValidationError("--to swift and --to objc write source, not a property list: use -o FILE or --output-dir DIR instead of --in-place.")
+        }
         if inputs.isEmpty { throw ValidationError("Give files to convert, or --sqlite STORE --table T --column C.") }
         if suggestRules {
             if output.outputDir != nil || output.inPlace { throw ValidationError("--suggest-rules writes one file: use -o or standard output.") }
@@ -126,6 +137,10 @@ struct Convert: ParsableCommand {
         }
         if store.isSet {
             try convertStore(rules: ruleSet)
+            return
+        }
+        if case .source(let language) = to {
+            try convertToSource(language)
             return
         }
         var stdinBytes: [UInt8]?

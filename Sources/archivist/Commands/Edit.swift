@@ -4,7 +4,10 @@ import ArchivistCore
 import ArgumentParser
 
 /// Reads a file, applies an edit at a key path, and writes it back in its own
-/// format (atomically), or to `-o`.
+/// format (atomically), or to `-o`. Dictionaries keep the file's key order (a
+/// new key goes at the end of its dictionary), and JSON on several lines is
+/// written pretty, so an edit changes only what it edits, as plutil's
+/// `-replace`, `-insert` and `-remove` do.
 enum FileEdit {
     static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?) throws {
         let notes = try failing(at: file) { () -> [String] in
@@ -14,7 +17,9 @@ enum FileEdit {
             let input = try FileIO.input(file)
             let document = try input.withUnsafeBytes { try PropertyList.read($0) }
             let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.value, create: create)
-            let bytes = try PropertyList.write(edited, as: document.format)
+            // JSON laid out on several lines stays so (compact JSON stays compact).
+            let pretty = document.format == .json && input.withUnsafeBytes { $0.dropLast().contains(0x0A) }
+            let bytes = try PropertyList.write(edited, as: document.format, options: WriteOptions(keepKeyOrder: true, pretty: pretty))
             guard let output else {
                 // In place: only if nobody changed the file since it was read.
                 return try FileIO.writeAtomically(bytes, to: file, unchanged: input.stamp.map { FileIO.Precondition(path: file, stamp: $0) })

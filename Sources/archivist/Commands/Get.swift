@@ -18,7 +18,8 @@ struct Get: ParsableCommand {
             keyed archive, JSON (a value stored with JSONEncoder) or a bookmark (path, volume, dates). --type prints the type only (string,
             integer, real, bool, date, data, array, dictionary, uid, or an object's class);
             --expect TYPE fails (status 1) when the type differs (float, as plutil says,
-            is accepted for real).
+            is accepted for real). -n prints no newline after the value, as plutil's
+            -extract ... -n does (a container loses the newline its text ends with).
             A path that does not resolve fails with status 1 and says which component
             failed and what was there instead.
 
@@ -27,6 +28,7 @@ struct Get: ParsableCommand {
               archivist get Info.plist CFBundleURLTypes.0 --to json
               archivist get Computer.plist root.cpu_coder.cores.1.coreID
               archivist get Preferences.plist currentUser.root.name --expect string
+              VERSION=$(archivist get Info.plist CFBundleShortVersionString -n)
             """
     )
 
@@ -48,6 +50,9 @@ struct Get: ParsableCommand {
     @Flag(help: "Data: write its bytes instead of base64.")
     var raw = false
 
+    @Flag(name: [.customShort("n"), .customLong("no-newline")], help: "Print no newline after the value (as plutil -extract -n).")
+    var noNewline = false
+
     func run() throws {
         try failing(at: file) {
             let document = try FileIO.input(file).withUnsafeBytes { try PropertyList.read($0) }
@@ -56,11 +61,12 @@ struct Get: ParsableCommand {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")
             }
             if type {
-                Console.output(target.typeName)
+                line(target.typeName)
                 return
             }
             if let to {
-                let bytes = try PropertyList.write(try target.plainTree(), as: to, options: WriteOptions(pretty: true))
+                var bytes = try PropertyList.write(try target.plainTree(), as: to, options: WriteOptions(pretty: true))
+                if noNewline, bytes.last == 0x0A { bytes.removeLast() }
                 try FileIO.writeAtomically(bytes, to: "-")
                 return
             }
@@ -83,26 +89,39 @@ struct Get: ParsableCommand {
         case .references: scalar = nil
         }
         switch scalar {
-        case .string(let s)?: Console.data(s)
-        case .integer(let i)?: Console.output(i.description)
-        case .real(let r)?: Console.output(r.description)
-        case .bool(let b)?: Console.output(b ? "true" : "false")
-        case .date(let d)?: Console.output(ISO8601.format(d))
-        case .uid(let u)?: Console.output(String(u))
+        case .string(let s)?: Console.data(s, terminator: newline)
+        case .integer(let i)?: line(i.description)
+        case .real(let r)?: line(r.description)
+        case .bool(let b)?: line(b ? "true" : "false")
+        case .date(let d)?: line(ISO8601.format(d))
+        case .uid(let u)?: line(String(u))
         case .data(let bytes)?:
             if raw {
                 try FileIO.writeAtomically(bytes, to: "-")
             } else if TreeDumper.showsDecoded(bytes) {
-                Console.text(try TreeDumper.render(.data(bytes)))
+                block(try TreeDumper.render(.data(bytes)))
             } else {
-                Console.output(String(decoding: Base64.encode(bytes), as: UTF8.self))
+                line(String(decoding: Base64.encode(bytes), as: UTF8.self))
             }
         case .null?, .array?, .dictionary?, nil:
             switch target {
-            case .value(let v): Console.text(try TreeDumper.render(v))
-            case .node(let graph, let i): Console.text(try ArchiveDumper.render(graph, node: i))
-            case .references(let graph, let refs): for r in refs { Console.text(try ArchiveDumper.render(graph, node: r)) }
+            case .value(let v): block(try TreeDumper.render(v))
+            case .node(let graph, let i): block(try ArchiveDumper.render(graph, node: i))
+            case .references(let graph, let refs): block(try refs.map { try ArchiveDumper.render(graph, node: $0) }.joined())
             }
         }
+    }
+
+    /// What follows a value: a newline, or nothing with -n.
+    private var newline: String { noNewline ? "" : "\n" }
+
+    /// Prints a one-line value, its control characters escaped.
+    private func line(_ text: String) {
+        Console.data(TerminalText.escaped(text), terminator: newline)
+    }
+
+    /// Prints a dump (ending with a newline, which -n leaves out).
+    private func block(_ text: String) {
+        Console.text(noNewline && text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
 }

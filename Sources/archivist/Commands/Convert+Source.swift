@@ -1,0 +1,56 @@
+import ArchivistBatch
+import ArchivistCore
+import ArgumentParser
+
+/// `convert --to swift|objc`: each input as the source of a literal constant
+/// named after its file, as `plutil -convert swift|objc` writes it.
+extension Convert {
+    /// Writes every input to standard output, `-o FILE` or `--output-dir DIR`
+    /// (as `DIR/NAME.swift` or `DIR/NAME.m`); an input that fails is reported
+    /// and the others are still written (exit status 1).
+    func convertToSource(_ language: SourceLanguage) throws {
+        var failed = false
+        var written: Set<String> = []
+        for input in inputs {
+            do {
+                try failing(at: input) {
+                    let document = try PropertyList.read(try FileIO.read(input, maxSize: limits.readOptions.limits.maxInputSize),
+                                                         options: limits.readOptions)
+                    document.diagnostics.forEach { Console.error($0.formatted(path: input, severity: "warning")) }
+                    let name = input == "-" ? "plist" : input
+                    let bytes = try SourceLiteralWriter.write(try document.tree, language: language, name: name,
+                                                              origin: input == "-" ? "standard input" : baseName(input),
+                                                              options: style.writeOptions)
+                    let destination = try sourceDestination(for: input, language: language, taken: &written)
+                    try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error)
+                }
+            } catch let exit as ExitCode where exit == .failure {
+                failed = true
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// Where an input's source goes; an input is never overwritten, and two
+    /// inputs of one name are not written to one file.
+    private func sourceDestination(for input: String, language: SourceLanguage, taken: inout Set<String>) throws -> String {
+        var destination = output.output ?? "-"
+        if let dir = output.outputDir {
+            try FileIO.createDirectories(dir)
+            let identifier = SourceLanguage.identifier(from: input == "-" ? "plist" : input)
+            destination = dir + (dir.hasSuffix("/") ? "" : "/") + identifier + "." + language.fileExtension
+            guard taken.insert(destination).inserted else {
+                throw PlistError(.io, "\(destination) was already written for another input of the same name")
+            }
+        }
+        if destination != "-", input != "-", FileIO.isSameFile(destination, input) {
+            throw PlistError(.io, "\(destination) is the input; choose another destination")
+        }
+        return destination
+    }
+
+    /// The last component of a path.
+    private func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
