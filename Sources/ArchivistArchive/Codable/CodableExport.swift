@@ -305,6 +305,8 @@ struct CodableExporter {
             return .dictionary(PlistDictionary([("identifier", .string(id))]))
         case .attributedString(let text, _):
             return .string(text)
+        case .appKit(let value):
+            return .string(value.text)
         }
     }
 

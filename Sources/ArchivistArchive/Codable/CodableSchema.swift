@@ -464,6 +464,7 @@ struct SchemaInference: Sendable {
         case .null: return nil
         case .locale: return .locale
         case .timeZone: return .timeZone
+        case .appKit: return .string
         case .geometry(let g):
             switch g {
             case .point: return .cgPoint
