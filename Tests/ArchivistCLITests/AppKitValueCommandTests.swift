@@ -80,4 +80,45 @@ extension CLITests {
         }
         XCTAssertFalse(dump.stdout.contains("NSWhite = <data"), dump.stdout)
     }
+
+    /// NSIndexSet and NSIndexPath as Foundation writes them (and reads back after `set`).
+    func testIndexesInEveryView() throws {
+        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+        let set = NSMutableIndexSet(indexesIn: NSRange(location: 0, length: 3))
+        set.add(in: NSRange(location: 10, length: 2))
+        archiver.encode(set, forKey: "set")
+        archiver.encode(NSIndexPath(indexes: [1, 2, 300], length: 3), forKey: "path")
+        archiver.encode(NSIndexSet(index: 4), forKey: "one")
+        archiver.finishEncoding()
+        try archiver.encodedData.write(to: work.appendingPathComponent("indexes.plist"))
+        let dump = try run(["dump", "indexes.plist"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        for line in ["set = NSMutableIndexSet [0..<3, 10..<12]", "path = NSIndexPath [1, 2, 300]", "one = NSIndexSet [4..<5]"] {
+            XCTAssertTrue(dump.stdout.contains(line), "\(line)\n\(dump.stdout)")
+        }
+        let json = try run(["dump", "--json", "indexes.plist"])
+        let view = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.output) as? [String: Any])
+        XCTAssertEqual(((view["top"] as? [String: Any])?["set"] as? [String: Any])?["indexes"] as? [[Int]], [[0, 3], [10, 12]])
+        let codable = try run(["convert", "indexes.plist", "--to", "codable-json"])
+        let tree = try XCTUnwrap(try JSONSerialization.jsonObject(with: codable.output) as? [String: Any])
+        XCTAssertEqual(tree["path"] as? [Int], [1, 2, 300])
+        // The fields stay reachable: set one, and Foundation reads the result.
+        let edit = try run(["set", "indexes.plist", "one.NSLength", "3", "--type", "integer"])
+        XCTAssertEqual(edit.status, 0, edit.stderr)
+        XCTAssertEqual(try run(["get", "indexes.plist", "one"]).stdout, "NSIndexSet [4..<7]\n")
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: try XCTUnwrap(contents("indexes.plist")))
+        unarchiver.requiresSecureCoding = false
+        XCTAssertEqual((unarchiver.decodeObject(forKey: "one") as? NSIndexSet).map { Array($0) }, [4, 5, 6])
+    }
+
+    /// Xcode's UserInterfaceState: its NSIndexPath and NSIndexSet read as indexes.
+    func testIndexesInARealXcuserstate() throws {
+        let file = Self.packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/real-world/xcodeproj-tuist/Fixtures/iOS/Project.xcodeproj/project.xcworkspace/xcuserdata/pepicrft.xcuserdatad/UserInterfaceState.xcuserstate").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: file), "no ../shared/real-world")
+        let dump = try run(["dump", file])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("NSIndexSet [0..<3]"), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("NSIndexPath [0]"), dump.stdout)
+    }
 }

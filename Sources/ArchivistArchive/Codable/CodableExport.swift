@@ -307,6 +307,8 @@ struct CodableExporter {
             return .string(text)
         case .appKit(let value):
             return .string(value.text)
+        case .indexes(let value):
+            return value.plist
         }
     }
 

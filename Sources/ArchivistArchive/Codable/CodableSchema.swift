@@ -465,6 +465,8 @@ struct SchemaInference: Sendable {
         case .locale: return .locale
         case .timeZone: return .timeZone
         case .appKit: return .string
+        case .indexes(.set): return .array(.array(.int))
+        case .indexes(.path): return .array(.int)
         case .geometry(let g):
             switch g {
             case .point: return .cgPoint

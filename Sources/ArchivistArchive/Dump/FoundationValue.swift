@@ -32,6 +32,17 @@ enum FoundationValue {
     case attributedString(String, attributes: Int?)
     /// AppKit's value classes: NSColor, NSFont, named images.
     case appKit(AppKitValue)
+    /// NSIndexSet's ranges and NSIndexPath's indexes.
+    case indexes(ArchivedIndexes)
+
+    /// Whether key paths still reach the object's archived fields (`NSColorName`,
+    /// `NSLocation`): true for the values read from AppKit's and the index classes' fields.
+    var keepsFields: Bool {
+        switch self {
+        case .appKit, .indexes: return true
+        case .list, .counted, .map, .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString: return false
+        }
+    }
 
     static let listClasses: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
     static let mapClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
@@ -86,6 +97,8 @@ enum FoundationValue {
             return .attributedString(text, attributes: attributes)
         case "NSHashTable":
             return hashTable(o)
+        case "NSIndexSet", "NSMutableIndexSet", "NSIndexPath":
+            return ArchivedIndexes(o, in: graph).map { .indexes($0) }
         default:
             return AppKitValue.interpret(o, in: graph).map { .appKit($0) }
         }
