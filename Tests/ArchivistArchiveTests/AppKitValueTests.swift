@@ -45,8 +45,8 @@ final class AppKitValueTests: XCTestCase {
         return [UInt8](repeating: 0, count: 128) + be(1) + Array("desc".utf8) + be(144) + be(tag.count) + tag
     }
 
-    /// The NSColorSpace object, after the sixteen members.
-    static let colorSpaceIndex = 2 + 16
+    /// The NSColorSpace object, after the seventeen members.
+    static let colorSpaceIndex = 2 + 17
 
     /// Every form: the first eleven members read as values, the rest stay objects.
     static let members: [(className: String, fields: [(String, PlistValue)])] = [
@@ -75,6 +75,7 @@ final class AppKitValueTests: XCTestCase {
         ("NSColor", [("NSColorSpace", .int(1)), ("NSRGB", .data(Array("0.2 x 0.6\0".utf8)))]),
         ("NSFont", [("NSName", .string("LucidaGrande"))]),
         ("NSHashTable", [("$0", .int(5)), ("$1", .uid(0)), ("$2", .uid(UInt64(2 + 7)))]),
+        ("NSCustomResource", [("NSClassName", .string("NSImage")), ("NSResourceName", .string("NSApplicationIcon")), ("IBDesignImageConfiguration", .uid(UInt64(2 + 7)))]),
     ]
 
     static func graph() throws -> ObjectGraph {
@@ -100,7 +101,7 @@ final class AppKitValueTests: XCTestCase {
         XCTAssertEqual(members, [2 + 7])
         guard case .appKit(.color(.components(.calibratedRGB, let c)))? = value(0) else { return XCTFail("typed colour") }
         XCTAssertEqual(c, [0.2, 0.4, 0.6, 1])
-        for n in 11...15 { XCTAssertNil(value(n), "member \(n) keeps its fields") }
+        for n in 11...16 { XCTAssertNil(value(n), "member \(n) keeps its fields") }
     }
 
     func testProfileAndModel() {
@@ -113,8 +114,8 @@ final class AppKitValueTests: XCTestCase {
     static let realNib = DumpGoldenTests.packageRoot.appendingPathComponent("../shared/real-world/sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib")
 
     /// SUStatus.nib (a real compiled nib): its catalog colours, the custom
-    /// gray behind them, its fonts and its named image read as values; the
-    /// NSCustomResource with Interface Builder's design fields stays an object.
+    /// gray behind them, its fonts and its named image (with Interface
+    /// Builder's namespace and design size) read as values.
     func testRealNib() throws {
         guard let data = try? Data(contentsOf: Self.realNib) else { throw XCTSkip("../shared/real-world is absent") }
         let g = try ObjectGraph(try PropertyList.read([UInt8](data)).value)
@@ -126,8 +127,8 @@ final class AppKitValueTests: XCTestCase {
         XCTAssertTrue(texts.isSuperset(of: [
             "NSColor(catalog System/controlColor)", "NSColor(catalog System/controlTextColor)",
             "NSColor(custom \"Generic Gray Gamma 2.2 Profile\" 0.6666666667 1)",
-            "NSFont(\".AppleSystemUIFont\" 13)",
+            "NSFont(\".AppleSystemUIFont\" 13)", "NSImage(named \"NSApplicationIcon\" in system design size {32, 32})",
         ]), "\(texts)")
-        XCTAssertEqual(objects, ["NSCustomResource": 1])
+        XCTAssertEqual(objects, [:])
     }
 }

@@ -13,7 +13,10 @@ public enum AppKitValue: Equatable, Sendable {
     case font(name: String, size: Double)
     /// A resource named in a nib: `NSCustomResource` (`NSClassName`, `NSResourceName`),
     /// e.g. an `NSImage` by name; or `NSButtonImageSource` (`NSImageName`).
-    case resource(className: String, name: String)
+    /// Newer nibs add Interface Builder's `IBNamespaceID` ("system") and
+    /// `IBDesignSize` (an NSValue size), with `IBDesignImageConfiguration` nil
+    /// (`sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib`).
+    case resource(className: String, name: String, namespace: String? = nil, designSize: String? = nil)
 
     /// The class's value read from an object, or nil when the object is not
     /// one of these classes in a shape AppKit writes.
@@ -26,9 +29,21 @@ public enum AppKitValue: Equatable, Sendable {
                   let name = graph.string(o["NSName"]), let size = graph.number(o["NSSize"]).flatMap(Self.double) else { return nil }
             return .font(name: name, size: size)
         case "NSCustomResource":
-            guard Self.only(o, ["NSClassName", "NSResourceName"]),
+            guard Self.only(o, ["NSClassName", "NSResourceName"], optional: ["IBNamespaceID", "IBDesignSize", "IBDesignImageConfiguration"]),
                   let className = graph.string(o["NSClassName"]), let name = graph.string(o["NSResourceName"]) else { return nil }
-            return .resource(className: className, name: name)
+            if let configuration = o["IBDesignImageConfiguration"], configuration != .reference(0) { return nil }
+            var namespace: String?, designSize: String?
+            if let field = o["IBNamespaceID"] {
+                guard let s = graph.string(field) else { return nil }
+                namespace = s
+            }
+            if case .reference(let r)? = o["IBDesignSize"] {
+                guard let value = graph.object(r), case .geometry(.size(let s))? = FoundationValue.interpret(value, in: graph) else { return nil }
+                designSize = s
+            } else if o["IBDesignSize"] != nil {
+                return nil
+            }
+            return .resource(className: className, name: name, namespace: namespace, designSize: designSize)
         case "NSButtonImageSource":
             guard Self.only(o, ["NSImageName"]), let name = graph.string(o["NSImageName"]) else { return nil }
             return .resource(className: "NSImage", name: name)
@@ -44,7 +59,11 @@ public enum AppKitValue: Equatable, Sendable {
         switch self {
         case .color(let c): return "NSColor(\(c.text))"
         case .font(let name, let size): return "NSFont(\(PlistValue.quoted(name)) \(Self.number(size)))"
-        case .resource(let className, let name): return "\(Self.word(className))(named \(PlistValue.quoted(name)))"
+        case .resource(let className, let name, let namespace, let designSize):
+            var text = "\(Self.word(className))(named \(PlistValue.quoted(name))"
+            if let namespace { text += " in \(Self.word(namespace))" }
+            if let designSize { text += " design size \(designSize)" }
+            return text + ")"
         }
     }
 
@@ -62,8 +81,11 @@ public enum AppKitValue: Equatable, Sendable {
         switch self {
         case .color(let c): return c.fields
         case .font(let name, let size): return .dictionary(PlistDictionary([("name", .string(name)), ("size", .double(size))]))
-        case .resource(let className, let name):
-            return .dictionary(PlistDictionary([("class", .string(className)), ("name", .string(name))]))
+        case .resource(let className, let name, let namespace, let designSize):
+            var d = PlistDictionary([("class", .string(className)), ("name", .string(name))])
+            if let namespace { d["namespace"] = .string(namespace) }
+            if let designSize { d["designSize"] = .string(designSize) }
+            return .dictionary(d)
         }
     }
 
