@@ -106,7 +106,7 @@ extension CLITests {
         XCTAssertEqual(get.status, 0, get.stderr)
         XCTAssertTrue(get.stdout.contains(#""path" => "/Users/me/Downloads/paint.net.4.3.12.install.anycpu.web.zip.download/paint.net.4.3.12.install.anycpu.web.exe""#), get.stdout)
         XCTAssertTrue(get.stdout.contains(#""userName" => "me""#), get.stdout)
-        let uuid = try run(["get", btm, "root.backgroundItems.allContainers.0.internalItems.$1.bookmark.data.volumeUUID"])
+        let uuid = try run(["get", btm, "root.backgroundItems.allContainers.0.internalItems.0.bookmark.data.volumeUUID"])
         XCTAssertEqual(uuid.stdout, "095D50F8-562C-38AD-8907-C2B9E50C2DEA\n", uuid.stderr)
     }
 }

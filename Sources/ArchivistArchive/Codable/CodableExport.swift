@@ -305,6 +305,10 @@ struct CodableExporter {
             return .dictionary(PlistDictionary([("identifier", .string(id))]))
         case .attributedString(let text, _):
             return .string(text)
+        case .appKit(let value):
+            return .string(value.text)
+        case .indexes(let value):
+            return value.plist
         }
     }
 

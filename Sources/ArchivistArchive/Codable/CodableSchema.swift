@@ -464,6 +464,9 @@ struct SchemaInference: Sendable {
         case .null: return nil
         case .locale: return .locale
         case .timeZone: return .timeZone
+        case .appKit: return .string
+        case .indexes(.set): return .array(.array(.int))
+        case .indexes(.path): return .array(.int)
         case .geometry(let g):
             switch g {
             case .point: return .cgPoint

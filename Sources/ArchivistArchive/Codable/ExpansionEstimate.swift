@@ -118,7 +118,7 @@ extension CodableExporter {
                         if case .null? = graph.nodes[safe: k] { continue }
                         references.append(v)
                     }
-                case .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString:
+                case .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString, .indexes, .appKit:
                     break
                 }
                 return (1, references.count - before)

@@ -52,7 +52,7 @@ struct ShapeReader {
                 return .foundation(className: name, holding: k + v.filter { !k.contains($0) })
             case .attributedString(_, let attributes?)? where attributes != 0:
                 return .foundation(className: name, holding: distinct([attributes], depth: depth))
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?:
+            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?:
                 return SecureFieldShape.foundationObject(name)
             case nil:
                 return SwiftCodegen.isCustom(o, in: graph)

@@ -208,6 +208,10 @@ public struct ArchiveDumper {
             out += "\(name) \(DumpText.quoted(identifier))"
         case .timeZone(let zone):
             out += "\(name) \(DumpText.quoted(zone))"
+        case .indexes(let value):
+            out += "\(name) \(value.text)"
+        case .appKit(let value):
+            out += TerminalText.escaped(value.text) + label(i)
         case .attributedString(let text, let attributes):
             out += "\(name) " + options.paint(DumpText.quoted(text), .string)
             if let attributes {

@@ -110,7 +110,7 @@ public enum ArchiveGraphviz {
                 for (k, v) in zip(keys, values) { add(graph.string(.reference(k)) ?? text(k), v) }
             case .counted(let entries)?:
                 for (i, entry) in entries.enumerated() { add("\(i) × \(entry.count)", entry.object) }
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, nil:
+            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, nil:
                 for field in o.fields {
                     switch field.value {
                     case .inline(let v):
@@ -133,7 +133,7 @@ public enum ArchiveGraphviz {
             let node: Bool
             switch FoundationValue.interpret(o, in: graph) {
             case nil, .list?, .map?, .counted?: node = true
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?: node = false
+            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?: node = false
             }
             drawn[index] = node
             return node
@@ -160,6 +160,8 @@ public enum ArchiveGraphviz {
                 case .geometry(let g)?: return "\(o.className.readable) \(g.kind) \(g.text)"
                 case .locale(let id)?: return "\(o.className.readable) \(DumpText.quoted(id))"
                 case .timeZone(let zone)?: return "\(o.className.readable) \(DumpText.quoted(zone))"
+                case .appKit(let value)?: return Self.clipped(value.text)
+                case .indexes(let value)?: return Self.clipped("\(o.className.readable) \(value.text)")
                 case nil, .list?, .map?, .counted?: return o.className.readable
                 }
             }

@@ -212,6 +212,14 @@ public struct ArchiveJSONView {
             case .edgeInsets(let t, let l, let b, let r):
                 try json.value(.dictionary(PlistDictionary([("top", t), ("left", l), ("bottom", b), ("right", r)])))
             }
+        case .indexes(let value):
+            json.key("indexes")
+            try json.value(value.plist)
+        case .appKit(let value):
+            json.key("value")
+            json.string(value.text)
+            json.key(value.kind)
+            try json.value(value.fields)
         case .locale(let identifier):
             json.key("identifier")
             json.string(identifier)

@@ -3,7 +3,8 @@ import ArchivistCore
 /// Foundation's own classes read as the values they encode.
 enum FoundationValue {
     /// NSArray, NSSet, NSOrderedSet and their mutable kinds (`NS.objects`, or
-    /// `NS.object.0`, `NS.object.1`, ... as swift-corelibs-foundation writes NSOrderedSet).
+    /// `NS.object.0`, `NS.object.1`, ... as swift-corelibs-foundation writes NSOrderedSet);
+    /// NSHashTable's members (`$1`, `$2`, ... after its options in `$0`).
     case list([Int])
     /// NSCountedSet (`NS.objectN` with `NS.countN`).
     case counted([(object: Int, count: Int)])
@@ -29,6 +30,19 @@ enum FoundationValue {
     case timeZone(String)
     /// NSAttributedString and NSMutableAttributedString (`NSString`, `NSAttributes`).
     case attributedString(String, attributes: Int?)
+    /// AppKit's value classes: NSColor, NSFont, named images.
+    case appKit(AppKitValue)
+    /// NSIndexSet's ranges and NSIndexPath's indexes.
+    case indexes(ArchivedIndexes)
+
+    /// Whether key paths still reach the object's archived fields (`NSColorName`,
+    /// `NSLocation`): true for the values read from AppKit's and the index classes' fields.
+    var keepsFields: Bool {
+        switch self {
+        case .appKit, .indexes: return true
+        case .list, .counted, .map, .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString: return false
+        }
+    }
 
     static let listClasses: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
     static let mapClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
@@ -81,10 +95,29 @@ enum FoundationValue {
             var attributes: Int?
             if case .reference(let r)? = o["NSAttributes"], r != 0 { attributes = r }
             return .attributedString(text, attributes: attributes)
+        case "NSHashTable":
+            return hashTable(o)
+        case "NSIndexSet", "NSMutableIndexSet", "NSIndexPath":
+            return ArchivedIndexes(o, in: graph).map { .indexes($0) }
         default:
-            break
+            return AppKitValue.interpret(o, in: graph).map { .appKit($0) }
         }
         return nil
+    }
+
+    /// NSHashTable as it archives itself (`plaso/test_data/backgrounditems.btm`):
+    /// its NSPointerFunctions options in `$0` (an integer; 5 is weak memory),
+    /// then each member in `$1`, `$2`, ..., ended by `$null`. Any other field
+    /// leaves the table a generic object.
+    private static func hashTable(_ o: ArchivedObject) -> FoundationValue? {
+        guard case .inline(.integer)? = o["$0"], o.fields.count <= 1 << 20 else { return nil }
+        var members: [Int] = []
+        var ended = false
+        for n in 1..<max(o.fields.count, 1) {
+            guard !ended, case .reference(let r)? = o["$\(n)"] else { return nil }
+            if r == 0 { ended = true } else { members.append(r) }
+        }
+        return .list(members)
     }
 
     private static func refs(_ v: FieldValue?) -> [Int] {

@@ -94,7 +94,7 @@ struct ArchiveEditor {
                 guard let position else { throw fail(i, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries") }
                 slot = .item(object: node, key: "NS.objects", index: position)
                 node = values[position]
-            } else if FoundationValue.interpret(o, in: graph) != nil {
+            } else if let value = FoundationValue.interpret(o, in: graph), !value.keepsFields {
                 throw fail(i, "\(o.className.readable) has no key \"\(key)\"")
             } else {
                 if last {

@@ -125,6 +125,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         return .node(graph, attributes)
                     case .string, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString:
                         throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
+                    case .appKit, .indexes:
+                        // Shown as a value, still reached by its archived fields (`NSColorName`).
+                        break
                     }
                 }
                 guard let field = o[key] else {
