@@ -115,7 +115,7 @@ public struct CodableSchema: Sendable {
         public var properties: [Property]
         /// How many objects it was inferred from.
         var objects: Int
-        /// Each property's index in `properties`, by key (code points: ``PlistKey``).
+        /// Each property's index in `properties`, by key (code points: `PlistKey`).
         var propertyIndex: [PlistKey: Int] = [:]
     }
 

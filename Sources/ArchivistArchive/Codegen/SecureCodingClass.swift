@@ -39,7 +39,7 @@ struct SecureCodingClass: Sendable {
     var superclass: String?
     /// The fields, in the order first met.
     var fields: [Field] = []
-    /// Each field's index in `fields`, by key (code points: ``PlistKey``).
+    /// Each field's index in `fields`, by key (code points: `PlistKey`).
     private var fieldIndex: [PlistKey: Int] = [:]
     /// How many objects it was folded from.
     var objects = 0

@@ -24,7 +24,7 @@ public struct Field: Sendable, Equatable {
         self.value = value
     }
 
-    /// The same key (by code points: ``PlistKeys``) and an equal value.
+    /// The same key (by code points: `PlistKeys`) and an equal value.
     public static func == (lhs: Field, rhs: Field) -> Bool {
         PlistKeys.same(lhs.key, rhs.key) && lhs.value == rhs.value
     }
@@ -58,7 +58,7 @@ public struct ArchivedObject: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// The field with a key (the same code points: ``PlistKeys``).
+    /// The field with a key (the same code points: `PlistKeys`).
     public subscript(key: String) -> FieldValue? {
         fields.first { PlistKeys.same($0.key, key) }?.value
     }

@@ -17,7 +17,7 @@ public struct MigrationReport: Sendable, Equatable {
         case encodeCodable(className: String, encoding: String)
 
         /// The same kind with the same names, compared by code points
-        /// (``PlistKeys``): keys `é` and `e` + U+0301 are two changes.
+        /// (`PlistKeys`): keys `é` and `e` + U+0301 are two changes.
         public static func == (lhs: Change, rhs: Change) -> Bool {
             switch (lhs, rhs) {
             case let (.renameClass(a, b), .renameClass(c, d)), let (.removeKey(a, b), .removeKey(c, d)),

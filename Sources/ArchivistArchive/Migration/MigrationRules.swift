@@ -49,7 +49,7 @@ public struct MigrationRules: Sendable, Equatable {
         }
         /// The first key rule of each archived key, and of each new name: a
         /// class with thousands of key rules finds one without a scan.
-        /// Keys match by code points (``PlistKey``), as the archive's keys do.
+        /// Keys match by code points (`PlistKey`), as the archive's keys do.
         private var byKey: [PlistKey: Int]
         private var byNewName: [PlistKey: Int]
 
