@@ -34,7 +34,11 @@ extension CLITests {
         XCTAssertFalse(r.stdout.contains("UID("), r.stdout)
         for text in [#"root = NSMutableAttributedString "Hey Kenneth, it's Eireanne! I was wondering"#,
                      #"root = NSMutableAttributedString "Yes, did you get it?" attributes NSDictionary @3 {"#,
-                     #""__kIMMessagePartAttributeName" => 0"#] {
+                     #""__kIMMessagePartAttributeName" => 0"#,
+                     // Several runs: their dictionaries as NSKeyedArchiver lists them, a link among them.
+                     #"get it hopefully get a wee deal " attributes NSDictionary"#,
+                     #"Would really appreciate it! " attributes NSArray ["#,
+                     #""__kIMLinkAttributeName" => URL "tel:128874""#] {
             XCTAssertTrue(r.stdout.contains(text), text)
         }
     }

@@ -228,13 +228,34 @@ struct TypedstreamReader {
             if let plain = TypedstreamFoundation.plainValue(classes[c].name, values) {
                 objects[index] = plain
             } else {
-                objects[index] = archived(values, of: classNode(c), name: classes[c].name)
+                let name = classes[c].name
+                var attributes: Int?
+                if TypedstreamFoundation.attributedStrings.contains(name) {
+                    let dictionaries = TypedstreamFoundation.attributeDictionaries(values)
+                    attributes = dictionaries.count > 1 ? foundationArray(dictionaries) : dictionaries.first
+                }
+                objects[index] = archived(values, of: classNode(c), name: name, attributes: attributes)
             }
             return index
         default:
             guard case .object(let index) = try lookUp(head: head) else { throw cursor.error("object reference to something that is not an object") }
             return index
         }
+    }
+
+    /// An NSArray of objects read (an attributed string's attribute
+    /// dictionaries, as NSKeyedArchiver writes `NSAttributes` for several runs).
+    private mutating func foundationArray(_ members: [Int]) -> Int {
+        let c: Int
+        if let known = classes.firstIndex(where: { $0.name == "NSArray" && $0.chain == ["NSArray", "NSObject"] }) {
+            c = known
+        } else {
+            classes.append(ClassEntry(name: "NSArray", chain: ["NSArray", "NSObject"], node: nil))
+            c = classes.count - 1
+        }
+        let node = classNode(c)
+        objects.append(.dictionary(PlistDictionary([("$class", .uid(UInt64(node))), ("NS.objects", .array(members.map { .uid(UInt64($0)) }))])))
+        return objects.count - 1
     }
 
     /// The `$objects` index of a class's description, made the first time.
@@ -252,9 +273,9 @@ struct TypedstreamReader {
     /// An object's `$objects` entry: Foundation's collections, URLs and
     /// attributed strings in their keyed form when their values have the
     /// expected shape, others with numbered fields.
-    private func archived(_ values: [TypedstreamValue], of classNode: Int, name: String) -> PlistValue {
+    private func archived(_ values: [TypedstreamValue], of classNode: Int, name: String, attributes: Int?) -> PlistValue {
         var fields: [(String, PlistValue)] = [("$class", .uid(UInt64(classNode)))]
-        if let keyed = TypedstreamFoundation.keyedFields(name, values) {
+        if let keyed = TypedstreamFoundation.keyedFields(name, values, attributes: attributes) {
             fields += keyed
         } else {
             for (i, v) in values.enumerated() { fields.append((String(i), v.plist)) }

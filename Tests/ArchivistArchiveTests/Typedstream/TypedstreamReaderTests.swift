@@ -66,6 +66,14 @@ final class TypedstreamReaderTests: XCTestCase {
         XCTAssertEqual(graph.object(i)?.className.archived, "NSArray")
     }
 
+    func testAttributeRunsBecomeNSAttributeInfo() {
+        let runs: [TypedstreamValue] = [.int(1), .uint(3), .object(5), .int(2), .uint(200), .object(6), .int(1), .uint(1)]
+        XCTAssertEqual(TypedstreamFoundation.attributeInfo(runs[...]), [3, 0, 0xC8, 0x01, 1, 1, 0])
+        XCTAssertNil(TypedstreamFoundation.attributeInfo(runs.prefix(3)), "one run needs no NSAttributeInfo")
+        XCTAssertNil(TypedstreamFoundation.attributeInfo([.int(0), .uint(3), .int(1), .uint(2)]), "attribute numbers start at 1")
+        XCTAssertEqual(TypedstreamFoundation.attributeDictionaries([.object(2)] + runs), [5, 6])
+    }
+
     // MARK: Hostile streams
 
     func testEveryTruncationAndByteChangeFailsCleanly() {
