@@ -14,7 +14,7 @@ import ArchivistCore
 struct TypedstreamReader {
     /// How deeply objects may nest.
     static let maxDepth = 256
-    /// How many classes a class chain may hold (each class copies its superclasses' names).
+    /// How many classes a class chain may hold.
     static let maxChain = 256
 
     private enum Shared {
@@ -25,7 +25,10 @@ struct TypedstreamReader {
 
     private struct ClassEntry {
         var name: String
-        var chain: [String]
+        /// The superclass's index in `classes`, nil for a root class.
+        var superclass: Int?
+        /// How many classes the chain holds, this one included.
+        var depth: Int
         /// Its class description's index in `$objects`, once an object uses it.
         var node: Int?
     }
@@ -35,6 +38,8 @@ struct TypedstreamReader {
     private var encodings: [Int: [TypeEncoding]] = [:]
     private var shared: [Shared] = []
     private var classes: [ClassEntry] = []
+    /// The NSArray class made for attribute dictionaries, once made.
+    private var arrayClass: Int?
     private var budget: Int
     private var depth = 0
     /// `$objects` as it is built; entry 0 is `$null`.
@@ -187,18 +192,15 @@ struct TypedstreamReader {
             superclass = c
         }
         guard !new.isEmpty else { return superclass }
-        guard new.count + (superclass.map { classes[$0].chain.count } ?? 0) <= Self.maxChain else {
+        let depth = new.count + (superclass.map { classes[$0].depth } ?? 0)
+        guard depth <= Self.maxChain else {
             throw PlistError(.limitExceeded, "typedstream: a class chain of more than \(Self.maxChain) classes")
         }
-        var chain = superclass.map { classes[$0].chain } ?? []
-        var made: [ClassEntry] = []
-        for name in new.reversed() {
-            chain.insert(name, at: 0)
-            made.append(ClassEntry(name: name, chain: chain, node: nil))
-        }
+        // Subclass first, each one's superclass the next (the last one's as referenced).
         let start = classes.count
-        for entry in made.reversed() {
-            classes.append(entry)
+        for (k, name) in new.enumerated() {
+            let isLast = k == new.count - 1
+            classes.append(ClassEntry(name: name, superclass: isLast ? superclass : start + k + 1, depth: depth - k, node: nil))
             shared.append(.classIndex(classes.count - 1))
         }
         return start
@@ -232,9 +234,9 @@ struct TypedstreamReader {
                 var attributes: Int?
                 if TypedstreamFoundation.attributedStrings.contains(name) {
                     let dictionaries = TypedstreamFoundation.attributeDictionaries(values)
-                    attributes = dictionaries.count > 1 ? foundationArray(dictionaries) : dictionaries.first
+                    attributes = dictionaries.count > 1 ? try foundationArray(dictionaries) : dictionaries.first
                 }
-                objects[index] = archived(values, of: classNode(c), name: name, attributes: attributes)
+                objects[index] = archived(values, of: try classNode(c), name: name, attributes: attributes)
             }
             return index
         default:
@@ -245,26 +247,36 @@ struct TypedstreamReader {
 
     /// An NSArray of objects read (an attributed string's attribute
     /// dictionaries, as NSKeyedArchiver writes `NSAttributes` for several runs).
-    private mutating func foundationArray(_ members: [Int]) -> Int {
+    private mutating func foundationArray(_ members: [Int]) throws -> Int {
         let c: Int
-        if let known = classes.firstIndex(where: { $0.name == "NSArray" && $0.chain == ["NSArray", "NSObject"] }) {
+        if let known = arrayClass {
             c = known
         } else {
-            classes.append(ClassEntry(name: "NSArray", chain: ["NSArray", "NSObject"], node: nil))
+            classes.append(ClassEntry(name: "NSObject", superclass: nil, depth: 1, node: nil))
+            classes.append(ClassEntry(name: "NSArray", superclass: classes.count - 1, depth: 2, node: nil))
             c = classes.count - 1
+            arrayClass = c
         }
-        let node = classNode(c)
+        let node = try classNode(c)
         objects.append(.dictionary(PlistDictionary([("$class", .uid(UInt64(node))), ("NS.objects", .array(members.map { .uid(UInt64($0)) }))])))
         return objects.count - 1
     }
 
     /// The `$objects` index of a class's description, made the first time.
-    private mutating func classNode(_ c: Int) -> Int {
+    /// Its chain is paid for from the budget, one value per class.
+    private mutating func classNode(_ c: Int) throws -> Int {
         if let node = classes[c].node { return node }
+        var chain: [PlistValue] = []
+        var next: Int? = c
+        while let k = next, chain.count < Self.maxChain {
+            try spend()
+            chain.append(.string(classes[k].name))
+            next = classes[k].superclass
+        }
         let node = objects.count
         objects.append(.dictionary(PlistDictionary([
             ("$classname", .string(classes[c].name)),
-            ("$classes", .array(classes[c].chain.map { .string($0) })),
+            ("$classes", .array(chain)),
         ])))
         classes[c].node = node
         return node

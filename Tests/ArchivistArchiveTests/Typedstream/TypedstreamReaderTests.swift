@@ -102,6 +102,15 @@ final class TypedstreamReaderTests: XCTestCase {
         }
     }
 
+    func testLongClassChainsAreRefused() {
+        var bytes = Self.header + Self.new("@") + [0x84]
+        for i in 0..<300 { bytes += [0x84] + Self.new("C\(i)") + [0x00] }
+        bytes += [0x85, 0x86]
+        XCTAssertThrowsError(try Typedstream.archive(bytes)) { error in
+            XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded, "\(error)")
+        }
+    }
+
     func testValuesThatTakeNoBytesAreBoundedByTheInput() {
         let bytes = Self.header + Self.new("[999999999!]")
         XCTAssertThrowsError(try Typedstream.archive(bytes)) { error in
