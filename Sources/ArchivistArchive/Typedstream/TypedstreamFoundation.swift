@@ -90,7 +90,7 @@ enum TypedstreamFoundation {
                 guard members.count == n else { return nil }
                 return [("NS.objects", .array(members.map { .uid($0) }))]
             }
-            guard members.count == 2 * n else { return nil }
+            guard members.count % 2 == 0, members.count / 2 == n else { return nil }
             let keys = stride(from: 0, to: members.count, by: 2).map { PlistValue.uid(members[$0]) }
             let objects = stride(from: 1, to: members.count, by: 2).map { PlistValue.uid(members[$0]) }
             return [("NS.keys", .array(keys)), ("NS.objects", .array(objects))]
