@@ -32,6 +32,7 @@ extension CLITests {
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(r.stdout.components(separatedBy: "\n").filter { $0.hasPrefix(db + ": message.attributedBody row ") }.count, 10)
         XCTAssertFalse(r.stdout.contains("UID("), r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("NSArchiver typedstream, ") }.count, 10)
         for text in [#"root = NSMutableAttributedString "Hey Kenneth, it's Eireanne! I was wondering"#,
                      #"root = NSMutableAttributedString "Yes, did you get it?" attributes NSDictionary @3 {"#,
                      #""__kIMMessagePartAttributeName" => 0"#,
@@ -51,6 +52,7 @@ extension CLITests {
         let root = ((rows.first?["value"] as? [String: Any])?["top"] as? [String: Any])?["root"] as? [String: Any]
         XCTAssertEqual(root?["class"] as? String, "NSMutableAttributedString")
         XCTAssertEqual(root?["string"] as? String, "Yes, did you get it?")
+        XCTAssertEqual((rows.first?["value"] as? [String: Any])?["archiver"] as? String, "NSArchiver")
 
         let classes = try run(["classes", "--sqlite", db, "--table", "message", "--column", "attributedBody"])
         XCTAssertEqual(classes.status, 0, classes.stderr)
@@ -61,7 +63,7 @@ extension CLITests {
         FileManager.default.createFile(atPath: work.appendingPathComponent("a.typedstream").path, contents: Data(Self.typedstreamArray))
         let dump = try run(["dump", "a.typedstream"])
         XCTAssertEqual(dump.status, 0, dump.stderr)
-        XCTAssertEqual(dump.stdout, "NSKeyedArchiver archive, 5 entries in $objects, 1 objects\n{\n  root = NSArray [\n    \"a\"\n    7\n  ]\n}\n")
+        XCTAssertEqual(dump.stdout, "NSArchiver typedstream, 5 entries in $objects, 1 objects\n{\n  root = NSArray [\n    \"a\"\n    7\n  ]\n}\n")
         let get = try run(["get", "a.typedstream", "root.1"])
         XCTAssertEqual(get.status, 0, get.stderr)
         XCTAssertEqual(get.stdout, "7\n")

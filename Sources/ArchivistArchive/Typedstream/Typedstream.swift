@@ -5,13 +5,17 @@ import ArchivistCore
 /// keyed archives. Read only: a typedstream is read into the tree of a keyed
 /// archive holding the same objects, so every view of archives shows it.
 public enum Typedstream {
+    /// The envelope key that marks the archive a typedstream is read as
+    /// (`"$typedstream": "NSArchiver"`), so views name what was read.
+    public static let envelopeKey = "$typedstream"
+
     /// True when bytes start with a typedstream header.
     public static func looksLikeTypedstream(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { FormatSniffer.isTypedstream($0) }
     }
 
-    /// The keyed archive (`$archiver`, `$version`, `$top`, `$objects`) that
-    /// holds the typedstream's objects: `$top` holds the first top-level value
+    /// The keyed archive (`$archiver`, `$version`, `$typedstream`, `$top`,
+    /// `$objects`) that holds the typedstream's objects: `$top` holds the first top-level value
     /// as `root`, the next ones as `root1`, `root2`, ...
     public static func archive(_ bytes: [UInt8]) throws -> PlistValue {
         var reader = TypedstreamReader(bytes)
@@ -39,6 +43,7 @@ public enum Typedstream {
         return .dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .int(100_000)),
+            (envelopeKey, .string("NSArchiver")),
             ("$top", .dictionary(PlistDictionary(top))),
             ("$objects", .array(objects)),
         ]))
