@@ -6,6 +6,9 @@ import ArchivistCore
 public struct KeyedArchive: Sendable {
     /// `$archiver` (always "NSKeyedArchiver" once validated).
     public let archiver: String
+    /// "NSArchiver" for the archive a typedstream is read as (``Typedstream``
+    /// marks its envelope with `$typedstream`); nil for keyed archives.
+    public let readFrom: String?
     /// `$version` (100000 for every archiver Apple ships).
     public let version: PlistInteger
     /// The `$top` entries (`root` and any others), in the order read.
@@ -102,6 +105,7 @@ public struct KeyedArchive: Sendable {
             top.append((key, Int(u)))
         }
         self.archiver = archiver
+        readFrom = tree.value(forKey: Typedstream.envelopeKey, in: envelope).flatMap { tree.string(at: $0) } == "NSArchiver" ? "NSArchiver" : nil
         self.version = version
         self.top = top
         self.topValues = topValues

@@ -18,6 +18,10 @@ public enum PropertyList {
         guard !buffer.isEmpty else {
             throw PlistError(.syntax, "empty input is not a property list", at: .text(line: 1, column: 1))
         }
+        if FormatSniffer.isTypedstream(buffer) {
+            throw PlistError(.unsupported, "not a property list: an NSArchiver typedstream (dump, get and classes read it)",
+                             at: .binary(offset: 0, object: nil))
+        }
         do {
             return try readGuessing(buffer, options: options)
         } catch let error as PlistError where error.kind != .limitExceeded && startsAsBinaryData(buffer) {

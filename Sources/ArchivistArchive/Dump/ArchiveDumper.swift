@@ -33,8 +33,9 @@ public struct ArchiveDumper {
     package static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
         var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
         let objects = graph.objectCount
-        d.out += options.stable ? "NSKeyedArchiver archive, \(objects) objects\n"
-            : "NSKeyedArchiver archive, \(graph.nodes.count) entries in $objects, \(objects) objects\n"
+        let kind = graph.readFrom == "NSArchiver" ? "NSArchiver typedstream" : "NSKeyedArchiver archive"
+        d.out += options.stable ? "\(kind), \(objects) objects\n"
+            : "\(kind), \(graph.nodes.count) entries in $objects, \(objects) objects\n"
         try d.body(indent: 0)
         d.out += "\n"
     }

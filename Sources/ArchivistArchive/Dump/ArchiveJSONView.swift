@@ -46,7 +46,7 @@ public struct ArchiveJSONView {
         defer { json = v.json }
         v.json.beginObject()
         v.json.key("archiver")
-        v.json.string("NSKeyedArchiver")
+        v.json.string(graph.readFrom ?? "NSKeyedArchiver")
         v.json.key("top")
         v.json.beginObject()
         for (key, entry) in graph.topEntries {

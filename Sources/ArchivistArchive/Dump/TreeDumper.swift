@@ -156,10 +156,15 @@ struct NestedPlist {
 
     /// Decodes data that starts like a binary or XML property list, or that
     /// holds a JSON object or array (a value stored with `JSONEncoder`) or
-    /// macOS bookmark data (shown as the dictionary ``Bookmark/value`` makes).
+    /// macOS bookmark data (shown as the dictionary ``Bookmark/value`` makes),
+    /// or an NSArchiver typedstream (shown as the keyed archive it reads as).
     static func decode(_ bytes: [UInt8]) -> NestedPlist? {
         if Bookmark.looksLikeBookmark(bytes) {
             return Bookmark.decode(bytes).flatMap { try? PlistTree($0.value) }.map { NestedPlist(tree: $0, graph: nil, label: "a bookmark") }
+        }
+        if Typedstream.looksLikeTypedstream(bytes) {
+            guard let tree = (try? Typedstream.archive(bytes)).flatMap({ try? PlistTree($0) }), let graph = try? ObjectGraph(tree) else { return nil }
+            return NestedPlist(tree: tree, graph: graph, label: "an NSArchiver typedstream")
         }
         guard let doc = EmbeddedPlist.document(bytes) else {
             return EmbeddedPlist.json(bytes).flatMap { try? PlistTree($0) }.map { NestedPlist(tree: $0, graph: nil, label: "JSON") }

@@ -11,6 +11,9 @@ public struct ObjectGraph: Sendable {
     public var top: [(key: String, object: Int)]
     /// The `$top` entries that are plain values, not objects (kept as read).
     public var topValues: [TopValue] = []
+    /// "NSArchiver" for the graph of a typedstream, nil for a keyed archive's
+    /// (``KeyedArchive/readFrom``).
+    public var readFrom: String?
     /// Every `$top` entry, objects and plain values, in the order read.
     public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
 
@@ -18,6 +21,7 @@ public struct ObjectGraph: Sendable {
     public init(_ archive: KeyedArchive) {
         top = archive.top
         topValues = archive.topValues
+        readFrom = archive.readFrom
         nodes = ArchivedNodes(archive.storage)
     }
 

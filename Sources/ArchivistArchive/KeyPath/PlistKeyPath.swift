@@ -86,8 +86,8 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             case .data(let bytes):
                 // Bookmark data is looked into as the dictionary dump shows (`path`, `volume`, ...).
                 if let bookmark = Bookmark.decode(bytes) { return try step(.value(bookmark.value), key, path: path) }
-                guard let nested = try? PropertyList.read(bytes).value else {
-                    throw fail(path, "data of \(bytes.count) bytes holds no property list or bookmark to look into")
+                guard let nested = try? Typedstream.readDocument(bytes).value else {
+                    throw fail(path, "data of \(bytes.count) bytes holds no property list, typedstream or bookmark to look into")
                 }
                 return try step(try start(nested), key, path: path)
             case .string, .integer, .real, .bool, .date, .uid, .null:

@@ -41,6 +41,15 @@ public enum FormatSniffer {
         return guessText(bytes)
     }
 
+    /// True for an NSArchiver typedstream: version 4, then the 11-byte
+    /// signature `streamtyped` (little-endian) or `typedstream` (big-endian).
+    /// Not a property list; ArchivistArchive's `Typedstream` reads it.
+    public static func isTypedstream(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 13, bytes[0] == 4, bytes[1] == 11 else { return false }
+        let signature = UnsafeRawBufferPointer(rebasing: bytes[2..<13])
+        return signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8)
+    }
+
     /// True for bytes that cannot be a property list in any format: binary
     /// data that is neither `bplist` nor text (it holds NUL bytes but no
     /// byte-order mark and not the NULs of unmarked UTF-16 or UTF-32), such

@@ -1,3 +1,4 @@
+import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
 import ArgumentParser
@@ -15,7 +16,7 @@ extension Dump {
         var ok = true
         if store.isSet {
             ok = try store.forEachRowReportingErrors { row in
-                let document = try PropertyList.read(row.bytes)
+                let document = try Typedstream.readDocument(row.bytes)
                 try writeLine(into: sink) { json in
                     json.key("row")
                     try json.value(.int(row.rowid))
@@ -32,7 +33,7 @@ extension Dump {
         } else {
             for file in files {
                 do {
-                    let document = try PropertyList.read(try FileIO.read(file))
+                    let document = try Typedstream.readDocument(try FileIO.read(file))
                     try writeLine(into: sink) { json in
                         json.key("file")
                         json.string(file)

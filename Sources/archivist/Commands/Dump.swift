@@ -100,7 +100,7 @@ struct Dump: ParsableCommand {
         guard store.isSet else {
             let file = files.first ?? "-"
             try failing(at: file) {
-                let document = try PropertyList.read(try FileIO.read(file))
+                let document = try Typedstream.readDocument(try FileIO.read(file))
                 if asJSON, keyPath == nil {
                     let sink = Console.dataSink()
                     var json = JSONStream(into: sink)
@@ -120,7 +120,7 @@ struct Dump: ParsableCommand {
         var json = JSONStream(into: sink)
         if asJSON, keyPath == nil { json.beginArray() }
         let rowsRead = try store.forEachRowReportingErrors { row in
-            let document = try PropertyList.read(row.bytes)
+            let document = try Typedstream.readDocument(row.bytes)
             if asJSON, keyPath == nil {
                 let view = ByteSink()
                 var viewJSON = JSONStream(into: view, depth: 2)

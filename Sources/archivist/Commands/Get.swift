@@ -55,7 +55,9 @@ struct Get: ParsableCommand {
 
     func run() throws {
         try failing(at: file) {
-            let document = try FileIO.input(file).withUnsafeBytes { try PropertyList.read($0) }
+            let document = try FileIO.input(file).withUnsafeBytes {
+                FormatSniffer.isTypedstream($0) ? try Typedstream.document(Array($0)) : try PropertyList.read($0)
+            }
             let target = try PlistKeyPath(keyPath).resolve(in: document.value)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")

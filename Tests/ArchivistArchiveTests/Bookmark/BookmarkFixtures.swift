@@ -85,16 +85,17 @@ enum BookmarkFixtures {
 
     // MARK: Oracle
 
-    /// The virtual environment's python with `mac_alias`: `ARCHIVIST_PYTHON`,
+    /// The virtual environment's python with an oracle module (`mac_alias`
+    /// from the PyPI package `mac-alias` unless told): `ARCHIVIST_PYTHON`,
     /// else `.build/ci-venv/bin/python`; skipped when absent, failed under CI.
-    static func python() throws -> String {
+    static func python(module: String = "mac_alias", package: String = "mac-alias") throws -> String {
         let env = ProcessInfo.processInfo.environment
         let candidates = [env["ARCHIVIST_PYTHON"], packageRoot.appendingPathComponent(".build/ci-venv/bin/python").path].compactMap { $0 }
         for p in candidates where FileManager.default.isExecutableFile(atPath: p) {
-            if (try? run(p, ["-c", "import mac_alias"]))?.status == 0 { return p }
+            if (try? run(p, ["-c", "import \(module)"]))?.status == 0 { return p }
         }
-        if env["CI"] == "true" { XCTFail("mac-alias is not installed (.ci/run installs it into .build/ci-venv)") }
-        throw XCTSkip("mac-alias is not installed (python3 -m venv .build/ci-venv; .build/ci-venv/bin/python -m pip install mac-alias)")
+        if env["CI"] == "true" { XCTFail("\(package) is not installed (.ci/run installs it into .build/ci-venv)") }
+        throw XCTSkip("\(package) is not installed (python3 -m venv .build/ci-venv; .build/ci-venv/bin/python -m pip install \(package))")
     }
 
     static func run(_ executable: String, _ args: [String]) throws -> (status: Int32, output: String) {
