@@ -18,15 +18,7 @@ extension Dump {
             ok = try store.forEachRowReportingErrors { row in
                 let document = try Typedstream.readDocument(row.bytes)
                 try writeLine(into: sink) { json in
-                    json.key("row")
-                    try json.value(.int(row.rowid))
-                    if let name = store.labelColumn {
-                        json.key("label")
-                        try json.value(Self.labelJSON(row.labelValue))
-                        json.key("labelColumn")
-                        try json.value(.string(name))
-                    }
-                    json.key("value")
+                    try rowFields(row, into: &json)
                     try jsonView(document, into: &json)
                 }
             }

@@ -127,15 +127,7 @@ struct Dump: ParsableCommand {
                 try jsonView(document, into: &viewJSON)
                 json.element()
                 json.beginObject()
-                json.key("row")
-                try json.value(.int(row.rowid))
-                if let name = store.labelColumn {
-                    json.key("label")
-                    try json.value(Self.labelJSON(row.labelValue))
-                    json.key("labelColumn")
-                    try json.value(.string(name))
-                }
-                json.key("value")
+                try rowFields(row, into: &json)
                 json.embed(view)
                 json.endObject()
             } else {
@@ -165,6 +157,21 @@ struct Dump: ParsableCommand {
             try TreeDumper.render(tree, options: options, into: sink)
         }
         try sink.finish()
+    }
+
+    /// A row's own members in its JSON object: `"row"`, `"label"` and
+    /// `"labelColumn"` with --label-column, then the key `"value"`, whose
+    /// value the caller writes.
+    func rowFields(_ row: StoreRow, into json: inout JSONStream) throws {
+        json.key("row")
+        try json.value(.int(row.rowid))
+        if let name = store.labelColumn {
+            json.key("label")
+            try json.value(Self.labelJSON(row.labelValue))
+            json.key("labelColumn")
+            try json.value(.string(name))
+        }
+        json.key("value")
     }
 
     /// A --label-column value for JSON: text as a string (invalid UTF-8
