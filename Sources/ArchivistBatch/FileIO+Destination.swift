@@ -25,7 +25,7 @@ extension FileIO {
     /// link to one, is refused; so is a chain of more than 40 links.
     package static func destination(_ path: String) throws -> Destination {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return .file(target: path, existing: nil) }
+        guard Sys.lstat(path, &st) == 0 else { return .file(target: path, existing: nil) }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             return .file(target: path, existing: FileStamp(st))
@@ -46,7 +46,7 @@ extension FileIO {
         var current = path
         for _ in 0..<40 {
             var st = stat()
-            guard lstat(current, &st) == 0 else {
+            guard Sys.lstat(current, &st) == 0 else {
                 // The chain ends at a name with nothing there: the file is
                 // created there, as `cp` creates it.
                 return .file(target: current, existing: nil)
@@ -58,11 +58,11 @@ extension FileIO {
                 throw PlistError(.io, "cannot write \(path): Is a directory")
             case S_IFLNK:
                 let (folder, _) = split(current)
-                guard let realFolder = realPath(folder) else {
+                guard let realFolder = Sys.realPath(folder) else {
                     throw PlistError(.io, "cannot write \(path): the folder of \(current) cannot be resolved")
                 }
                 if isProcessFileSystem(realFolder) { return .special }
-                guard let next = readLink(current) else {
+                guard let next = Sys.readLink(current) else {
                     throw ioError("cannot write \(path): cannot read the link \(current)")
                 }
                 current = next.hasPrefix("/") ? next : (realFolder == "/" ? "/" : realFolder + "/") + next
@@ -78,27 +78,12 @@ extension FileIO {
         path == "/proc" || path.hasPrefix("/proc/") || path == "/dev/fd" || path.hasPrefix("/dev/fd/")
     }
 
-    /// The canonical absolute path of an existing file or folder.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
-    /// The text of a symbolic link.
-    private static func readLink(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(path, &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// Writes directly to a special destination (see `Destination.special`):
     /// opened for writing without creating anything, truncated where that
     /// means something, written through `contents`, closed. A device that is
     /// full fails with its error (`No space left on device`).
     static func writeDirectly(to path: String, contents: (Int32) throws -> Void) throws {
-        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
+        let fd = Sys.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw ioError("cannot write \(path)") }
         var isOpen = true
         defer { if isOpen { close(fd) } }

@@ -131,7 +131,7 @@ extension FileIO {
         var written = false
         defer {
             if isOpen { close(fd) }
-            if !written { unlink(tempPath) }
+            if !written { Sys.unlink(tempPath) }
         }
         var notes: [String] = []
         // A new file gets the default permissions from open itself (0666 less
@@ -172,7 +172,7 @@ extension FileIO {
             guard fchmod(fd, wanted.mode) == 0 else { throw ioError("cannot write \(path)") }
         }
         var copied: Int32 = 0
-        if archivist_copy_xattrs(model.path, fd, &copied) != 0 {
+        if Sys.copyExtendedAttributes(from: model.path, to: fd, copied: &copied) != 0 {
             notes.append("extended attributes are not all kept (\(String(cString: strerror(errno))))")
         }
         return notes
@@ -192,7 +192,7 @@ extension FileIO {
             var digits = String(suffix, radix: 36)
             digits = String(repeating: "0", count: max(0, 7 - digits.utf8.count)) + digits
             let candidate = "\(dir)/.\(stem)\(temporaryMarker)\(processID)-\(digits)"
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            let fd = Sys.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd >= 0 { return (fd, candidate) }
             guard errno == EEXIST else { break }
         }
@@ -217,17 +217,17 @@ extension FileIO {
     /// there; a live process's files (another run, or this one) are left.
     private static func removeLeftovers(in folder: String) {
         guard clearedFolders.withLock({ $0.insert(folder).inserted }) else { return }
-        guard let handle = opendir(folder) else { return }
+        guard let handle = Sys.opendir(folder) else { return }
         defer { closedir(handle) }
         let marker = Array(temporaryMarker.utf8)
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             guard name.first == UInt8(ascii: "."), let pid = leftoverProcess(name, marker: marker), pid != processID else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
-            let path = (folder.hasSuffix("/") ? folder : folder + "/") + String(decoding: name, as: UTF8.self)
+            let path = (folder.hasSuffix("/") ? folder : folder + "/") + SystemPath.string(fromBytes: name)
             var st = stat()
-            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-            unlink(path)
+            guard Sys.lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            Sys.unlink(path)
         }
     }
 
@@ -257,7 +257,7 @@ extension FileIO {
     /// or the result was written directly (nothing to compare).
     package static func hasSameContents(_ staged: StagedFile, as path: String) -> Bool {
         guard let temporary = staged.temporary else { return false }
-        let a = open(temporary, O_RDONLY | O_CLOEXEC), b = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let a = Sys.open(temporary, O_RDONLY | O_CLOEXEC), b = Sys.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         defer {
             if a >= 0 { close(a) }
             if b >= 0 { close(b) }
@@ -298,51 +298,51 @@ extension FileIO {
         guard let temporary = staged.temporary else { return }
         if let unchanged = staged.unchanged {
             let changed = PlistError(.io, "\(unchanged.path) changed while converting; it was left as it is (run again to convert what it holds now)")
-            if !staged.keepsExisting, archivist_exchange(temporary, staged.target) == 0 {
+            if !staged.keepsExisting, Sys.exchange(temporary, staged.target) == 0 {
                 // Swapped in one step: what was replaced is now at the
                 // temporary name, where it is checked with no window for a
                 // save (a rename) to slip in between; a changed file is
                 // swapped back.
                 var st = stat()
-                if lstat(temporary, &st) == 0, FileStamp(st).sameContent(as: unchanged.stamp) {
-                    unlink(temporary)
+                if Sys.lstat(temporary, &st) == 0, FileStamp(st).sameContent(as: unchanged.stamp) {
+                    Sys.unlink(temporary)
                     return
                 }
-                if archivist_exchange(temporary, staged.target) != 0 {
+                if Sys.exchange(temporary, staged.target) != 0 {
                     throw ioError("\(unchanged.path) changed while converting, and could not be put back (it is at \(temporary))")
                 }
-                unlink(temporary)
+                Sys.unlink(temporary)
                 throw changed
             }
             // No exchange here (other systems, some file systems): check, then rename.
             guard let now = FileStamp(path: unchanged.path), now.sameContent(as: unchanged.stamp) else {
-                unlink(temporary)
+                Sys.unlink(temporary)
                 throw changed
             }
         }
         if staged.keepsExisting {
             // link() never replaces: a backup that appeared meanwhile is kept.
-            if link(temporary, staged.target) == 0 {
-                unlink(temporary)
+            if Sys.link(temporary, staged.target) == 0 {
+                Sys.unlink(temporary)
                 return
             }
             let code = errno
             if code == EEXIST || exists(staged.target) {
-                unlink(temporary)
+                Sys.unlink(temporary)
                 throw PlistError(.io, "refusing to overwrite \(staged.path): a backup is never overwritten (move it away, or choose another --backup suffix)")
             }
             // File systems without hard links: nothing is there, so rename.
         }
-        guard rename(temporary, staged.target) == 0 else {
+        guard Sys.rename(temporary, staged.target) == 0 else {
             let code = errno
-            unlink(temporary)
+            Sys.unlink(temporary)
             throw ioError("cannot write \(staged.path)", errno: code)
         }
     }
 
     /// Removes a staged file that will not be placed.
     package static func discard(_ staged: StagedFile) {
-        if let temporary = staged.temporary { unlink(temporary) }
+        if let temporary = staged.temporary { Sys.unlink(temporary) }
     }
 
     /// Flushes the folder a staged file was renamed into (nothing for a file
@@ -355,7 +355,7 @@ extension FileIO {
     /// Flushes a folder's entries to disk (the renames done in it), for the
     /// file `path` written there (named in the error).
     package static func flushFolder(_ folder: String, for path: String) throws {
-        let fd = open(folder, O_RDONLY | O_CLOEXEC)
+        let fd = Sys.open(folder, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
@@ -372,9 +372,9 @@ extension FileIO {
             var seenFolders: Set<String> = []
             for file in staged where seenFolders.insert(file.folder).inserted {
                 var st = stat()
-                guard stat(file.folder, &st) == 0 else { throw ioError("cannot write \(file.path)") }
+                guard Sys.stat(file.folder, &st) == 0 else { throw ioError("cannot write \(file.path)") }
                 guard flushed.insert(UInt64(truncatingIfNeeded: st.st_dev)).inserted else { continue }
-                let fd = open(file.folder, O_RDONLY | O_CLOEXEC)
+                let fd = Sys.open(file.folder, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
                 defer { close(fd) }
                 guard archivist_syncfs(fd) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
@@ -383,7 +383,7 @@ extension FileIO {
         }
         for file in staged {
             guard let temporary = file.temporary else { continue }
-            let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+            let fd = Sys.open(temporary, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
             defer { close(fd) }
             guard fsync(fd) == 0 else { throw ioError("cannot write \(file.path)") }

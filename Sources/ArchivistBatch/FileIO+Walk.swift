@@ -54,7 +54,7 @@ extension FileIO {
         var out: [String] = []
         // Entries still to visit, the next one last.
         var pending: [(path: String, isFolder: Bool)] = []
-        let realRoot = realPath(root) ?? root
+        let realRoot = Sys.realPath(root) ?? root
         pending += try entries(of: root, realRoot: realRoot, options: options, problems: problems).reversed()
         while let next = pending.popLast() {
             guard next.isFolder else {
@@ -75,7 +75,7 @@ extension FileIO {
     /// The visible files and folders directly inside `dir`, sorted by name bytes.
     private static func entries(of dir: String, realRoot: String, options: WalkOptions,
                                 problems: (WalkProblem) -> Void) throws -> [(path: String, isFolder: Bool)] {
-        guard let handle = opendir(dir) else { throw ioError("cannot list \(dir)") }
+        guard let handle = Sys.opendir(dir) else { throw ioError("cannot list \(dir)") }
         defer { closedir(handle) }
         var names: [(name: [UInt8], type: UInt8)] = []
         let suffix = options.skippedSuffix.map { Array($0.utf8) }
@@ -89,18 +89,15 @@ extension FileIO {
         let prefix = dir.hasSuffix("/") ? dir : dir + "/"
         var result: [(path: String, isFolder: Bool)] = []
         for (name, type) in names {
-            guard let text = String(validating: name, as: UTF8.self) else {
-                problems(WalkProblem(path: prefix + escapedName(name),
-                                     message: "the name is not UTF-8, so it cannot be named again to read it; skipped (rename it)", isError: true))
-                continue
-            }
+            // A name that is not UTF-8 keeps its bytes (see `SystemPath`).
+            let text = SystemPath.string(fromBytes: name)
             let path = prefix + text
             // The entry's type from readdir where the file system gives it
             // (no lstat per file); lstat otherwise.
             if type == UInt8(DT_REG) { result.append((path, false)); continue }
             if type == UInt8(DT_DIR) { result.append((path, true)); continue }
             var st = stat()
-            guard lstat(path, &st) == 0 else { continue }
+            guard Sys.lstat(path, &st) == 0 else { continue }
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
                 result.append((path, true))
@@ -119,7 +116,7 @@ extension FileIO {
     /// takes; nil (reported when worth it) otherwise.
     private static func linkedFile(_ path: String, realRoot: String, options: WalkOptions, problems: (WalkProblem) -> Void) -> String? {
         var target = stat()
-        guard stat(path, &target) == 0 else {
+        guard Sys.stat(path, &target) == 0 else {
             let why = errno == ELOOP ? "a symbolic link that loops" : "a dangling symbolic link (\(String(cString: strerror(errno))))"
             problems(WalkProblem(path: path, message: "\(why); skipped", isError: false))
             return nil
@@ -128,29 +125,10 @@ extension FileIO {
         guard (target.st_mode & S_IFMT) == S_IFREG else { return nil }
         if options.followLinksOut { return path }
         let inside = realRoot == "/" ? "/" : realRoot + "/"
-        guard let real = realPath(path), real.hasPrefix(inside) else {
-            problems(WalkProblem(path: path, message: "a symbolic link to \(realPath(path) ?? "?"), outside \(realRoot); skipped (name it, or give --follow-links)", isError: false))
+        guard let real = Sys.realPath(path), real.hasPrefix(inside) else {
+            problems(WalkProblem(path: path, message: "a symbolic link to \(Sys.realPath(path) ?? "?"), outside \(realRoot); skipped (name it, or give --follow-links)", isError: false))
             return nil
         }
         return path
-    }
-
-    /// A name's bytes with those that are not UTF-8 shown as `\xHH`, for messages.
-    static func escapedName(_ name: [UInt8]) -> String {
-        var out = ""
-        var rest = name[...]
-        while !rest.isEmpty {
-            // The longest valid prefix, then one byte escaped.
-            var end = rest.endIndex
-            while end > rest.startIndex, String(validating: rest[rest.startIndex..<end], as: UTF8.self) == nil { end -= 1 }
-            out += String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
-            rest = rest[end...]
-            if let byte = rest.first {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
-                rest = rest.dropFirst()
-            }
-        }
-        return out
     }
 }

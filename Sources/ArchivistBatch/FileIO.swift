@@ -44,7 +44,7 @@ package enum FileIO {
     private static func withOpenInput<R>(_ path: String, _ body: (Int32, stat, String) throws -> R) throws -> R {
         let isStdin = path == "-"
         let name = isStdin ? "standard input" : path
-        let fd = isStdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        let fd = isStdin ? STDIN_FILENO : Sys.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot read \(name)") }
         defer { if !isStdin { close(fd) } }
         var st = stat()
@@ -106,19 +106,19 @@ package enum FileIO {
     /// it dangles).
     package static func exists(_ path: String) -> Bool {
         var st = stat()
-        return lstat(path, &st) == 0
+        return Sys.lstat(path, &st) == 0
     }
 
     /// True when `path` is a symbolic link (dangling or not).
     package static func isSymbolicLink(_ path: String) -> Bool {
         var st = stat()
-        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+        return Sys.lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// True when `path` is a directory (following symbolic links).
     package static func isDirectory(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        return Sys.stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// What identifies a file however its path is spelled: device and inode.
@@ -130,7 +130,7 @@ package enum FileIO {
     /// Whether `path` is a directory, and its identity (links followed); nil when nothing is there.
     package static func status(of path: String) -> (isDirectory: Bool, identity: FileIdentity)? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard Sys.stat(path, &st) == 0 else { return nil }
         return ((st.st_mode & S_IFMT) == S_IFDIR,
                 FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino)))
     }
@@ -138,7 +138,7 @@ package enum FileIO {
     /// The identity of the existing file at `path` (links followed), or nil.
     package static func identity(of path: String) -> FileIdentity? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard Sys.stat(path, &st) == 0 else { return nil }
         return FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))
     }
 
@@ -154,7 +154,7 @@ package enum FileIO {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+            if Sys.mkdir(prefix, 0o777) != 0, errno != EEXIST {
                 throw ioError("cannot create the folder \(prefix)")
             }
             prefix += "/"

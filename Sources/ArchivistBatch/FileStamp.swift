@@ -46,7 +46,7 @@ package struct FileStamp: Sendable, Equatable {
     /// The stamp of the file at `path` (links followed), or nil when nothing is there.
     package init?(path: String) {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard Sys.stat(path, &st) == 0 else { return nil }
         self.init(st)
     }
 

@@ -181,4 +181,25 @@ final class FileIOTests: XCTestCase {
         XCTAssertThrowsError(try FileIO.createDirectories(file + "/sub"))
         XCTAssertThrowsError(try FileIO.createDirectories(file))
     }
+
+    /// Every name's bytes survive the trip into a path string and back to
+    /// the system, UTF-8 or not, the code points that stand for bytes included.
+    func testNamesKeepTheirBytes() {
+        var names: [[UInt8]] = [
+            Array("plain.plist".utf8), Array("é 日本 🎉".utf8), [0x63, 0x61, 0x66, 0xE9], [0xFF, 0xFE, 0x80],
+            [0xF4, 0x8F, 0xBE, 0x80], [0xF4, 0x8F, 0xBF, 0xBF, 0x41], [0xED, 0xA0, 0x80], [0xC3], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80],
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            names.append((0..<Int.random(in: 1...12, using: &generator)).map { _ in UInt8.random(in: 1...255, using: &generator) })
+        }
+        for name in names {
+            let text = SystemPath.string(fromBytes: name)
+            let back = SystemPath.with(text) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } }
+            XCTAssertEqual(back, name, "\(name)")
+            if let valid = String(validating: name, as: UTF8.self), !valid.unicodeScalars.contains(where: { $0.value >= 0x10FF80 }) {
+                XCTAssertEqual(text, valid, "UTF-8 names are themselves")
+            }
+        }
+    }
 }

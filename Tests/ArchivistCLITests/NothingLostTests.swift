@@ -291,15 +291,10 @@ extension CLITests {
     }
 
     /// A subfolder that cannot be listed is reported and the rest converted
-    /// (exit 1); a name that is not UTF-8 is reported, not read by a wrong name.
+    /// (exit 1).
     func testFoldersThatCannotBeReadAreReportedAndTheRestRuns() throws {
         make("docs/a.plist", Self.plainXML)
         make("docs/locked/b.plist", Self.plainXML)
-        // docs/caf\xE9.plist: Latin-1, not UTF-8.
-        let oddName = Array(path("docs/caf").utf8) + [0xE9] + Array(".plist".utf8)
-        let fd = open(oddName.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        close(fd)
         for folder in ["", "docs"] { XCTAssertEqual(chmod(path(folder), 0o777), 0) }
         XCTAssertEqual(chmod(path("docs/a.plist"), 0o666), 0)
         XCTAssertEqual(chmod(path("docs/locked"), 0o000), 0)
@@ -308,9 +303,8 @@ extension CLITests {
             throw XCTSkip("needs root to run as a user who cannot list the folder")
         }
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("docs/caf\\xE9.plist: error: the name is not UTF-8"), result.stderr)
         XCTAssertTrue(result.stderr.contains("docs/locked: error: cannot list docs/locked: Permission denied"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("1 converted, 0 unchanged, 0 skipped, 2 failed"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("1 converted, 0 unchanged, 0 skipped, 1 failed"), result.stderr)
         XCTAssertEqual(contents("out/a.json"), Data(#"{"name":"value"}"#.utf8))
 
         // lint too: the folder it cannot list is an error, the rest is checked.
@@ -318,6 +312,42 @@ extension CLITests {
         XCTAssertEqual(lint?.status, 1)
         XCTAssertTrue(lint?.stdout.contains("docs/a.plist: OK") == true, lint?.stdout ?? "")
         XCTAssertTrue(lint?.stderr.contains("docs/locked: error: cannot list docs/locked: Permission denied") == true, lint?.stderr ?? "")
+    }
+
+    /// A file name that is not UTF-8 (Latin-1 `caf\xE9.plist`) keeps its bytes:
+    /// it is read, converted into a folder under its own name, replaced in
+    /// place, and shown as `\xE9` in messages.
+    func testNamesThatAreNotUTF8KeepTheirBytes() throws {
+        make("docs/plain.plist", Self.plainXML)
+        let raw = Array(path("docs/caf").utf8) + [0xE9] + Array(".plist".utf8)
+        let fd = open(raw.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = Self.plainXML.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        /// The names in a folder, as bytes.
+        func names(_ folder: String) -> [[UInt8]] {
+            guard let dir = opendir(path(folder)) else { return [] }
+            defer { closedir(dir) }
+            var found: [[UInt8]] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name.first != UInt8(ascii: ".") { found.append(name) }
+            }
+            return found.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        let converted = try run(["convert", "docs", "--to", "json", "--output-dir", "out"])
+        XCTAssertEqual(converted.status, 0, converted.stderr)
+        XCTAssertEqual(names("out"), [Array("caf".utf8) + [0xE9] + Array(".json".utf8), Array("plain.json".utf8)])
+        let inPlace = try run(["convert", "docs", "--to", "binary", "--in-place"])
+        XCTAssertEqual(inPlace.status, 0, inPlace.stderr)
+        XCTAssertEqual(names("docs"), [Array("caf".utf8) + [0xE9] + Array(".plist".utf8), Array("plain.plist".utf8)])
+        let fd2 = open(raw.map { CChar(bitPattern: $0) } + [0], O_RDONLY)
+        var head = [UInt8](repeating: 0, count: 8)
+        XCTAssertEqual(read(fd2, &head, 8), 8)
+        close(fd2)
+        XCTAssertEqual(head, Array("bplist00".utf8), "replaced in place under its own name")
+        let lint = try run(["lint", "docs"])
+        XCTAssertEqual(lint.stdout, "docs/caf\\xE9.plist: OK\ndocs/plain.plist: OK\n")
     }
 
     /// An output folder inside the input folder is not walked on the next run.

@@ -5,6 +5,10 @@
 /// a file name) then cannot clear the screen, set the clipboard (OSC 52) or
 /// forge a line of output.
 ///
+/// A file name that is not UTF-8 keeps its bytes as the code points
+/// U+10FF80–U+10FFFF (see Archivist's file input and output); those are
+/// shown as `\xHH`, the byte.
+///
 /// Backslashes are left as they are, so escaping is idempotent: text escaped
 /// twice (a formatted error printed by the console) reads as escaped once.
 /// Every text output of the command line goes through here; machine formats
@@ -14,6 +18,7 @@ public enum TerminalText {
     /// feeds and tabs stay (for a block of lines whose names were escaped
     /// when it was made). Text without control characters is returned as it is.
     public static func escaped(_ text: String, keepingLayout: Bool = false) -> String {
+        let text = showingRawBytes(text)
         var copy = text
         let plain = copy.withUTF8 { bytes in
             var escaper = Escaper(keepingLayout: keepingLayout)
@@ -28,6 +33,23 @@ public enum TerminalText {
             escaper.finish(into: &out)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` with the code points U+10FF80–U+10FFFF, which stand for the
+    /// bytes of a file name that is not UTF-8, shown as `\xHH` (the byte).
+    static func showingRawBytes(_ text: String) -> String {
+        // Those code points start with the byte 0xF4; most text has none.
+        guard text.utf8.contains(0xF4) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x10FF80 {
+                let byte = String(scalar.value - 0x10FF00, radix: 16, uppercase: true)
+                out += "\\x" + byte
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// True for the Unicode scalars `escaped` writes as escapes.
