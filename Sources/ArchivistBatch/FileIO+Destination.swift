@@ -73,9 +73,10 @@ extension FileIO {
         throw PlistError(.io, "cannot write \(path): Too many levels of symbolic links")
     }
 
-    /// True for a path inside `/proc` (where links are descriptors of processes).
+    /// True for a canonical path inside `/proc` (where links are descriptors
+    /// of processes; `/dev/fd` resolves there).
     private static func isProcessFileSystem(_ path: String) -> Bool {
-        path == "/proc" || path.hasPrefix("/proc/") || path == "/dev/fd" || path.hasPrefix("/dev/fd/")
+        path == "/proc" || path.hasPrefix("/proc/")
     }
 
     /// Writes directly to a special destination (see `Destination.special`):

@@ -90,7 +90,15 @@ extension FileIO {
     /// `unchanged` is checked when the file is placed.
     package static func stage(_ bytes: [UInt8], for path: String, flush: Bool, knownAbsent: Bool = false,
                               backupOf original: Precondition? = nil, unchanged: Precondition? = nil) throws -> StagedFile {
-        try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: original, unchanged: unchanged, backupBytes: { bytes }) { fd in
+        if original != nil, exists(path) {
+            // A backup that holds exactly this original is what an earlier,
+            // killed attempt of the same run left: kept, and the run goes on.
+            if let existing = try? read(path), existing == bytes {
+                return StagedFile(path: path, target: path, folder: "", temporary: nil, keepsExisting: true, unchanged: nil, notes: [])
+            }
+            throw PlistError(.io, "refusing to overwrite \(path): a backup is never overwritten (move it away, or choose another --backup suffix)")
+        }
+        return try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: original, unchanged: unchanged) { fd in
             try writeAll(bytes, fd: fd, name: path)
         }
     }
@@ -100,7 +108,7 @@ extension FileIO {
     /// temporary file.
     package static func stage(for path: String, flush: Bool, knownAbsent: Bool = false, unchanged: Precondition? = nil,
                               streaming write: (ByteSink) throws -> Void) throws -> StagedFile {
-        try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: nil, unchanged: unchanged, backupBytes: { [] }) { fd in
+        try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: nil, unchanged: unchanged) { fd in
             let sink = streamingSink(fd: fd, name: path)
             try write(sink)
             try sink.finish()
@@ -108,15 +116,7 @@ extension FileIO {
     }
 
     private static func stage(for path: String, flush: Bool, knownAbsent: Bool, backupOf original: Precondition?,
-                              unchanged: Precondition?, backupBytes: () -> [UInt8], contents: (Int32) throws -> Void) throws -> StagedFile {
-        if original != nil, exists(path) {
-            // A backup that holds exactly this original is what an earlier,
-            // killed attempt of the same run left: kept, and the run goes on.
-            if let existing = try? read(path), existing == backupBytes() {
-                return StagedFile(path: path, target: path, folder: "", temporary: nil, keepsExisting: true, unchanged: nil, notes: [])
-            }
-            throw PlistError(.io, "refusing to overwrite \(path): a backup is never overwritten (move it away, or choose another --backup suffix)")
-        }
+                              unchanged: Precondition?, contents: (Int32) throws -> Void) throws -> StagedFile {
         let destination = knownAbsent ? .file(target: path, existing: nil) : try destination(path)
         guard case .file(let target, let existing) = destination else {
             try writeDirectly(to: path, contents: contents)
