@@ -2,7 +2,7 @@ import ArchivistCore
 import Foundation
 import XCTest
 
-/// README: a key-path error shows at most 24 steps of a long path, its first
+/// The guide (safety.md, Limits): a key-path error shows at most 24 steps of a long path, its first
 /// 8 and its last 16 (`root.f.a.a.a.a.a.a.….a.bad`).
 extension CLITests {
     func testAKeyPathInAnErrorShowsAtMost24Steps() throws {

@@ -1,4 +1,4 @@
-/// Long key paths cut for messages: README promises that an error shows at
+/// Long key paths cut for messages: the guide (safety.md, Limits) promises that an error shows at
 /// most 24 steps of a path, its start and its end (`root.a.a.….a.bad`), so a
 /// path 500 levels deep does not fill the screen.
 package enum KeyPathText {

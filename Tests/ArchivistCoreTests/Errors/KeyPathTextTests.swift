@@ -2,7 +2,7 @@
 import XCTest
 
 /// `KeyPathText`: key paths in messages cut to 24 steps, their first 8 and
-/// last 16, as README promises.
+/// last 16, as the guide (safety.md, Limits) promises.
 final class KeyPathTextTests: XCTestCase {
     func testLongPathsKeepTheirStartAndEnd() {
         let steps = (0..<30).map { "s\($0)" }
