@@ -44,14 +44,16 @@ final class CoreSnippets: XCTestCase {
 
     func testCompactTree() throws {
         let tree = try PropertyList.read(bytes).tree
-        if let node = tree.value(forKey: "CFBundleIdentifier", in: tree.root) {
-            print(tree.kind(of: node), tree.string(at: node) ?? "")   // string org.example.Archivist
+        let top = tree.rootNode
+        print(top["CFBundleIdentifier"]?.stringValue ?? "")        // org.example.Archivist
+        print(top["CFBundleURLTypes"]?[0]?["CFBundleURLSchemes"]?[0]?.stringValue ?? "")   // archivist
+        for (key, value) in top.entries where value.kind == .string {
+            print(key, value.stringValue ?? "")
         }
         let json = try PropertyList.write(tree, as: .json)
 
-        let node = try XCTUnwrap(tree.value(forKey: "CFBundleIdentifier", in: tree.root))
-        XCTAssertEqual(tree.kind(of: node), .string)
-        XCTAssertEqual(tree.string(at: node), "org.example.Archivist")
+        XCTAssertEqual(top["CFBundleIdentifier"]?.stringValue, "org.example.Archivist")
+        XCTAssertEqual(top["CFBundleURLTypes"]?[0]?["CFBundleURLSchemes"]?[0]?.stringValue, "archivist")
         // Foundation reads the JSON to what it reads from the binary file.
         let fromJSON = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
         let fromFile = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])

@@ -71,6 +71,54 @@ extension PlistValue {
         if case .array(let a) = self { return a }
         return nil
     }
+
+    /// The integer, when this node is an integer.
+    public var integerValue: PlistInteger? {
+        if case .integer(let i) = self { return i }
+        return nil
+    }
+
+    /// The real, when this node is a real.
+    public var realValue: PlistReal? {
+        if case .real(let r) = self { return r }
+        return nil
+    }
+
+    /// The boolean, when this node is a boolean.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The date, when this node is a date.
+    public var dateValue: PlistDate? {
+        if case .date(let d) = self { return d }
+        return nil
+    }
+
+    /// The bytes, when this node is data.
+    public var dataValue: [UInt8]? {
+        if case .data(let d) = self { return d }
+        return nil
+    }
+
+    /// The `CF$UID` number, when this node is a UID.
+    public var uidValue: UInt64? {
+        if case .uid(let u) = self { return u }
+        return nil
+    }
+
+    /// The value of `key` (compared by code points), when this node is a
+    /// dictionary that holds it.
+    public subscript(key: String) -> PlistValue? {
+        dictionaryValue?[key]
+    }
+
+    /// Element `index`, when this node is an array that has it.
+    public subscript(index: Int) -> PlistValue? {
+        guard case .array(let a) = self, a.indices.contains(index) else { return nil }
+        return a[index]
+    }
 }
 
 extension PlistValue: Equatable {
