@@ -140,12 +140,12 @@ final class BatchConverterTests: XCTestCase {
         XCTAssertTrue(Linter.findings(in: Array("bplist00".utf8), path: "b").map(\.line)[0].hasPrefix("b: offset "))
         // A check beyond the format (keyed archives) adds its error after the diagnostics.
         let checked = Linter.findings(in: Array("{\"a\": 1, \"a\": 2}".utf8), path: "c.json") { _ in
-            throw PlistError(.archive, "not an archive\nsecond line", at: .archive(object: 3, keyPath: "root"))
+            throw PlistError(.invalidValue, "not an archive\nsecond line", at: .archive(object: 3, keyPath: "root"))
         }.map(\.line)
         XCTAssertEqual(checked.count, 2)
         XCTAssertEqual(checked.last, "c.json: $objects[3] (root): error: not an archive\\nsecond line")
         let reported = Linter.findings(in: Array("<plist><true/></plist>".utf8), path: "p") { _ in
-            [PlistError(.archive, "one", at: .archive(object: 1, keyPath: "root")), PlistError(.archive, "two")]
+            [PlistError(.invalidValue, "one", at: .archive(object: 1, keyPath: "root")), PlistError(.invalidValue, "two")]
         }.map(\.line)
         XCTAssertEqual(reported, ["p: $objects[1] (root): error: one", "p: error: two"])
     }

@@ -2,32 +2,43 @@
 /// format, and where.
 public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of problem; `message` has the details.
-    public enum Kind: Sendable, Equatable {
+    ///
+    /// Kinds are values, not cases of a closed enum: each library adds the
+    /// kinds of its own layer (`ArchivistArchive` adds `archive` and
+    /// `noArchive`), and a kind added in a later release breaks no `switch`.
+    /// Compare with `==` or match in a `switch` with a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kind's name, as `description` prints it (`syntax`, `io`...).
+        public let name: String
+
+        /// A kind named `name`; two kinds are the same when their names are.
+        public init(_ name: String) {
+            self.name = name
+        }
+
+        /// The name.
+        public var description: String { name }
+
         /// The bytes break the format's grammar (bad token, bad tag, truncated text).
-        case syntax
+        public static let syntax = Kind("syntax")
         /// A binary plist's header, trailer, offset table or an object is corrupt.
-        case corrupt
+        public static let corrupt = Kind("corrupt")
         /// The input is a variant Archivist does not read (`bplist15`, an unknown object type).
-        case unsupported
+        public static let unsupported = Kind("unsupported")
         /// A container contains itself.
-        case cycle
+        public static let cycle = Kind("cycle")
         /// A configured limit (depth, object count, length, input size) was exceeded.
-        case limitExceeded
+        public static let limitExceeded = Kind("limitExceeded")
         /// A value is out of range or of the wrong kind for its place.
-        case invalidValue
+        public static let invalidValue = Kind("invalidValue")
         /// Text is not valid in its declared encoding, or a string holds lone surrogates.
-        case encoding
+        public static let encoding = Kind("encoding")
         /// A dictionary repeats a key.
-        case duplicateKey
+        public static let duplicateKey = Kind("duplicateKey")
         /// The tree cannot be written in the requested format (a UID to JSON, NaN to JSON...).
-        case notRepresentable
-        /// A keyed archive's structure is broken.
-        case archive
-        /// The input is no keyed archive and holds none in its `<data>` values,
-        /// where an operation needs one (a migration): batches skip such files.
-        case noArchive
-        /// Reading or writing a file failed.
-        case io
+        public static let notRepresentable = Kind("notRepresentable")
+        /// Reading or writing a file, a store or a stream failed.
+        public static let io = Kind("io")
     }
 
     /// The class of problem.
