@@ -81,14 +81,11 @@ public enum PropertyList {
         }
     }
 
-    /// Writes a tree in a format.
+    /// Writes a value built or edited in code in a format: the one place a
+    /// `PlistValue` becomes bytes (it is made a ``PlistTree`` first, which
+    /// every writer reads).
     public static func write(_ value: PlistValue, as format: PlistFormat, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        switch format {
-        case .binary: return try BinaryPlistWriter.write(value, options: options)
-        case .xml: return try XMLPlistWriter.write(value, options: options)
-        case .json: return try JSONPlistWriter.write(value, options: options)
-        case .openstep: return try OpenStepWriter.write(value, options: options)
-        }
+        try write(PlistTree(value, limits: .writing), as: format, options: options)
     }
 
     /// Writes a compact tree in a format, as the same property list's value

@@ -86,7 +86,7 @@ final class HostileArchiveTests: XCTestCase {
             XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
             XCTAssertEqual((e as? PlistError)?.location, .archive(object: 2, keyPath: ""))
         }
-        let nested = try BinaryPlistWriter.write(.array((0..<60).map { .string("item \($0)") }))
+        let nested = try PropertyList.write(.array((0..<60).map { .string("item \($0)") }), as: .binary)
         let data = try ObjectGraph(widelyShared(.data(nested), count: 300_000))
         XCTAssertThrowsError(try ArchiveDumper.render(data, options: million)) { e in
             XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)

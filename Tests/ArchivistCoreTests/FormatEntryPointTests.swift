@@ -23,11 +23,11 @@ final class FormatEntryPointTests: XCTestCase {
         let tree = try BinaryPlistReader.read(theirs).value
         let strings = PlistValue.dictionary(PlistDictionary([("a", .string("b c")), ("d", .array([.data([1, 2, 3, 4, 5])]))]))
         let writers: [(String, PlistValue, ([UInt8]) throws -> PlistDocument, (PlistValue) throws -> [UInt8], SinkWriter)] = [
-            ("xml", tree, { try XMLPlistReader.read($0) }, { try XMLPlistWriter.write($0) }, { v, o, s in try PlistTree(v).withView { try XMLPlistWriter.write(&$0, options: o, into: s) } }),
-            ("binary", tree, { try BinaryPlistReader.read($0) }, { try BinaryPlistWriter.write($0) },
+            ("xml", tree, { try XMLPlistReader.read($0) }, { try PropertyList.write($0, as: .xml) }, { v, o, s in try PlistTree(v).withView { try XMLPlistWriter.write(&$0, options: o, into: s) } }),
+            ("binary", tree, { try BinaryPlistReader.read($0) }, { try PropertyList.write($0, as: .binary) },
              { v, o, s in try PlistTree(v).withView { try BinaryPlistWriter.write(&$0, options: o, into: s) } }),
-            ("json", tree, { try JSONPlistReader.read($0) }, { try JSONPlistWriter.write($0) }, { v, o, s in try PlistTree(v).withView { try JSONPlistWriter.write(&$0, options: o, into: s) } }),
-            ("openstep", strings, { try OpenStepReader.read($0) }, { try OpenStepWriter.write($0) },
+            ("json", tree, { try JSONPlistReader.read($0) }, { try PropertyList.write($0, as: .json) }, { v, o, s in try PlistTree(v).withView { try JSONPlistWriter.write(&$0, options: o, into: s) } }),
+            ("openstep", strings, { try OpenStepReader.read($0) }, { try PropertyList.write($0, as: .openstep) },
              { v, o, s in try PlistTree(v).withView { try OpenStepWriter.write(&$0, options: o, into: s) } }),
         ]
         let prefix: [UInt8] = Array("already here".utf8)

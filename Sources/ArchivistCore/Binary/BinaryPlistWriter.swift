@@ -9,11 +9,6 @@ import Darwin
 /// scalars written once, the smallest reference and offset sizes that fit, and
 /// the same bytes for the same tree every time.
 public enum BinaryPlistWriter {
-    /// Writes a value as a binary property list.
-    public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try write(PlistTree(value, limits: .writing), options: options)
-    }
-
     /// Writes a tree as a binary property list.
     public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink(capacity: 64)

@@ -13,11 +13,6 @@
 /// element is on its own line, indented by two spaces, written `"key": value`,
 /// and the text ends with a newline.
 public enum JSONPlistWriter {
-    /// The JSON text of `value`.
-    public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try write(PlistTree(value, limits: .writing), options: options)
-    }
-
     /// The JSON text of `tree`.
     public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()

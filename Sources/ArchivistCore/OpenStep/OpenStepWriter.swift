@@ -25,11 +25,6 @@
 /// boolean, date, UID or null is an error naming its key path rather than a
 /// silent conversion to text that would read back as a string.
 public enum OpenStepWriter {
-    /// The OpenStep text of `value`, ending with a newline.
-    public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try write(PlistTree(value, limits: .writing), options: options)
-    }
-
     /// The OpenStep text of `tree`, ending with a newline.
     public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()

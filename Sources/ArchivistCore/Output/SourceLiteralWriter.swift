@@ -34,12 +34,6 @@
 /// like plutil, the writer refuses dates and data (and UIDs and null) with an
 /// error naming their key path.
 public enum SourceLiteralWriter {
-    /// The source of `value` as a constant `name`, with a comment naming `origin`.
-    public static func write(_ value: PlistValue, language: SourceLanguage, name: String, origin: String,
-                             options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try write(PlistTree(value, limits: .writing), language: language, name: name, origin: origin, options: options)
-    }
-
     /// The source of `tree` as a constant `name`, with a comment naming `origin`.
     public static func write(_ tree: PlistTree, language: SourceLanguage, name: String, origin: String,
                              options: WriteOptions = WriteOptions()) throws -> [UInt8] {

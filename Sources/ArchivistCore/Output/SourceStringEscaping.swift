@@ -3,17 +3,29 @@
 /// else escaped, so the source is ASCII and no character can end the literal
 /// or the line early.
 enum SourceStringEscaping {
+    /// The escapes Swift and C share: backslash, quote, line feed, carriage
+    /// return and tab.
+    private static func sharedEscape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\\": return "\\\\"
+        case "\"": return "\\\""
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default: return nil
+        }
+    }
+
     /// `"…"` with `\\`, `\"`, `\n`, `\r`, `\t`, `\0` and every other control
     /// or non-ASCII code point as `\u{…}`.
     static func swift(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
+            if let escape = sharedEscape(scalar) {
+                out += escape
+                continue
+            }
             switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
             case "\0": out += "\\0"
             case " "..."~": out.unicodeScalars.append(scalar)
             default: out += "\\u{" + hex(scalar.value, digits: 1) + "}"
@@ -32,12 +44,11 @@ enum SourceStringEscaping {
         for scalar in text.unicodeScalars {
             let question = scalar == "?"
             defer { afterQuestionMark = question }
+            if let escape = sharedEscape(scalar) {
+                out += escape
+                continue
+            }
             switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
             case "?" where afterQuestionMark: out += "\\?"
             case " "..."~": out.unicodeScalars.append(scalar)
             default:

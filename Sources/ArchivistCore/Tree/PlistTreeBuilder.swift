@@ -77,27 +77,39 @@ package struct PlistTreeBuilder {
     /// A dictionary key: a string node stored once per document, so equal
     /// keys (byte for byte, as CoreFoundation compares them) are the same node.
     package mutating func key(utf8: UnsafeRawBufferPointer) -> Int {
+        let found = lookUpKey(utf8: utf8)
+        if let node = found.node { return node }
+        let node = string(utf8: utf8)
+        insertKey(node, at: found.slot)
+        return node
+    }
+
+    /// The key node stored with the UTF-8 `utf8`, or the free slot of the
+    /// key table where such a key goes.
+    private func lookUpKey(utf8: UnsafeRawBufferPointer) -> (node: Int?, slot: Int) {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         let mask = keyTable.count - 1
         var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
         while true {
             let entry = keyTable[slot]
-            if entry == 0 { break }
+            if entry == 0 { return (nil, slot) }
             let candidate = nodes[Int(entry - 1)]
             if candidate.count == utf8.count, bytes.withUnsafeBytes({ stored in
                 guard let a = stored.baseAddress, let b = utf8.baseAddress else { return utf8.isEmpty }
                 return memcmp(a + candidate.start, b, utf8.count) == 0
             }) {
-                return Int(entry - 1)
+                return (Int(entry - 1), slot)
             }
             slot = (slot + 1) & mask
         }
-        let node = string(utf8: utf8)
+    }
+
+    /// Makes `node` the key stored in `slot`.
+    private mutating func insertKey(_ node: Int, at slot: Int) {
         keyTable[slot] = UInt32(truncatingIfNeeded: node + 1)
         keyCount += 1
         if keyCount * 2 > keyTable.count { growKeyTable() }
-        return node
     }
 
     /// A dictionary key from a `String`.
@@ -311,23 +323,9 @@ extension PlistTreeBuilder {
     /// value and as a key).
     package mutating func key(sameTextAs node: Int) -> Int {
         let n = nodes[node]
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for i in n.start..<(n.start + n.count) { h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3 }
-        let mask = keyTable.count - 1
-        var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
-        while true {
-            let entry = keyTable[slot]
-            if entry == 0 { break }
-            let candidate = nodes[Int(entry - 1)]
-            if Int(entry - 1) == node
-                || (candidate.count == n.count && bytes[candidate.start..<(candidate.start + candidate.count)].elementsEqual(bytes[n.start..<(n.start + n.count)])) {
-                return Int(entry - 1)
-            }
-            slot = (slot + 1) & mask
-        }
-        keyTable[slot] = UInt32(truncatingIfNeeded: node + 1)
-        keyCount += 1
-        if keyCount * 2 > keyTable.count { growKeyTable() }
+        let found = bytes.withUnsafeBytes { lookUpKey(utf8: UnsafeRawBufferPointer(rebasing: $0[n.start..<(n.start + n.count)])) }
+        if let existing = found.node { return existing }
+        insertKey(node, at: found.slot)
         return node
     }
 }

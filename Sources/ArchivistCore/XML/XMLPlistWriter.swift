@@ -5,11 +5,6 @@ import CArchivistSupport
 /// xml1` on macOS): tab indentation, keys sorted by UTF-16 code units, `%.17g`
 /// reals, floored UTC dates, base64 lines that count a tab as 8 columns.
 public enum XMLPlistWriter {
-    /// Writes a value as an XML property list.
-    public static func write(_ value: PlistValue, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try write(PlistTree(value, limits: .writing), options: options)
-    }
-
     /// Writes a tree as an XML property list.
     public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()

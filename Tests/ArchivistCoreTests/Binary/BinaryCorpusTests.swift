@@ -14,7 +14,7 @@ final class BinaryCorpusTests: XCTestCase {
             do {
                 let doc = try BinaryPlistReader.read(bytes)
                 XCTAssertFalse(isBrokenPlist, "\(row.path): malformed file was accepted")
-                let rewritten = try BinaryPlistWriter.write(doc.value)
+                let rewritten = try PropertyList.write(doc.value, as: .binary)
                 let again = try BinaryPlistReader.read(rewritten)
                 XCTAssertEqual(again.value, doc.value, row.path)
                 if row.format == "binary", let foundation = try? FoundationBridge.foundationRead(bytes) {

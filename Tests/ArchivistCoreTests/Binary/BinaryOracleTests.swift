@@ -42,7 +42,7 @@ enum SampleTrees {
 final class BinaryOracleTests: XCTestCase {
     func testFoundationReadsWhatArchivistWrites() throws {
         let tree = SampleTrees.everyType
-        let bytes = try BinaryPlistWriter.write(tree)
+        let bytes = try PropertyList.write(tree, as: .binary)
         XCTAssertEqual(try FoundationBridge.foundationRead(bytes), tree)
         XCTAssertEqual(try BinaryPlistReader.read(bytes).value, tree)
     }
@@ -55,19 +55,19 @@ final class BinaryOracleTests: XCTestCase {
 
     func testDeterministicAndScalarsShared() throws {
         let tree = PlistValue.array(Array(repeating: .string("the same string, many times"), count: 1000))
-        let a = try BinaryPlistWriter.write(tree)
-        XCTAssertEqual(a, try BinaryPlistWriter.write(tree))
+        let a = try PropertyList.write(tree, as: .binary)
+        XCTAssertEqual(a, try PropertyList.write(tree, as: .binary))
         XCTAssertLessThan(a.count, 3000)
         // Canonically equivalent strings stay distinct objects.
-        let b = try BinaryPlistWriter.write(.array([.string("\u{E9}"), .string("e\u{301}")]))
+        let b = try PropertyList.write(.array([.string("\u{E9}"), .string("e\u{301}")]), as: .binary)
         guard case .array(let items) = try BinaryPlistReader.read(b).value else { return XCTFail() }
         XCTAssertEqual(items.map { Array($0.stringValue?.utf8 ?? "".utf8) }, [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
     }
 
     func testMinimalIntegerWidths() throws {
-        XCTAssertEqual(Array(try BinaryPlistWriter.write(.int(5))[8...9]), [0x10, 5])
-        XCTAssertEqual(Array(try BinaryPlistWriter.write(.int(-1))[8...16]), [0x13, 255, 255, 255, 255, 255, 255, 255, 255])
-        XCTAssertEqual(try BinaryPlistWriter.write(.integer(PlistInteger(UInt64.max)))[8], 0x14)
+        XCTAssertEqual(Array(try PropertyList.write(.int(5), as: .binary)[8...9]), [0x10, 5])
+        XCTAssertEqual(Array(try PropertyList.write(.int(-1), as: .binary)[8...16]), [0x13, 255, 255, 255, 255, 255, 255, 255, 255])
+        XCTAssertEqual(try PropertyList.write(.integer(PlistInteger(UInt64.max)), as: .binary)[8], 0x14)
     }
 }
 
@@ -168,7 +168,7 @@ final class BinaryHostileTests: XCTestCase {
         for total in [20, 80] {
             var d = PlistDictionary()
             for k in 0..<total { d.appendUnchecked(key: "a rather long key number \(k)", value: .int(Int64(k))) }
-            var bytes = try BinaryPlistWriter.write(.dictionary(d))
+            var bytes = try PropertyList.write(.dictionary(d), as: .binary)
             // The top dictionary: 0xDF, its count (0x10 n), then 1-byte key references.
             XCTAssertEqual(Array(bytes[8...10]), [0xDF, 0x10, UInt8(total)])
             bytes[11 + total - 1] = bytes[11 + 5]

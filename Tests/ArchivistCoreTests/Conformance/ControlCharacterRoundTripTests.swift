@@ -67,7 +67,7 @@ final class ControlCharacterRoundTripTests: XCTestCase {
     /// tree, and read alike by the direct reader and libxml2's path.
     func testXMLOutputIsFoundationsAndFoundationReadsIt() throws {
         let value = Self.sample()
-        let ours = try XMLPlistWriter.write(value)
+        let ours = try PropertyList.write(value, as: .xml)
         XCTAssertEqual(try FoundationBridge.foundationWrite(value, format: .xml), ours)
         XCTAssertEqual(try FoundationBridge.foundationRead(ours), value)
         try ours.withUnsafeBytes { b in

@@ -52,7 +52,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
         let bytes = xml(Array("AQ======AQID A===".utf8), element: "data")
         let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         let foundationXML = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
-        let ours = try XMLPlistWriter.write(try PropertyList.read(bytes).value)
+        let ours = try PropertyList.write(try PropertyList.read(bytes).value, as: .xml)
         XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: foundationXML, as: UTF8.self))
     }
 
@@ -125,7 +125,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
             seconds.append(g.next(2) == 0 ? value : -value)
         }
         for t in seconds {
-            let json = try JSONPlistWriter.write(.date(PlistDate(secondsSinceReferenceDate: t)))
+            let json = try PropertyList.write(.date(PlistDate(secondsSinceReferenceDate: t)), as: .json)
             let text = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json), options: .fragmentsAllowed) as? String)
             XCTAssertEqual(ISO8601.parse(Array(text.utf8))?.secondsSinceReferenceDate, t, text)
             // Whole seconds as Foundation writes them (in the Gregorian years it
@@ -148,7 +148,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for t in [730_907_159.75, 730_907_159.5, 730_907_159.125, -0.25, -86_400.5] {
-            let json = try JSONPlistWriter.write(.date(PlistDate(secondsSinceReferenceDate: t)))
+            let json = try PropertyList.write(.date(PlistDate(secondsSinceReferenceDate: t)), as: .json)
             let text = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json), options: .fragmentsAllowed) as? String)
             XCTAssertEqual(formatter.date(from: text)?.timeIntervalSinceReferenceDate, t, text)
         }
@@ -219,8 +219,8 @@ final class CoreFoundationEdgeTests: XCTestCase {
         XCTAssertEqual(try BinaryPlistReader.read(largest).value, .uid(4_294_967_295))
         XCTAssertEqual(try foundationUID(largest), .uid(4_294_967_295))
         // Nor is such a UID written, where Foundation could not read it back.
-        XCTAssertEqual(try foundationUID(try BinaryPlistWriter.write(.array([.uid(4_294_967_295)]))), .array([.uid(4_294_967_295)]))
-        XCTAssertThrowsError(try BinaryPlistWriter.write(.array([.uid(4_294_967_296)]))) { error in
+        XCTAssertEqual(try foundationUID(try PropertyList.write(.array([.uid(4_294_967_295)]), as: .binary)), .array([.uid(4_294_967_295)]))
+        XCTAssertThrowsError(try PropertyList.write(.array([.uid(4_294_967_296)]), as: .binary)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .notRepresentable)
         }
     }

@@ -27,7 +27,7 @@ final class CorpusExpectedTests: XCTestCase {
             guard row.path.hasPrefix("foundation/") else { continue }
             XCTAssertEqual(document.value, try FoundationBridge.foundationRead(bytes), "\(row.path): Foundation reads it the same")
             if row.format == "xml" {
-                XCTAssertEqual(try XMLPlistWriter.write(document.value), bytes, "\(row.path): Archivist writes Foundation's XML")
+                XCTAssertEqual(try PropertyList.write(document.value, as: .xml), bytes, "\(row.path): Archivist writes Foundation's XML")
             }
         }
     }

@@ -132,7 +132,7 @@ final class XMLCoreFoundationTextTests: XCTestCase {
         let data = [UInt8](repeating: 7, count: 9_000_000)
         let text = String(repeating: "x", count: 11_000_000)
         let value = PlistValue.array([.data(data), .string(text), .string("\r")])
-        let bytes = try XMLPlistWriter.write(value)
+        let bytes = try PropertyList.write(value, as: .xml)
         try bytes.withUnsafeBytes { b in
             XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: true).value, value)
             XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: false).value, value)
@@ -141,7 +141,7 @@ final class XMLCoreFoundationTextTests: XCTestCase {
 
     /// Archivist's own limits still bound the values libxml2 now hands over.
     func testValueLengthLimitStillHolds() throws {
-        let bytes = try XMLPlistWriter.write(.array([.string(String(repeating: "x", count: 1000)), .string("\r")]))
+        let bytes = try PropertyList.write(.array([.string(String(repeating: "x", count: 1000)), .string("\r")]), as: .xml)
         var options = ReadOptions()
         options.limits.maxValueLength = 100
         try bytes.withUnsafeBytes { b in

@@ -31,7 +31,7 @@ final class JSONCorpusTests: XCTestCase {
             XCTAssertEqual(detected.value, document.value, row.path)
 
             for pretty in [false, true] {
-                let written = try JSONPlistWriter.write(document.value, options: WriteOptions(pretty: pretty))
+                let written = try PropertyList.write(document.value, as: .json, options: WriteOptions(pretty: pretty))
                 let again = try JSONPlistReader.read(written)
                 XCTAssertEqual(again.value, document.value, "\(row.path) pretty=\(pretty)")
                 XCTAssertEqual(again.value.description, document.value.description, "key order kept: \(row.path)")

@@ -6,7 +6,7 @@ import XCTest
 /// what Foundation's `JSONEncoder` writes for the same values.
 final class JSONEncoderStyleTests: XCTestCase {
     private func write(_ value: PlistValue) throws -> String {
-        String(decoding: try JSONPlistWriter.write(value, options: WriteOptions(jsonEncoderStyle: true)), as: UTF8.self)
+        String(decoding: try PropertyList.write(value, as: .json, options: WriteOptions(jsonEncoderStyle: true)), as: UTF8.self)
     }
 
     private func foundation<T: Encodable>(_ value: T) throws -> String {
@@ -26,7 +26,7 @@ final class JSONEncoderStyleTests: XCTestCase {
     }
 
     func testPlainJSONIsUnchanged() throws {
-        let plain = String(decoding: try JSONPlistWriter.write(.array([.string("a/b"), .double(120)])), as: UTF8.self)
+        let plain = String(decoding: try PropertyList.write(.array([.string("a/b"), .double(120)]), as: .json), as: UTF8.self)
         XCTAssertEqual(plain, #"["a/b",120.0]"#)
     }
 }

@@ -21,7 +21,7 @@ final class JSONStreamTests: XCTestCase {
             let dir = Fixtures.corpus.appendingPathComponent(folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
                 guard let document = try? PropertyList.read(try Fixtures.bytes(dir.appendingPathComponent(name))),
-                      (try? JSONPlistWriter.write(document.value)) != nil else { continue }
+                      (try? PropertyList.write(document.value, as: .json)) != nil else { continue }
                 out.append(("\(folder)/\(name)", document.value))
             }
         }
@@ -32,7 +32,7 @@ final class JSONStreamTests: XCTestCase {
         let values = try corpusValues()
         XCTAssertGreaterThan(values.count, 20)
         for (name, value) in values {
-            XCTAssertEqual(try streamed(value), try JSONPlistWriter.write(value, options: WriteOptions(pretty: true)), name)
+            XCTAssertEqual(try streamed(value), try PropertyList.write(value, as: .json, options: WriteOptions(pretty: true)), name)
         }
     }
 
@@ -44,7 +44,7 @@ final class JSONStreamTests: XCTestCase {
             let sink = ByteSink()
             var json = JSONStream(into: sink, compact: true)
             try json.value(value)
-            XCTAssertEqual(sink.bytes(), try JSONPlistWriter.write(value, options: WriteOptions(pretty: false)), name)
+            XCTAssertEqual(sink.bytes(), try PropertyList.write(value, as: .json, options: WriteOptions(pretty: false)), name)
             XCTAssertFalse(sink.bytes().contains(0x0A), name)
         }
     }
@@ -69,7 +69,7 @@ final class JSONStreamTests: XCTestCase {
             outer.endArray()
             outer.finish()
             let whole = PlistValue.array([.dictionary(PlistDictionary([("row", .int(1)), ("value", inner)]))])
-            XCTAssertEqual(sink.bytes(), try JSONPlistWriter.write(whole, options: WriteOptions(pretty: true)), name)
+            XCTAssertEqual(sink.bytes(), try PropertyList.write(whole, as: .json, options: WriteOptions(pretty: true)), name)
         }
     }
 
@@ -83,7 +83,7 @@ final class JSONStreamTests: XCTestCase {
         ]
         for value in values {
             var expected: PlistError?
-            XCTAssertThrowsError(try JSONPlistWriter.write(value, options: WriteOptions(pretty: true))) { expected = $0 as? PlistError }
+            XCTAssertThrowsError(try PropertyList.write(value, as: .json, options: WriteOptions(pretty: true))) { expected = $0 as? PlistError }
             XCTAssertThrowsError(try streamed(value)) { error in
                 XCTAssertEqual((error as? PlistError)?.message, expected?.message)
                 XCTAssertNotNil(expected)

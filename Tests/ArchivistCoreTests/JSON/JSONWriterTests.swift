@@ -4,7 +4,7 @@ import XCTest
 
 final class JSONWriterTests: XCTestCase {
     private func text(_ value: PlistValue, pretty: Bool = false) throws -> String {
-        String(decoding: try JSONPlistWriter.write(value, options: WriteOptions(pretty: pretty)), as: UTF8.self)
+        String(decoding: try PropertyList.write(value, as: .json, options: WriteOptions(pretty: pretty)), as: UTF8.self)
     }
 
     private let sample = PlistValue.dictionary(PlistDictionary([
@@ -64,7 +64,7 @@ final class JSONWriterTests: XCTestCase {
         for _ in 0..<5_000 {
             let value = Double(bitPattern: generator.next())
             guard value.isFinite else { continue }
-            let written = try JSONPlistWriter.write(.double(value))
+            let written = try PropertyList.write(.double(value), as: .json)
             guard case .real(let back) = try JSONPlistReader.read(written).value else {
                 XCTFail("\(value) did not read back as a real")
                 continue
@@ -78,7 +78,7 @@ final class JSONWriterTests: XCTestCase {
 
     func testNonFiniteRealsAreNotRepresentable() {
         for value in [Double.nan, .infinity, -.infinity] {
-            XCTAssertThrowsError(try JSONPlistWriter.write(.dictionary(PlistDictionary([("a", .array([.int(1), .double(value)]))])))) { error in
+            XCTAssertThrowsError(try PropertyList.write(.dictionary(PlistDictionary([("a", .array([.int(1), .double(value)]))])), as: .json)) { error in
                 XCTAssertEqual((error as? PlistError)?.kind, .notRepresentable)
                 XCTAssertTrue((error as? PlistError)?.message.contains("\"a[1]\"") ?? false, "\(error)")
             }
@@ -97,7 +97,7 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(try text(.array([.date(date), .data([0, 1, 2, 0xFF]), .data([]), .uid(7), .null])),
                        #"["2024-02-29T13:45:59.75Z","AAEC/w==","",{"CF$UID":7},null]"#)
         XCTAssertEqual(try text(.array([.uid(7)]), pretty: true), "[\n  {\"CF$UID\": 7}\n]\n")
-        XCTAssertThrowsError(try JSONPlistWriter.write(.date(PlistDate(secondsSinceReferenceDate: .infinity)))) { error in
+        XCTAssertThrowsError(try PropertyList.write(.date(PlistDate(secondsSinceReferenceDate: .infinity)), as: .json)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .notRepresentable)
         }
     }
@@ -111,7 +111,7 @@ final class JSONWriterTests: XCTestCase {
         dict[""] = .dictionary(PlistDictionary([("deep", .array([.array([.array([])])]))]))
         let value = PlistValue.dictionary(dict)
         for pretty in [false, true] {
-            let written = try JSONPlistWriter.write(value, options: WriteOptions(pretty: pretty))
+            let written = try PropertyList.write(value, as: .json, options: WriteOptions(pretty: pretty))
             XCTAssertEqual(try JSONPlistReader.read(written).value, value)
             let theirs = try JSONSerialization.jsonObject(with: Data(written))
             XCTAssertTrue(JSONCorpusTests.sameJSONValue(value, try XCTUnwrap(FoundationBridge.value(from: theirs))))
@@ -121,7 +121,7 @@ final class JSONWriterTests: XCTestCase {
     func testDeepTreesDoNotRecurse() throws {
         var value = PlistValue.int(1)
         for _ in 0..<3_000 { value = .array([value]) }
-        let written = try JSONPlistWriter.write(value)
+        let written = try PropertyList.write(value, as: .json)
         XCTAssertEqual(written.count, 3_000 * 2 + 1)
     }
 

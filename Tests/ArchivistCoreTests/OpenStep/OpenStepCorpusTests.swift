@@ -39,7 +39,7 @@ final class OpenStepCorpusTests: XCTestCase {
             XCTAssertEqual(document.value, theirs, row.path)
 
             for keepKeyOrder in [false, true] {
-                let written = try OpenStepWriter.write(document.value, options: WriteOptions(keepKeyOrder: keepKeyOrder))
+                let written = try PropertyList.write(document.value, as: .openstep, options: WriteOptions(keepKeyOrder: keepKeyOrder))
                 let again = try OpenStepReader.read(written)
                 XCTAssertEqual(again.value, document.value, "\(row.path) keepKeyOrder=\(keepKeyOrder)")
                 XCTAssertEqual(try FoundationBridge.foundationRead(written), document.value, "Foundation reads our output: \(row.path)")

@@ -4,7 +4,7 @@ import XCTest
 
 final class OpenStepWriterTests: XCTestCase {
     private func text(_ value: PlistValue, keepKeyOrder: Bool = false) throws -> String {
-        String(decoding: try OpenStepWriter.write(value, options: WriteOptions(keepKeyOrder: keepKeyOrder)), as: UTF8.self)
+        String(decoding: try PropertyList.write(value, as: .openstep, options: WriteOptions(keepKeyOrder: keepKeyOrder)), as: UTF8.self)
     }
 
     private let sample = PlistValue.dictionary(PlistDictionary([
@@ -85,14 +85,14 @@ final class OpenStepWriterTests: XCTestCase {
         ]
         for (scalar, type) in cases {
             let tree = PlistValue.dictionary(PlistDictionary([("objects", .dictionary(PlistDictionary([("list", .array([.string("ok"), scalar]))])))]))
-            XCTAssertThrowsError(try OpenStepWriter.write(tree)) { error in
+            XCTAssertThrowsError(try PropertyList.write(tree, as: .openstep)) { error in
                 let e = error as? PlistError
                 XCTAssertEqual(e?.kind, .notRepresentable)
                 XCTAssertTrue(e?.message.contains("OpenStep has no \(type) type") ?? false, "\(error)")
                 XCTAssertTrue(e?.message.contains("\"objects.list[1]\"") ?? false, "\(error)")
             }
         }
-        XCTAssertThrowsError(try OpenStepWriter.write(.int(1))) { error in
+        XCTAssertThrowsError(try PropertyList.write(.int(1), as: .openstep)) { error in
             XCTAssertTrue((error as? PlistError)?.message.contains("at the top level") ?? false, "\(error)")
         }
     }
@@ -106,7 +106,7 @@ final class OpenStepWriterTests: XCTestCase {
         dict[""] = .string("empty key")
         let value = PlistValue.dictionary(dict)
         for keepKeyOrder in [false, true] {
-            let written = try OpenStepWriter.write(value, options: WriteOptions(keepKeyOrder: keepKeyOrder))
+            let written = try PropertyList.write(value, as: .openstep, options: WriteOptions(keepKeyOrder: keepKeyOrder))
             XCTAssertEqual(try OpenStepReader.read(written).value, value)
             XCTAssertEqual(try FoundationBridge.foundationRead(written), value)
         }
@@ -115,7 +115,7 @@ final class OpenStepWriterTests: XCTestCase {
     func testDeepTreesDoNotRecurse() throws {
         var value = PlistValue.string("x")
         for _ in 0..<2_000 { value = .array([value]) }
-        let written = try OpenStepWriter.write(value)
+        let written = try PropertyList.write(value, as: .openstep)
         XCTAssertEqual(try OpenStepReader.read(written, options: ReadOptions(limits: { var l = Limits(); l.maxDepth = 2_000; return l }())).value, value)
     }
 }

@@ -93,7 +93,7 @@ final class NodeWriterTests: XCTestCase {
             // Foundation, the oracle, reads the binary of the shared tree as it reads the file.
             if document.format == .binary || document.format == .xml, !CorpusRoundTripTests.anyLeaf(value, { if case .uid = $0 { return true }; return false }),
                let theirs = try? FoundationBridge.foundationRead(bytes) {
-                XCTAssertEqual(try FoundationBridge.foundationRead(try BinaryPlistWriter.write(shared)), theirs, row.path)
+                XCTAssertEqual(try FoundationBridge.foundationRead(try PropertyList.write(shared, as: .binary)), theirs, row.path)
             }
             checked += 1
         }
@@ -306,7 +306,7 @@ final class NodeWriterTests: XCTestCase {
                               (.text("d", .utf8), .data([1]))])
         var source = HandBuiltNodes(spec)
         XCTAssertThrowsError(try OpenStepWriter.write(&source, options: WriteOptions(), into: ByteSink())) { error in
-            XCTAssertEqual(error as? PlistError, Outcome { try OpenStepWriter.write(spec.value) }.error)
+            XCTAssertEqual(error as? PlistError, Outcome { try PropertyList.write(spec.value, as: .openstep) }.error)
             XCTAssertTrue("\(error)".contains("at \"\u{E9}[1].n\""), "\(error)")
         }
         XCTAssertTrue(source.open.isEmpty, "the walk left what it entered before looking for UIDs")

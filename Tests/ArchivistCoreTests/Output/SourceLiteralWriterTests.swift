@@ -6,7 +6,7 @@ import XCTest
 final class SourceLiteralWriterTests: XCTestCase {
     private func source(_ value: PlistValue, _ language: SourceLanguage, name: String = "v.plist",
                         keepKeyOrder: Bool = false) throws -> String {
-        let bytes = try SourceLiteralWriter.write(value, language: language, name: name, origin: name,
+        let bytes = try SourceLiteralWriter.write(PlistTree(value), language: language, name: name, origin: name,
                                                   options: WriteOptions(keepKeyOrder: keepKeyOrder))
         return String(decoding: bytes, as: UTF8.self)
     }

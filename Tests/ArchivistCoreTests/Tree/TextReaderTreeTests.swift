@@ -81,7 +81,7 @@ final class TextReaderTreeTests: XCTestCase {
         let xml = [UInt8](try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0))
         let json = [UInt8](try JSONSerialization.data(withJSONObject: records))
         let value = try XCTUnwrap(FoundationBridge.value(from: records))
-        let openStep = try OpenStepWriter.write(value)
+        let openStep = try PropertyList.write(value, as: .openstep)
         XCTAssertEqual(try FoundationBridge.foundationRead(openStep), value)
 
         let documents = [

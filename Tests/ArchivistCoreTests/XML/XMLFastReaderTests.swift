@@ -139,7 +139,7 @@ final class XMLFastReaderTests: XCTestCase {
             d.appendUnchecked(key: "u", value: .uid(UInt64(i)))
             items.append(.dictionary(d))
         }
-        let xml = try XMLPlistWriter.write(.array(items))
+        let xml = try PropertyList.write(.array(items), as: .xml)
         XCTAssertTrue(check(xml, "generated"))
     }
 }

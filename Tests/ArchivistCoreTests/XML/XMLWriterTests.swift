@@ -8,7 +8,7 @@ final class XMLWriterTests: XCTestCase {
         guard let expected = try FoundationBridge.foundationWrite(tree, format: .xml) else {
             return XCTFail("tree has no Foundation form", file: file, line: line)
         }
-        let ours = try XMLPlistWriter.write(tree)
+        let ours = try PropertyList.write(tree, as: .xml)
         XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: expected, as: UTF8.self), file: file, line: line)
     }
 
@@ -49,9 +49,9 @@ final class XMLWriterTests: XCTestCase {
 
     func testUIDAndKeepKeyOrder() throws {
         let tree = PlistValue.dictionary(PlistDictionary([("z", .uid(7)), ("a", .int(1))]))
-        let text = String(decoding: try XMLPlistWriter.write(tree, options: WriteOptions(keepKeyOrder: true)), as: UTF8.self)
+        let text = String(decoding: try PropertyList.write(tree, as: .xml, options: WriteOptions(keepKeyOrder: true)), as: UTF8.self)
         XCTAssertTrue(text.contains("<dict>\n\t<key>z</key>\n\t<dict>\n\t\t<key>CF$UID</key>\n\t\t<integer>7</integer>\n\t</dict>\n\t<key>a</key>"), text)
-        XCTAssertThrowsError(try XMLPlistWriter.write(.null))
+        XCTAssertThrowsError(try PropertyList.write(.null, as: .xml))
     }
 }
 
@@ -159,7 +159,7 @@ final class XMLCarriageReturnTests: XCTestCase {
         let tree = PlistValue.dictionary(PlistDictionary([
             ("crlf\r\nkey", .string("line 1\r\nline 2\rend")), ("cdata", .string("x")),
         ]))
-        let xml = try XMLPlistWriter.write(tree)
+        let xml = try PropertyList.write(tree, as: .xml)
         XCTAssertEqual(try xml.withUnsafeBytes { try XMLPlistReader.read($0) }.value, tree)
         XCTAssertEqual(try FoundationBridge.foundationRead(xml), tree)
         let windows = Array("<?xml version=\"1.0\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n\t<key>a</key>\r\n\t<string><![CDATA[p\r\nq]]>\r</string>\r\n\t<key>b</key>\r\n\t<true/>\r\n</dict>\r\n</plist>\r\n".utf8)
