@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// Every Swift code block of the DocC articles (`Sources/*/*.docc/*.md`) stands,
+/// Every Swift code block of the DocC articles (`Sources/*/*.docc/*.md`), of the
+/// guide (`docs/guide/*.md`) and of README (but Package.swift fragments) stands,
 /// line for line, in one of this target's snippet tests, which compile it and
 /// run it on real data. An article edited without its test fails here.
 final class ArticleSnippetTests: XCTestCase {
@@ -21,17 +22,31 @@ final class ArticleSnippetTests: XCTestCase {
             guard let articles = try? fm.contentsOfDirectory(atPath: catalog.path) else { continue }
             for article in articles.sorted() where article.hasSuffix(".md") {
                 let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
-                var current: [String]?
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if current == nil, line == "```swift" {
-                        current = []
-                    } else if current != nil, line == "```" {
-                        blocks.append(("\(module)/\(article)", current ?? []))
-                        current = nil
-                    } else if current != nil {
-                        current?.append(String(line))
-                    }
-                }
+                blocks += swiftBlocks(in: text).map { ("\(module)/\(article)", $0) }
+            }
+        }
+        // The guide's pages and README, except Package.swift fragments.
+        let pages = try fm.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("docs/guide").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/guide/\($0)" } + ["README.md"]
+        for page in pages {
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(page), encoding: .utf8)
+            blocks += swiftBlocks(in: text).filter { $0.first != "// Package.swift" }.map { (page, $0) }
+        }
+        return blocks
+    }
+
+    /// The lines of each ```swift block of a Markdown text.
+    static func swiftBlocks(in text: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if let lines = current, line == "```" {
+                blocks.append(lines)
+                current = nil
+            } else if current != nil {
+                current?.append(String(line))
             }
         }
         return blocks
