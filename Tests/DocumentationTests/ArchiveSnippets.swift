@@ -42,6 +42,16 @@ final class ArchiveSnippets: XCTestCase {
         for line in outcome.report.lines { print(line) }
         let migrated = try PropertyList.write(outcome.value, as: .binary)
 
+        let inCode = MigrationRules(
+            classes: [
+                .init(name: "ScaryCreatures.ScaryCreatureData",
+                      renameTo: "ScaryCreatures2.ScaryCreatureData",
+                      keys: [.init(key: "Rating", box: true)]),
+            ],
+            allowedClasses: ["ScaryCreatures2.ScaryCreatureData"])
+
+        XCTAssertEqual(inCode, rules, "rules in code equal the file's")
+        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(tree).value, as: .binary), migrated)
         XCTAssertEqual(outcome.report.lines.count, 2, "\(outcome.report.lines)")
         let after = try PropertyList.read(migrated).value
         XCTAssertEqual(try SecureCodingCheck.errors(in: after, policy: SecurePolicy(rules: rules)), [])

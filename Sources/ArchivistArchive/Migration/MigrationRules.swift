@@ -33,6 +33,16 @@ public struct MigrationRules: Sendable, Equatable {
         /// Remove the field.
         public var remove: Bool
 
+        /// A rule for `key`: rename it, box or leave inline its primitive
+        /// (nil follows the file's `boxPrimitives`), or remove it, as
+        /// `"keys": {"KEY": {...}}` says in a rules file.
+        public init(key: String, renameTo: String? = nil, box: Bool? = nil, remove: Bool = false) {
+            self.key = key
+            self.renameTo = renameTo
+            self.box = box
+            self.remove = remove
+        }
+
         /// True when this rule is about `name`, before or after a rename.
         public func matches(_ name: String) -> Bool { PlistKeys.same(name, key) || renameTo.map { PlistKeys.same(name, $0) } == true }
     }
@@ -53,8 +63,10 @@ public struct MigrationRules: Sendable, Equatable {
         private var byKey: [PlistKey: Int]
         private var byNewName: [PlistKey: Int]
 
-        /// A class rule.
-        init(name: String, renameTo: String?, keys: [KeyRule]) {
+        /// A rule for the class `name` (mangled or readable): rename it to
+        /// `renameTo` and apply `keys`, as `"classes": {"NAME": {...}}` says in
+        /// a rules file.
+        public init(name: String, renameTo: String? = nil, keys: [KeyRule] = []) {
             self.name = name
             self.renameTo = renameTo
             self.keys = keys
