@@ -67,30 +67,35 @@ let package = Package(
             dependencies: ["ArchivistCore", "ArchivistBatch"],
             path: "tools/bench-foundation"
         ),
+        // What every test target shares: where the repository's and the shared folders' data are.
+        .target(
+            name: "ArchivistTestSupport",
+            path: "Tests/ArchivistTestSupport"
+        ),
         .testTarget(
             name: "ArchivistCoreTests",
-            dependencies: ["ArchivistCore"]
+            dependencies: ["ArchivistCore", "ArchivistTestSupport"]
         ),
         .testTarget(
             name: "ArchivistBatchTests",
-            dependencies: ["ArchivistBatch", "ArchivistCore"]
+            dependencies: ["ArchivistBatch", "ArchivistCore", "ArchivistTestSupport"]
         ),
         .testTarget(
             name: "ArchivistArchiveTests",
-            dependencies: ["ArchivistArchive", "ArchivistCore"],
-            exclude: ["Golden"]
+            dependencies: ["ArchivistArchive", "ArchivistCore", "ArchivistTestSupport"],
+            exclude: ["Dump/Golden"]
         ),
         .testTarget(
             name: "ArchivistDatabaseTests",
-            dependencies: ["ArchivistDatabase", "ArchivistArchive", "ArchivistCore"]
+            dependencies: ["ArchivistDatabase", "ArchivistArchive", "ArchivistCore", "ArchivistTestSupport"]
         ),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["ArchivistCore", "ArchivistArchive", "ArchivistDatabase"]
+            dependencies: ["ArchivistCore", "ArchivistArchive", "ArchivistDatabase", "ArchivistTestSupport"]
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["archivist", "ArchivistCore", "ArchivistDatabase"]
+            dependencies: ["archivist", "ArchivistCore", "ArchivistDatabase", "ArchivistTestSupport"]
         ),
     ]
 )

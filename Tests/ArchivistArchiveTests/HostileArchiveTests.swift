@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -144,7 +145,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// NSArrays shared along many paths: `schema` once walked every path
     /// (exponential in the depth); each container is now inferred once.
     func testSchemaOfSharedContainersIsLinear() throws {
-        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/hostile/fuzz-schema-shared-containers.plist")
+        let url = TestPaths.corpus.appendingPathComponent("hostile/fuzz-schema-shared-containers.plist")
         let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).value
         _ = try CodableSchema(value)
         _ = try CodableExport.tree(value, options: CodableOptions(cycles: .omit, maxValues: 100_000))

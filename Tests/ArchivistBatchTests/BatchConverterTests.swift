@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistBatch
@@ -105,9 +106,8 @@ final class BatchConverterTests: XCTestCase {
     /// what reading it finds: every binary file of the corpora and every
     /// truncation of a few, both ways, and the format requirement on both paths.
     func testBinaryLintInPlaceFindsWhatReadingFinds() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var files: [(String, [UInt8])] = []
-        for folder in [root.appendingPathComponent("Corpus"), root.deletingLastPathComponent().appendingPathComponent("shared/corpus")] {
+        for folder in [TestPaths.corpus, TestPaths.sharedCorpus] {
             guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
             for case let url as URL in walk where !url.hasDirectoryPath {
                 guard let data = FileManager.default.contents(atPath: url.path), data.starts(with: Array("bplist".utf8)) else { continue }

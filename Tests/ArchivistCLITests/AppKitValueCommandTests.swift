@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -71,7 +72,7 @@ extension CLITests {
 
     /// A real compiled nib: its colours, fonts and images read as values.
     func testAppKitValuesInARealNib() throws {
-        let nib = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world/sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib").path
+        let nib = TestPaths.realWorld.appendingPathComponent("sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib").path
         try XCTSkipUnless(FileManager.default.fileExists(atPath: nib), "no ../shared/real-world")
         let dump = try run(["dump", nib])
         XCTAssertEqual(dump.status, 0, dump.stderr)
@@ -113,8 +114,8 @@ extension CLITests {
 
     /// Xcode's UserInterfaceState: its NSIndexPath and NSIndexSet read as indexes.
     func testIndexesInARealXcuserstate() throws {
-        let file = Self.packageRoot.deletingLastPathComponent().appendingPathComponent(
-            "shared/real-world/xcodeproj-tuist/Fixtures/iOS/Project.xcodeproj/project.xcworkspace/xcuserdata/pepicrft.xcuserdatad/UserInterfaceState.xcuserstate").path
+        let file = TestPaths.realWorld.appendingPathComponent(
+            "xcodeproj-tuist/Fixtures/iOS/Project.xcodeproj/project.xcworkspace/xcuserdata/pepicrft.xcuserdatad/UserInterfaceState.xcuserstate").path
         try XCTSkipUnless(FileManager.default.fileExists(atPath: file), "no ../shared/real-world")
         let dump = try run(["dump", file])
         XCTAssertEqual(dump.status, 0, dump.stderr)

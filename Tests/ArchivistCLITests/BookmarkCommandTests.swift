@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -91,7 +92,7 @@ extension CLITests {
     }
 
     func testRealFilesShowTheirBookmarks() throws {
-        let root = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world/plaso/test_data")
+        let root = TestPaths.realWorld.appendingPathComponent("plaso/test_data")
         let btm = root.appendingPathComponent("backgrounditems.btm").path
         try XCTSkipUnless(FileManager.default.fileExists(atPath: btm), "no ../shared/real-world")
         let r = try run(["dump", btm])

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -22,11 +23,7 @@ final class CLITests: XCTestCase {
         return Bundle.main.bundleURL
     }
 
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url
-    }()
+    static var packageRoot: URL { TestPaths.packageRoot }
 
     var work: URL!
 
@@ -73,7 +70,7 @@ final class CLITests: XCTestCase {
 
     /// A file of the bundled corpus.
     func corpus(_ path: String) -> String {
-        Self.packageRoot.appendingPathComponent("Corpus/\(path)").path
+        TestPaths.corpus.appendingPathComponent("\(path)").path
     }
 
     /// Writes a file into the scratch folder and returns its name.
@@ -356,8 +353,8 @@ final class CLITests: XCTestCase {
     /// with duplicate keys, which Apple accepts and lint reports; every invalid
     /// one (broken archives included) has an error line.
     func testLintAgreesWithTheManifests() throws {
-        let roots = [Self.packageRoot.appendingPathComponent("Corpus"),
-                     Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")]
+        let roots = [TestPaths.corpus,
+                     TestPaths.sharedCorpus]
         var paths: [String] = [], valid: [String: Bool] = [:]
         for root in roots {
             guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
@@ -404,7 +401,7 @@ final class CLITests: XCTestCase {
     }
 
     func testDumpAndClasses() throws {
-        let computer = Self.packageRoot.appendingPathComponent("Corpus/archives/computer.plist").path
+        let computer = TestPaths.corpus.appendingPathComponent("archives/computer.plist").path
         let dump = try run(["dump", computer])
         XCTAssertEqual(dump.status, 0, dump.stderr)
         XCTAssertTrue(dump.stdout.contains("cpu_coder = MusicBox.CPU.CPUCoder (_TtCV8MusicBox3CPU8CPUCoder) {"), dump.stdout)

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -8,12 +9,12 @@ extension CLITests {
     /// Every archive of `Corpus/` shows through the binary exactly as the
     /// goldens recorded when the views were built as trees.
     func testDumpOfCorpusArchivesMatchesTheGoldens() throws {
-        let goldens = Self.packageRoot.appendingPathComponent("Tests/ArchivistArchiveTests/Golden/corpus")
+        let goldens = Self.packageRoot.appendingPathComponent("Tests/ArchivistArchiveTests/Dump/Golden/corpus")
         let names = try FileManager.default.contentsOfDirectory(atPath: goldens.path).filter { $0.hasSuffix(".plist.json") }
         XCTAssertGreaterThanOrEqual(names.count, 12)
         for name in names {
             let base = String(name.dropLast(".json".count))
-            let file = Self.packageRoot.appendingPathComponent("Corpus").appendingPathComponent(base.replacingOccurrences(of: "_", with: "/")).path
+            let file = TestPaths.corpus.appendingPathComponent(base.replacingOccurrences(of: "_", with: "/")).path
             let json = try run(["dump", "--json", file])
             XCTAssertEqual(json.status, 0, json.stderr)
             XCTAssertEqual(json.output, try Data(contentsOf: goldens.appendingPathComponent(name)), name)

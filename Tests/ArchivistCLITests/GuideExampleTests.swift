@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -18,7 +19,7 @@ extension CLITests {
             let text = try String(contentsOf: file, encoding: .utf8)
             for block in GuideExample.blocks(in: text) {
                 let needsShared = block.commands.contains { $0.command.contains("../shared") }
-                if needsShared && !FileManager.default.fileExists(atPath: Self.sharedFolder.path) { continue }
+                if needsShared && !FileManager.default.fileExists(atPath: TestPaths.shared.path) { continue }
                 let folder = try makeExampleFolder()
                 for command in block.commands {
                     examples += 1
@@ -68,8 +69,6 @@ extension CLITests {
         XCTAssertFalse(GuideExample.matches(expected: ["3 converted in ..."], actual: ["4 converted in 0.01 s"]))
     }
 
-    static var sharedFolder: URL { packageRoot.deletingLastPathComponent().appendingPathComponent("shared") }
-
     static func documentationFiles() throws -> [URL] {
         let guide = packageRoot.appendingPathComponent("docs/guide")
         let pages = try FileManager.default.contentsOfDirectory(at: guide, includingPropertiesForKeys: nil)
@@ -83,10 +82,10 @@ extension CLITests {
         let base = work.appendingPathComponent("example-\(UUID().uuidString)")
         let folder = base.appendingPathComponent("w")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent("Corpus"),
+        try FileManager.default.copyItem(at: TestPaths.corpus,
                                          to: folder.appendingPathComponent("Corpus"))
         try FileManager.default.createSymbolicLink(at: base.appendingPathComponent("shared"),
-                                                   withDestinationURL: Self.sharedFolder)
+                                                   withDestinationURL: TestPaths.shared)
         return folder
     }
 

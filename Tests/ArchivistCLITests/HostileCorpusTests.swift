@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -35,7 +36,7 @@ extension CLITests {
     }
 
     func testHostileCorpus() throws {
-        let root = Self.packageRoot.appendingPathComponent("Corpus/hostile")
+        let root = TestPaths.corpus.appendingPathComponent("hostile")
         let table = try String(contentsOf: root.appendingPathComponent("EXPECTED.tsv"), encoding: .utf8)
         var checked = 0
         for line in table.split(separator: "\n").dropFirst() {

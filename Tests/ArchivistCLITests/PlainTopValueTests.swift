@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -141,7 +142,7 @@ extension CLITests {
 extension CLITests {
     /// A file of `../shared/real-world`; skips the test when the folder is absent.
     private func realWorld(_ path: String) throws -> String {
-        let url = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world/\(path)")
+        let url = TestPaths.realWorld.appendingPathComponent("\(path)")
         try XCTSkipUnless(FileManager.default.fileExists(atPath: url.path), "no ../shared/real-world/\(path)")
         return url.path
     }

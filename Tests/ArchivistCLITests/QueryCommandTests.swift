@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -28,7 +29,7 @@ extension CLITests {
         XCTAssertEqual(data.output, Data([1, 2, 3]))
         XCTAssertEqual(try run(["get", corpus("archives/foundation-values.plist"), "root.data"]).stdout, "AQID\n")
         // The shared corpus: an Apple-made archive and an Xcode project.
-        let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let shared = TestPaths.sharedCorpus
         if FileManager.default.fileExists(atPath: shared.path) {
             let url = try run(["get", shared.path + "/corelibs-foundation/Tests/Foundation/Resources/NSKeyedUnarchiver-URLTest.plist", "root", "--type"])
             XCTAssertEqual(url.status, 0, url.stderr)

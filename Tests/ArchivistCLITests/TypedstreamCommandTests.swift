@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -19,7 +20,7 @@ extension CLITests {
 
     private var chatDB: String {
         get throws {
-            let path = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world/plaso/test_data/sqlite/imessage_chat.db").path
+            let path = TestPaths.realWorld.appendingPathComponent("plaso/test_data/sqlite/imessage_chat.db").path
             guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("no ../shared/real-world") }
             return path
         }

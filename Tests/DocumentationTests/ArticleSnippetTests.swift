@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -6,11 +7,7 @@ import XCTest
 /// line for line, in one of this target's snippet tests, which compile it and
 /// run it on real data. An article edited without its test fails here.
 final class ArticleSnippetTests: XCTestCase {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url
-    }()
+    static var packageRoot: URL { TestPaths.packageRoot }
 
     /// The code blocks of every article, by article name.
     static func articleBlocks() throws -> [(article: String, lines: [String])] {

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -6,13 +7,7 @@ import ArchivistCore
 /// Bookmarks for tests: real ones from `../shared/real-world/`, synthetic ones
 /// made byte by byte, and `mac-alias` (PyPI) as the oracle.
 enum BookmarkFixtures {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url
-    }()
-
-    static let realWorld = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world")
+    static var realWorld: URL { TestPaths.realWorld }
 
     /// Real files known to hold bookmark data in `<data>` values.
     static let realFiles = ["plaso/test_data/backgrounditems.btm", "plaso/test_data/plist/Downloads.plist"]
@@ -90,7 +85,7 @@ enum BookmarkFixtures {
     /// else `.build/ci-venv/bin/python`; skipped when absent, failed under CI.
     static func python(module: String = "mac_alias", package: String = "mac-alias") throws -> String {
         let env = ProcessInfo.processInfo.environment
-        let candidates = [env["ARCHIVIST_PYTHON"], packageRoot.appendingPathComponent(".build/ci-venv/bin/python").path].compactMap { $0 }
+        let candidates = [env["ARCHIVIST_PYTHON"], TestPaths.packageRoot.appendingPathComponent(".build/ci-venv/bin/python").path].compactMap { $0 }
         for p in candidates where FileManager.default.isExecutableFile(atPath: p) {
             if (try? run(p, ["-c", "import \(module)"]))?.status == 0 { return p }
         }

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 
 /// Paths of the test fixtures: the bundled `Corpus/` and the shared conformance
@@ -17,21 +18,11 @@ enum Fixtures {
         return out
     }
 
-    /// The package root (the folder holding Package.swift).
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }()
-
     /// `Corpus/` of this repository.
-    static let corpus = packageRoot.appendingPathComponent("Corpus")
+    static var corpus: URL { TestPaths.corpus }
 
     /// `../shared/corpus`, which CI places beside the clone.
-    static let sharedCorpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static var sharedCorpus: URL { TestPaths.sharedCorpus }
 
     /// One row of a `MANIFEST.tsv`.
     struct ManifestEntry {

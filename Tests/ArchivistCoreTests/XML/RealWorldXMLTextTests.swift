@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -8,7 +9,7 @@ import XCTest
 /// line before `<?xml`. Archivist's XML is Foundation's byte for byte, and
 /// both Archivist and Foundation read it back.
 final class RealWorldXMLTextTests: XCTestCase {
-    static let root = Fixtures.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-world")
+    static let root = TestPaths.realWorld
 
     private func rows(_ formats: Set<String>) throws -> [Fixtures.ManifestEntry] {
         let rows = Fixtures.manifest(at: Self.root).filter { $0.valid && formats.contains($0.format) }

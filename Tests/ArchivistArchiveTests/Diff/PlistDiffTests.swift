@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -7,8 +8,7 @@ final class PlistDiffTests: XCTestCase {
     /// Diffing documents' compact trees finds what diffing their values
     /// finds, errors included, for every pair of `Corpus/archives` files.
     func testTreesDiffAsValuesDo() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpus/archives")
+        let folder = TestPaths.archives
         let documents = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { name in
             (name, try PropertyList.read([UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))))
         }

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -60,7 +61,7 @@ final class ObjectGraphTests: XCTestCase {
     }
 
     func testCensusAndAllowlist() throws {
-        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/computer.plist")
+        let url = TestPaths.corpus.appendingPathComponent("archives/computer.plist")
         var census = ClassCensus()
         census.add(try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value))
         let names = census.entries.map(\.name.readable)

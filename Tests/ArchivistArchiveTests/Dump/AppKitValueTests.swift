@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -111,7 +112,7 @@ final class AppKitValueTests: XCTestCase {
         XCTAssertEqual(ArchivedColor.custom(model: 1, profile: nil, components: [0.2, 0.4, 0.6, 1]).text, "custom rgb 0.2 0.4 0.6 1")
     }
 
-    static let realNib = DumpGoldenTests.packageRoot.appendingPathComponent("../shared/real-world/sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib")
+    static let realNib = TestPaths.realWorld.appendingPathComponent("sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib")
 
     /// SUStatus.nib (a real compiled nib): its catalog colours, the custom
     /// gray behind them, its fonts and its named image (with Interface

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -6,7 +7,7 @@ import XCTest
 /// `Corpus/archives/foundation-classes.plist` (one object of each Foundation
 /// class, written by NSKeyedArchiver) reads as the values the generator archived.
 final class FoundationClassesTests: XCTestCase {
-    static let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/foundation-classes.plist")
+    static let url = TestPaths.corpus.appendingPathComponent("archives/foundation-classes.plist")
 
     func graph(_ url: URL = url) throws -> ObjectGraph {
         try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
@@ -89,7 +90,7 @@ final class FoundationClassesTests: XCTestCase {
     }
 
     func testAttributedStrings() throws {
-        let g = try graph(DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/attributed-strings.plist"))
+        let g = try graph(TestPaths.corpus.appendingPathComponent("archives/attributed-strings.plist"))
         guard case .list(let items)? = value(g, g.top[0].object), items.count == 2 else { return XCTFail("root list") }
         guard case .attributedString(let text, let attributes?)? = value(g, items[0]) else { return XCTFail("NSAttributedString") }
         XCTAssertEqual(text, "styled")
@@ -105,7 +106,7 @@ final class FoundationClassesTests: XCTestCase {
     }
 
     func testCountedSet() throws {
-        let g = try graph(DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/counted-set.plist"))
+        let g = try graph(TestPaths.corpus.appendingPathComponent("archives/counted-set.plist"))
         guard case .counted(let entries)? = value(g, g.top[0].object) else { return XCTFail("NSCountedSet") }
         var counts: [String: Int] = [:]
         for entry in entries { counts[g.string(.reference(entry.object)) ?? "?"] = entry.count }
@@ -116,7 +117,7 @@ final class FoundationClassesTests: XCTestCase {
     /// same objects as the original.
     func testWrittenBackDecodesInFoundation() throws {
         for name in ["foundation-classes", "counted-set", "foundation-values"] {
-            let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/\(name).plist")
+            let url = TestPaths.corpus.appendingPathComponent("archives/\(name).plist")
             let original = try Data(contentsOf: url)
             let written = Data(try PropertyList.write(try GraphWriter.archive(try graph(url)), as: .binary))
             let a = try XCTUnwrap(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(original) as? NSObject, name)

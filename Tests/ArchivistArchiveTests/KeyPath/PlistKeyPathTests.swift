@@ -1,11 +1,12 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
 
 final class PlistKeyPathTests: XCTestCase {
     func load(_ name: String) throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/\(name)")))).value
+        try PropertyList.read([UInt8](try Data(contentsOf: TestPaths.corpus.appendingPathComponent("\(name)")))).value
     }
 
     func testParsingWithEscapes() {

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -6,7 +7,7 @@ import XCTest
 /// Edits at key paths: plain trees, archives (shared objects copied first),
 /// nested archives; results checked with Foundation's readers.
 final class PlistEditorTests: XCTestCase {
-    static let corpus = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus")
+    static let corpus = TestPaths.corpus
 
     func read(_ path: String) throws -> PlistDocument {
         try PropertyList.read([UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent(path))))

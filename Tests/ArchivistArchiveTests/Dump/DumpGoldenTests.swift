@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -7,11 +8,7 @@ import XCTest
 /// `Golden/`. Run with ARCHIVIST_UPDATE_GOLDEN=1 to rewrite them after a
 /// deliberate change, and review the diff.
 final class DumpGoldenTests: XCTestCase {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url
-    }()
+    static var packageRoot: URL { TestPaths.packageRoot }
 
     static let goldenDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
@@ -33,7 +30,7 @@ final class DumpGoldenTests: XCTestCase {
     }
 
     func testCorpusArchives() throws {
-        let archives = Self.packageRoot.appendingPathComponent("Corpus/archives")
+        let archives = TestPaths.corpus.appendingPathComponent("archives")
         for name in ["scary-creature-v1", "computer", "foundation-values", "foundation-classes", "counted-set", "attributed-strings", "cycle", "preferences-with-user", "coordinate", "order-with-cart", "drawing"] {
             try check(archives.appendingPathComponent("\(name).plist"), golden: "\(name).txt")
         }
@@ -43,7 +40,7 @@ final class DumpGoldenTests: XCTestCase {
     /// Colour adds ANSI escapes around class names, labels, inline markers and
     /// strings, and nothing else: without them the text is the plain dump.
     func testColourOnlyAddsEscapes() throws {
-        let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
+        let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
         var options = DumpOptions()
         options.color = true
         let coloured = try Self.render(url, options: options)
@@ -58,8 +55,8 @@ final class DumpGoldenTests: XCTestCase {
     /// from values and the JSON view was a tree written by the JSON writer
     /// (`Golden/corpus`, `Golden/shared`: file paths with `/` as `_`).
     func testEveryCorpusArchiveRendersAsBefore() throws {
-        let roots = [("corpus", Self.packageRoot.appendingPathComponent("Corpus")),
-                     ("shared", Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"))]
+        let roots = [("corpus", TestPaths.corpus),
+                     ("shared", TestPaths.sharedCorpus)]
         for (folder, root) in roots {
             let goldens = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldenDir.appendingPathComponent(folder).path))
             var checked = 0
@@ -85,7 +82,7 @@ final class DumpGoldenTests: XCTestCase {
     }
 
     func testJSONView() throws {
-        let url = Self.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
+        let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
         let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
         let text = String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self)
         let goldenURL = Self.goldenDir.appendingPathComponent("cycle.json")
@@ -98,7 +95,7 @@ final class DumpGoldenTests: XCTestCase {
     }
 
     func testSharedCorpusArchives() throws {
-        let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let shared = TestPaths.sharedCorpus
         try XCTSkipUnless(FileManager.default.fileExists(atPath: shared.path), "shared corpus not found")
         try check(shared.appendingPathComponent("bpylist/tests/fixture_data/circular_archive.plist"), golden: "bpylist-circular.txt")
         try check(shared.appendingPathComponent("corelibs-foundation/Tests/Foundation/Resources/NSKeyedUnarchiver-URLTest.plist"), golden: "corelibs-url.txt")
@@ -108,7 +105,7 @@ final class DumpGoldenTests: XCTestCase {
     /// Every archive of both corpora dumps without failing, and the dump of a
     /// cyclic archive is finite.
     func testEveryArchiveDumps() throws {
-        let shared = Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let shared = TestPaths.sharedCorpus
         guard let text = try? String(contentsOf: shared.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return }
         for line in text.split(separator: "\n").dropFirst() {
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -162,7 +159,7 @@ final class JSONViewReferenceTests: XCTestCase {
             XCTAssertFalse(text.contains("\"ref\""), text)
         }
         // Every archive of the corpus: no dangling ref.
-        let folder = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives")
+        let folder = TestPaths.archives
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             guard let graph = try? ObjectGraph(try PropertyList.read(bytes).value) else { continue }

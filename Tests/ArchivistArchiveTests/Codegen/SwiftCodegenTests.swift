@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -7,7 +8,7 @@ import XCTest
 /// generated code is compiled and run against Foundation in the CLI tests.
 final class SwiftCodegenTests: XCTestCase {
     func corpusValue(_ path: String) throws -> PlistValue {
-        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/\(path)")
+        let url = TestPaths.corpus.appendingPathComponent("\(path)")
         return try PropertyList.read([UInt8](try Data(contentsOf: url))).value
     }
 

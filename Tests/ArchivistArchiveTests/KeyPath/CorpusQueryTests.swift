@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -7,8 +8,8 @@ import XCTest
 final class CorpusQueryTests: XCTestCase {
     static func validFiles() -> [URL] {
         var out: [URL] = []
-        for root in [DumpGoldenTests.packageRoot.appendingPathComponent("Corpus"),
-                     DumpGoldenTests.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")] {
+        for root in [TestPaths.corpus,
+                     TestPaths.sharedCorpus] {
             guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

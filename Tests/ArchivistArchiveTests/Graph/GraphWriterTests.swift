@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -47,7 +48,7 @@ final class GraphWriterTests: XCTestCase {
     }
 
     func testEditsRenameAndRemove() throws {
-        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/scary-creature-v1.plist")
+        let url = TestPaths.corpus.appendingPathComponent("archives/scary-creature-v1.plist")
         var graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
         XCTAssertEqual(graph.renameClass("ScaryCreatures.ScaryCreatureData", to: "ScaryCreatures2.ScaryCreatureData"), 1)
         let root = graph.top[0].object
@@ -65,7 +66,7 @@ final class GraphWriterTests: XCTestCase {
     }
 
     func testCyclesSurviveWriting() throws {
-        let url = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives/cycle.plist")
+        let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
         let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
         let rewritten = try ObjectGraph(try GraphWriter.archive(graph))
         XCTAssertEqual(try ArchiveDumper.render(rewritten), try ArchiveDumper.render(graph))

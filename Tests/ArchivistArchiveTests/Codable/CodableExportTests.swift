@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -9,8 +10,7 @@ final class CodableExportTests: XCTestCase {
     /// Exporting a document's compact tree gives what exporting its value
     /// gives, errors included, for every file of `Corpus/archives`.
     func testTreeAndValueExportAlike() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpus/archives")
+        let folder = TestPaths.archives
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         XCTAssertGreaterThanOrEqual(names.count, 10)
         for name in names {
@@ -45,7 +45,7 @@ final class CodableExportTests: XCTestCase {
         XCTAssertEqual(CodableOptions().maxSharedBytes, Limits.default.maxSharedExpansion)
     }
 
-    static let corpus = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus")
+    static let corpus = TestPaths.corpus
 
     func archive(_ name: String) throws -> PlistValue {
         try PropertyList.read([UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("archives/\(name)")))).value

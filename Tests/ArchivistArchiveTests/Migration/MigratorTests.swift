@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -6,7 +7,7 @@ import XCTest
 /// The migration rules applied to graphs: nested archives, class chains,
 /// clashes, framework classes, and inputs that hold no archive.
 final class MigratorTests: XCTestCase {
-    static let archives = DumpGoldenTests.packageRoot.appendingPathComponent("Corpus/archives")
+    static let archives = TestPaths.archives
 
     func corpus(_ name: String) throws -> PlistValue {
         try PropertyList.read([UInt8](try Data(contentsOf: Self.archives.appendingPathComponent(name)))).value
