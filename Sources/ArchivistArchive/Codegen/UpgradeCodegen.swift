@@ -1,0 +1,75 @@
+import ArchivistCore
+
+/// `codegen --upgrade`: Swift source for an app that upgrades its users'
+/// archives where they are (on the device, at launch). It holds version 2's
+/// classes (as ``SwiftCodegen/secureCodingSource`` writes them), a reader of
+/// version 1's shape for every class whose archived shape the rules change
+/// (itself `NSSecureCoding`), the conversion of those readers to version 2,
+/// and `upgradeArchive(_:)`, which returns version 2 data for version 1 or
+/// version 2 data and throws for anything else.
+///
+/// The inputs are version 1 archives (files, property lists holding them,
+/// rows); each is read as it is for version 1's classes and migrated in
+/// memory with the rules for version 2's.
+public struct UpgradeCodegen: Sendable {
+    /// The rules that take version 1 to version 2.
+    public let rules: MigrationRules
+    /// Version 2: the archives migrated with the rules.
+    private var target: SwiftCodegen
+    /// Version 1: the archives as they are.
+    private var legacy: SwiftCodegen
+
+    /// Upgrade code for archives migrated with `rules`.
+    public init(rules: MigrationRules = MigrationRules()) {
+        self.rules = rules
+        target = SwiftCodegen(rules: rules)
+        legacy = SwiftCodegen(unmigrated: rules)
+    }
+
+    /// Adds one version 1 input (a keyed archive or a property list holding
+    /// archives in `<data>` values). Throws a `PlistError` as
+    /// ``SwiftCodegen/add(_:)`` does; the code is then left as it was.
+    public mutating func add(_ value: PlistValue) throws {
+        var newTarget = target, newLegacy = legacy
+        try newTarget.add(value)
+        try newLegacy.add(value)
+        target = newTarget
+        legacy = newLegacy
+    }
+
+    /// Fields of version 2 whose generated code needs a hand's touch, as
+    /// ``SwiftCodegen/warnings`` names them.
+    public var warnings: [String] { target.warnings }
+
+    /// The Swift source. Throws a `PlistError` for what the upgrade cannot
+    /// convert: an archive whose root is not one of the app's classes, a
+    /// changed class with custom superclasses, version-1 objects held in a
+    /// collection other than an array, set or dictionary's values.
+    public func source() throws -> String {
+        let plan = try UpgradePlan(rules: rules, legacy: legacy.classes, target: target.classes)
+        let v2Roots = try target.rootClasses.map { root -> String in
+            guard root.isCustom else { throw Self.notCustomRoot(root.name) }
+            return root.name
+        }
+        let v1Roots = try legacy.rootClasses.map { root -> String in
+            guard root.isCustom else { throw Self.notCustomRoot(root.name) }
+            return plan.decodingType(ofLegacy: root.name)
+        }
+        var out = target.secureCodingSource
+        out += "\n// MARK: - Version 1, read only to upgrade it\n"
+        for reader in plan.readers {
+            out += "\n" + SecureCodingRenderer.declaration(of: reader.reader, in: [:], bases: [])
+            out += "\n" + (try UpgradeRenderer.conversion(of: reader, plan: plan))
+        }
+        out += "\n" + UpgradeRenderer.upgradeArchive(
+            version2: (roots: v2Roots, names: target.classes.flatMap { c in c.archivedNames.map { ($0, c.swiftType) } }),
+            version1: (roots: v1Roots, names: plan.legacyNames),
+            readers: plan.readers.map { ($0.reader.swiftType, $0.targetType) })
+        out += "\n" + UpgradeRenderer.support
+        return out
+    }
+
+    private static func notCustomRoot(_ name: String) -> PlistError {
+        PlistError(.unsupported, "an archive's root object is \(PlistValue.quoted(name)); --upgrade upgrades archives whose root is one of the app's classes")
+    }
+}
