@@ -49,7 +49,9 @@ final class UpgradeScenarioOneTests: XCTestCase {
         """
 
     /// The app: `upgrade:IN:OUT` upgrades IN into OUT and prints what the
-    /// secure unarchiver reads from OUT; `read:IN` decodes IN as version 2.
+    /// secure unarchiver reads from OUT; `read:IN` decodes IN as version 2;
+    /// `defaults:IN` stores IN in a new `UserDefaults` suite and upgrades it
+    /// there twice; `files:FOLDER:NAME` upgrades the files of that name.
     static let appSource = """
         import Foundation
 
@@ -60,7 +62,41 @@ final class UpgradeScenarioOneTests: XCTestCase {
         for command in CommandLine.arguments.dropFirst() {
             let parts = command.split(separator: ":").map(String.init)
             do {
+                if parts[0] == "files" {
+                    let folder = URL(fileURLWithPath: parts[1])
+                    let report = try upgradeFiles(in: folder, named: parts[2])
+                    func relative(_ url: URL) -> String { String(url.path.dropFirst(folder.path.count + 1)) }
+                    print("FILES upgraded \\(report.upgraded.map(relative).sorted())")
+                    print("FILES unchanged \\(report.unchanged.map(relative).sorted())")
+                    for failure in report.failed.sorted(by: { $0.file.path < $1.file.path }) {
+                        print("FILES failed \\(relative(failure.file)): \\(failure.error)")
+                    }
+                    continue
+                }
                 let data = try Data(contentsOf: URL(fileURLWithPath: parts[1]))
+                if parts[0] == "defaults" {
+                    let suite = "org.example.archivist-upgrade-\\(UUID().uuidString)"
+                    guard let defaults = UserDefaults(suiteName: suite) else {
+                        print("NO SUITE")
+                        continue
+                    }
+                    defer { defaults.removePersistentDomain(forName: suite) }
+                    defaults.set(data, forKey: "creature")
+                    defaults.set("keep me", forKey: "other")
+                    do {
+                        let first = try upgradeDefaults(defaults, forKey: "creature")
+                        let second = try upgradeDefaults(defaults, forKey: "creature")
+                        let missing = try upgradeDefaults(defaults, forKey: "missing")
+                        let stored = try defaults.data(forKey: "creature").flatMap(read)
+                        print("DEFAULTS \\(parts[1]) \\(first) \\(second) \\(missing) \\(stored.map { "\\($0.title)|\\($0.rating)" } ?? "nil")")
+                    } catch {
+                        let untouched = defaults.data(forKey: "creature") == data
+                        print("DEFAULTS THREW \\(parts[1]) untouched=\\(untouched) \\(error)")
+                    }
+                    let other = defaults.string(forKey: "other") ?? "nil"
+                    print("OTHER \\(other)")
+                    continue
+                }
                 if parts[0] == "read" {
                     let creature = try read(data)
                     print("READ \\(parts[1]) \\(creature.map { "\\($0.title)|\\($0.rating)" } ?? "nil")")
@@ -199,6 +235,61 @@ final class UpgradeScenarioOneTests: XCTestCase {
         XCTAssertTrue(threw.dropFirst(3).first?.hasPrefix("THREW \(empty) not a property list (0 bytes)") == true, result.text)
         for path in [computer, plist, bytes, empty] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".out"), "nothing written for \(path)")
+        }
+    }
+
+    /// `upgradeDefaults` on a real `UserDefaults` suite: version 1 is
+    /// upgraded once (the second call returns false), version 2 is left
+    /// alone, a missing key is no change, foreign data throws and stays; the
+    /// suite's other keys are kept.
+    func testDefaultsAreUpgradedOnce() throws {
+        let p = try setup()
+        let documents = try writeVersionOne(into: "defaults")
+        let migrated = documents[0] + ".migrated"
+        try p.bench.archivist(["migrate", documents[0], "--rules", "rules.json", "-o", migrated])
+        let foreign = try p.bench.copyCorpus("archives/computer.plist", to: "defaults/computer.plist")
+        let result = try p.bench.run(p.app, (documents + [migrated, foreign]).map { "defaults:" + $0 })
+        XCTAssertEqual(result.status, 0, result.text)
+        let values = Self.creatures.map(expected)
+        XCTAssertEqual(result.lines("DEFAULTS"),
+                       zip(documents, values).map { "DEFAULTS \($0) true false false \($1)" } + ["DEFAULTS \(migrated) false false false \(values[0])"]
+                           + result.lines("DEFAULTS THREW \(foreign) untouched=true a keyed archive of "),
+                       result.text)
+        XCTAssertEqual(result.lines("DEFAULTS THREW").count, 1, result.text)
+        XCTAssertEqual(result.lines("OTHER"), Array(repeating: "OTHER keep me", count: documents.count + 2), result.text)
+    }
+
+    /// `upgradeFiles` on a folder of documents: version 1 files are replaced
+    /// by version 2 (read back securely), version 2 files and other files are
+    /// left as they were, a bad file is reported and kept, and no temporary
+    /// file is left behind.
+    func testFilesAreUpgradedAndFailuresReported() throws {
+        let p = try setup()
+        let documents = try writeVersionOne(into: "Documents")
+        let migratedPath = p.bench.path("Documents-0-migrated.plist")
+        try p.bench.archivist(["migrate", documents[0], "--rules", "rules.json", "-o", migratedPath])
+        let migrated = try Data(contentsOf: URL(fileURLWithPath: migratedPath))
+        try migrated.write(to: URL(fileURLWithPath: documents[0]))
+        let bad = try p.bench.write("Documents/bad.scarycreature/Data.plist", Data("<plist>broken".utf8))
+        let image = try p.bench.write("Documents/1.scarycreature/thumbImage.png", Data([0x89, 0x50, 0x4E, 0x47]))
+        let deeper = try p.bench.copyCorpus("archives/scary-creature-v1.plist", to: "Documents/old/9.scarycreature/Data.plist")
+
+        let result = try p.bench.run(p.app, ["files:\(p.bench.path("Documents")):Data.plist"])
+        XCTAssertEqual(result.status, 0, result.text)
+        XCTAssertEqual(result.lines("FILES upgraded"), [#"FILES upgraded ["1.scarycreature/Data.plist", "2.scarycreature/Data.plist", "3.scarycreature/Data.plist", "old/9.scarycreature/Data.plist"]"#], result.text)
+        XCTAssertEqual(result.lines("FILES unchanged"), [#"FILES unchanged ["0.scarycreature/Data.plist"]"#], result.text)
+        let failed = result.lines("FILES failed")
+        XCTAssertEqual(failed.count, 1, result.text)
+        XCTAssertTrue(failed.first?.hasPrefix("FILES failed bad.scarycreature/Data.plist: ") == true, result.text)
+
+        XCTAssertEqual(FileManager.default.contents(atPath: documents[0]), migrated, "version 2 is not rewritten")
+        XCTAssertEqual(FileManager.default.contents(atPath: bad), Data("<plist>broken".utf8))
+        XCTAssertEqual(FileManager.default.contents(atPath: image), Data([0x89, 0x50, 0x4E, 0x47]))
+        let read = try p.bench.run(p.app, (documents + [deeper]).map { "read:" + $0 })
+        XCTAssertEqual(read.lines("READ"), zip(documents + [deeper], Self.creatures.map(expected) + ["Scary Bug|3.5"]).map { "READ \($0) \($1)" }, read.text)
+        for folder in ["0", "1", "2", "3", "bad"].map({ "Documents/\($0).scarycreature" }) + ["Documents/old/9.scarycreature"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: p.bench.path(folder))
+            XCTAssertEqual(names.filter { $0 != "Data.plist" && $0 != "thumbImage.png" }, [], "no temporary file left in \(folder)")
         }
     }
 }

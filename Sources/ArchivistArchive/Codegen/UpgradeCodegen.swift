@@ -5,8 +5,9 @@ import ArchivistCore
 /// classes (as ``SwiftCodegen/secureCodingSource`` writes them), a reader of
 /// version 1's shape for every class whose archived shape the rules change
 /// (itself `NSSecureCoding`), the conversion of those readers to version 2,
-/// and `upgradeArchive(_:)`, which returns version 2 data for version 1 or
-/// version 2 data and throws for anything else.
+/// `upgradeArchive(_:)`, which returns version 2 data for version 1 or
+/// version 2 data and throws for anything else, and its use where archives
+/// are kept: `upgradeDefaults(_:forKey:)` and `upgradeFiles(in:named:)`.
 ///
 /// The inputs are version 1 archives (files, property lists holding them,
 /// rows); each is read as it is for version 1's classes and migrated in
@@ -65,6 +66,7 @@ public struct UpgradeCodegen: Sendable {
             version2: (roots: v2Roots, names: target.classes.flatMap { c in c.archivedNames.map { ($0, c.swiftType) } }),
             version1: (roots: v1Roots, names: plan.legacyNames),
             readers: plan.readers.map { ($0.reader.swiftType, $0.targetType) })
+        out += "\n" + UpgradeRenderer.places
         out += "\n" + UpgradeRenderer.support
         return out
     }

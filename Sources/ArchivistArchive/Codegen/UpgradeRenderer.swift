@@ -108,6 +108,106 @@ enum UpgradeRenderer {
             """
     }
 
+    /// `upgradeDefaults(_:forKey:)` and `upgradeFiles(in:named:)`, with the
+    /// `UpgradeReport` the latter returns: `upgradeArchive(_:)` applied where
+    /// the archives are.
+    static let places = """
+        /// Replaces the archive stored under `key` with its upgrade. Returns true when
+        /// that changed the stored data, false when the key holds nothing or version 2
+        /// already (so a second call returns false). Throws an `ArchiveUpgradeError`
+        /// when the key holds something other than data or data that is no archive of
+        /// either version; the value is then left as it was.
+        func upgradeDefaults(_ defaults: UserDefaults, forKey key: String) throws -> Bool {
+            guard let value = defaults.object(forKey: key) else { return false }
+            guard let data = value as? Data else {
+                throw ArchiveUpgradeError("the value for \\(key) is \\(type(of: value)), not data")
+            }
+            let upgraded = try upgradeArchive(data)
+            guard upgraded != data else { return false }
+            defaults.set(upgraded, forKey: key)
+            return true
+        }
+
+        /// What `upgradeFiles(in:named:)` did, file by file.
+        struct UpgradeReport {
+            /// The files rewritten as version 2.
+            var upgraded: [URL] = []
+            /// The files that were version 2 already.
+            var unchanged: [URL] = []
+            /// The files that could not be read, upgraded or replaced, and why; each is
+            /// left as it was.
+            var failed: [(file: URL, error: any Error)] = []
+        }
+
+        /// Upgrades every file named `name` in `folder` and the folders below it (not
+        /// through symbolic links). Each file is replaced atomically: the upgrade is
+        /// written to a new file beside it and flushed to disk, and only then renamed
+        /// over the original. A file that fails is reported and left as it was; the
+        /// others are upgraded. Throws only when `folder` itself cannot be listed.
+        func upgradeFiles(in folder: URL, named name: String) throws -> UpgradeReport {
+            var report = UpgradeReport()
+            var folders = [folder]
+            var first = true
+            while let next = folders.popLast() {
+                let entries: [URL]
+                do {
+                    entries = try FileManager.default.contentsOfDirectory(at: next, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+                } catch {
+                    if first { throw error }
+                    report.failed.append((next, error))
+                    continue
+                }
+                first = false
+                for entry in entries.sorted(by: { $0.path < $1.path }) {
+                    let kind = try? entry.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+                    if kind?.isSymbolicLink == true { continue }
+                    if kind?.isDirectory == true {
+                        folders.append(entry)
+                    } else if entry.lastPathComponent == name {
+                        do {
+                            let data = try Data(contentsOf: entry)
+                            let upgraded = try upgradeArchive(data)
+                            if upgraded == data {
+                                report.unchanged.append(entry)
+                            } else {
+                                try replaceAtomically(entry, with: upgraded)
+                                report.upgraded.append(entry)
+                            }
+                        } catch {
+                            report.failed.append((entry, error))
+                        }
+                    }
+                }
+            }
+            return report
+        }
+
+        /// Writes `data` to a new file beside `file` with its permissions, flushes it to
+        /// disk and renames it over `file`; on failure `file` is untouched and the new
+        /// file removed.
+        private func replaceAtomically(_ file: URL, with data: Data) throws {
+            let manager = FileManager.default
+            let permissions = try manager.attributesOfItem(atPath: file.path)[.posixPermissions]
+            let temporary = file.deletingLastPathComponent().appendingPathComponent(".\\(file.lastPathComponent).upgrade-\\(UUID().uuidString)")
+            guard manager.createFile(atPath: temporary.path, contents: nil, attributes: permissions.map { [.posixPermissions: $0] }) else {
+                throw ArchiveUpgradeError("cannot create \\(temporary.path)")
+            }
+            do {
+                let handle = try FileHandle(forWritingTo: temporary)
+                defer { try? handle.close() }
+                try handle.write(contentsOf: data)
+                try handle.synchronize()
+                guard rename(temporary.path, file.path) == 0 else {
+                    throw ArchiveUpgradeError("cannot replace \\(file.path): \\(String(cString: strerror(errno)))")
+                }
+            } catch {
+                try? manager.removeItem(at: temporary)
+                throw error
+            }
+        }
+
+        """
+
     /// The types every upgrade uses: the conversion, the error and the decoding.
     static let support = """
         /// A version-1 object read to be upgraded.
