@@ -216,14 +216,31 @@ public struct SwiftCodegen: Sendable {
     /// source sits behind `#if canImport(CoreData)`.
     /// Throws when `name` is not a Swift type name.
     public func transformerSource(named name: String) throws -> String {
+        try transformerSource(named: name, upgrading: false)
+    }
+
+    /// The transformer; `upgrading`, it sits in `codegen --upgrade`'s file
+    /// (which imports Foundation) and reads version 1 blobs as well, through
+    /// that file's `decodeUpgradedArchive(_:)`.
+    func transformerSource(named name: String, upgrading: Bool) throws -> String {
         guard Self.isTypeName(name) else {
             throw PlistError(.invalidValue, "\(PlistValue.quoted(name)) is not a Swift type name")
         }
+        let reverse = upgrading ? """
+
+                /// The value of a blob of version 1 or version 2 (`decodeUpgradedArchive`), so
+                /// that the store's old rows keep working until they are saved again, as
+                /// version 2; nil for a blob of neither.
+                override func reverseTransformedValue(_ value: Any?) -> Any? {
+                    guard let data = value as? Data, let decoded = try? decodeUpgradedArchive(data) else { return nil }
+                    return decoded.root
+                }
+
+            """ : ""
         return """
         #if canImport(CoreData)
         import CoreData
-        import Foundation
-
+        \(upgrading ? "" : "import Foundation\n")
         /// The value transformer of a Core Data Transformable attribute holding these
         /// archives: enter \(name) as the attribute's Transformer in the data model and
         /// call \(name).register() before the persistent container loads its stores.
@@ -235,7 +252,7 @@ public struct SwiftCodegen: Sendable {
             override class var allowedTopLevelClasses: [AnyClass] {
                 \(census.swiftClassList)
             }
-
+        \(reverse)
             /// Registers the transformer under its name.
             static func register() {
                 ValueTransformer.setValueTransformer(\(name)(), forName: name)

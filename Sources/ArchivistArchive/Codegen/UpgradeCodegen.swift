@@ -42,11 +42,15 @@ public struct UpgradeCodegen: Sendable {
     /// ``SwiftCodegen/warnings`` names them.
     public var warnings: [String] { target.warnings }
 
-    /// The Swift source. Throws a `PlistError` for what the upgrade cannot
-    /// convert: an archive whose root is not one of the app's classes, a
-    /// changed class with custom superclasses, version-1 objects held in a
-    /// collection other than an array, set or dictionary's values.
-    public func source() throws -> String {
+    /// The Swift source; with `transformer`, also a Core Data transformer of
+    /// that name (as ``SwiftCodegen/transformerSource(named:)`` writes it)
+    /// whose `reverseTransformedValue` reads version 1 blobs as well. Throws
+    /// a `PlistError` for what the upgrade cannot convert: an archive whose
+    /// root is not one of the app's classes, a changed class with custom
+    /// superclasses, version-1 objects held in a collection other than an
+    /// array, a set or a dictionary's values; and for a transformer name that
+    /// is no Swift type name.
+    public func source(transformer: String? = nil) throws -> String {
         let plan = try UpgradePlan(rules: rules, legacy: legacy.classes, target: target.classes)
         let v2Roots = try target.rootClasses.map { root -> String in
             guard root.isCustom else { throw Self.notCustomRoot(root.name) }
@@ -68,6 +72,7 @@ public struct UpgradeCodegen: Sendable {
             readers: plan.readers.map { ($0.reader.swiftType, $0.targetType) })
         out += "\n" + UpgradeRenderer.places
         out += "\n" + UpgradeRenderer.support
+        if let transformer { out += "\n" + (try target.transformerSource(named: transformer, upgrading: true)) }
         return out
     }
 

@@ -73,8 +73,9 @@ enum UpgradeRenderer {
         PlistError(.unsupported, "\(r.targetType).\(key) cannot be upgraded: \(why)")
     }
 
-    /// `upgradeArchive(_:)`: version 2 (its roots and the archived names of
-    /// its classes) decoded first, then version 1, each on a fresh unarchiver.
+    /// `decodeUpgradedArchive(_:)` (version 2 decoded first, then version 1,
+    /// each on a fresh unarchiver) and `upgradeArchive(_:)`, which archives
+    /// what it decodes.
     static func upgradeArchive(version2: (roots: [String], names: [(String, String)]), version1: (roots: [String], names: [(archived: String, type: String)]),
                                readers: [(reader: String, target: String)]) -> String {
         func classes(_ types: [String]) -> String { "[" + types.map { $0 + ".self" }.joined(separator: ", ") + "]" }
@@ -84,25 +85,36 @@ enum UpgradeRenderer {
         var conversions = ""
         for (reader, _) in readers where version1.roots.contains(reader) {
             if conversions.isEmpty { conversions = "        let conversion = Version1Conversion()\n" }
-            conversions += "        if let old = root as? \(reader) { return try NSKeyedArchiver.archivedData(withRootObject: conversion.upgrade(old), requiringSecureCoding: true) }\n"
+            conversions += "        if let old = root as? \(reader) { return (try conversion.upgrade(old), false) }\n"
         }
         return """
+            /// The root object of version 1 or version 2 data as version 2's classes, and
+            /// whether the data was version 2 already. Version 1 is read with the version-1
+            /// readers and converted. Anything else throws an `ArchiveUpgradeError` naming
+            /// what the data holds.
+            func decodeUpgradedArchive(_ data: Data) throws -> (root: Any, wasVersion2: Bool) {
+                let version2: [(name: String, type: AnyClass)] = \(names(version2.names))
+                let currentError: any Error
+                switch decodeArchiveRoot(data, allowing: \(classes(version2.roots)), classNames: version2) {
+                case .success(let root): return (root, true)
+                case .failure(let error): currentError = error
+                }
+                let version1: [(name: String, type: AnyClass)] = \(names(version1.names.map { ($0.archived, $0.type) }))
+                switch decodeArchiveRoot(data, allowing: \(classes(version1.roots)), classNames: version1) {
+                case .success(let root):
+            \(conversions)        return (root, false)
+                case .failure(let legacyError):
+                    throw ArchiveUpgradeError(found: data, version2: currentError, version1: legacyError)
+                }
+            }
+
             /// The archive as version 2 writes it: version 2 data comes back unchanged;
             /// version 1 data is read with the version-1 readers, converted and archived
             /// again with secure coding. Anything else throws an `ArchiveUpgradeError`
             /// naming what the data holds.
             func upgradeArchive(_ data: Data) throws -> Data {
-                let version2: [(name: String, type: AnyClass)] = \(names(version2.names))
-                guard case .failure(let currentError) = decodeArchiveRoot(data, allowing: \(classes(version2.roots)), classNames: version2) else {
-                    return data
-                }
-                let version1: [(name: String, type: AnyClass)] = \(names(version1.names.map { ($0.archived, $0.type) }))
-                switch decodeArchiveRoot(data, allowing: \(classes(version1.roots)), classNames: version1) {
-                case .success(let root):
-            \(conversions)        return try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
-                case .failure(let legacyError):
-                    throw ArchiveUpgradeError(found: data, version2: currentError, version1: legacyError)
-                }
+                let decoded = try decodeUpgradedArchive(data)
+                return decoded.wasVersion2 ? data : try NSKeyedArchiver.archivedData(withRootObject: decoded.root, requiringSecureCoding: true)
             }
 
             """

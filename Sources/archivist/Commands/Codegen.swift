@@ -30,7 +30,9 @@ struct Codegen: ParsableCommand {
             reader of version 1's shape for every class whose archived shape the
             rules change, their conversion, and upgradeArchive(_:) taking version 1
             or version 2 data to version 2 (version 2 unchanged; anything else
-            throws). Plain Foundation; the inputs are version-1 archives.
+            throws), upgradeDefaults(_:forKey:) and upgradeFiles(in:named:). Plain
+            Foundation; the inputs are version-1 archives. With --transformer NAME,
+            the transformer's reverseTransformedValue reads version 1 blobs too.
 
             --codable: the Codable structs of schema --swift, with CodingKeys
             wherever a rule renamed a key. It declares types named as the classes,
@@ -78,8 +80,8 @@ struct Codegen: ParsableCommand {
         guard archiveKinds || codable || upgrade else {
             throw ValidationError("Say what to generate: --secure-coding, --allowed-classes, --transformer NAME, --codable or --upgrade.")
         }
-        if upgrade, archiveKinds || codable {
-            throw ValidationError("--upgrade writes version 2's classes itself: generate it on its own, without --secure-coding, --allowed-classes, --transformer or --codable.")
+        if upgrade, secureCoding || allowedClasses || codable {
+            throw ValidationError("--upgrade writes version 2's classes itself: generate it without --secure-coding, --allowed-classes or --codable (--transformer NAME adds a transformer that reads version 1 too).")
         }
         if codable, archiveKinds {
             throw ValidationError("--codable declares types named as the classes: generate it on its own, without --secure-coding, --allowed-classes or --transformer.")
@@ -100,7 +102,7 @@ struct Codegen: ParsableCommand {
             var codegen = UpgradeCodegen(rules: ruleSet)
             failed = try Self.addEach(documents) { try codegen.add($0) } || failed
             for warning in codegen.warnings { Console.error("warning: \(warning)") }
-            source = try failing(at: nil) { try codegen.source() }
+            source = try failing(at: nil) { try codegen.source(transformer: transformer) }
         } else if codable {
             let (schema, unschematic) = try ArchiveInputs.schema(of: documents, rules: ruleSet)
             failed = failed || unschematic
