@@ -78,7 +78,7 @@ final class UpgradeBench: Sendable {
     /// (Swift 6, warnings as errors) and returns its path; throws when
     /// swiftc fails.
     func compile(_ files: [String], module: String) throws -> String {
-        let program = path("bin-\(module)")
+        let program = path("bin-" + ([module] + files).joined(separator: "-").replacingOccurrences(of: "/", with: "_"))
         let result = try run("swiftc", ["-swift-version", "6", "-warnings-as-errors", "-module-name", module, "-o", program] + files)
         guard result.status == 0 else { throw Failure(description: "swiftc \(files): \(result.text)") }
         return program
