@@ -19,23 +19,34 @@ public struct UpgradeCodegen: Sendable {
     private var target: SwiftCodegen
     /// Version 1: the archives as they are.
     private var legacy: SwiftCodegen
+    /// When set, version 2 is the Codable structs of `schema`, written with
+    /// this encoding (`JSONEncoder` or `PropertyListEncoder`).
+    public let codable: CodableEncoding?
+    /// The Codable structs (with `codable`).
+    private var schema: CodableSchema
 
-    /// Upgrade code for archives migrated with `rules`.
-    public init(rules: MigrationRules = MigrationRules()) {
+    /// Upgrade code for archives migrated with `rules`; with `codable`, to
+    /// the bytes that encoder writes for the Codable structs the classes stand
+    /// for (as `Migrator` with ``Migrator/codable`` writes them), instead of
+    /// a secure-coded archive.
+    public init(rules: MigrationRules = MigrationRules(), codable: CodableEncoding? = nil) {
         self.rules = rules
+        self.codable = codable
         target = SwiftCodegen(rules: rules)
         legacy = SwiftCodegen(unmigrated: rules)
+        schema = CodableSchema(rules: rules)
     }
 
     /// Adds one version 1 input (a keyed archive or a property list holding
     /// archives in `<data>` values). Throws a `PlistError` as
     /// ``SwiftCodegen/add(_:)`` does; the code is then left as it was.
     public mutating func add(_ value: PlistValue) throws {
-        var newTarget = target, newLegacy = legacy
-        try newTarget.add(value)
+        var newTarget = target, newLegacy = legacy, newSchema = schema
+        if codable != nil { try newSchema.add(value, label: "") } else { try newTarget.add(value) }
         try newLegacy.add(value)
         target = newTarget
         legacy = newLegacy
+        schema = newSchema
     }
 
     /// Fields of version 2 whose generated code needs a hand's touch, as
@@ -51,6 +62,10 @@ public struct UpgradeCodegen: Sendable {
     /// array, a set or a dictionary's values; and for a transformer name that
     /// is no Swift type name.
     public func source(transformer: String? = nil) throws -> String {
+        if let codable {
+            guard transformer == nil else { throw PlistError(.unsupported, "a Core Data transformer reads archives; --codable upgrades to Codable data") }
+            return try codableSource(codable)
+        }
         let plan = try UpgradePlan(rules: rules, legacy: legacy.classes, target: target.classes)
         let v2Roots = try target.rootClasses.map { root -> String in
             guard root.isCustom else { throw Self.notCustomRoot(root.name) }
@@ -73,6 +88,25 @@ public struct UpgradeCodegen: Sendable {
         out += "\n" + UpgradeRenderer.places
         out += "\n" + UpgradeRenderer.support
         if let transformer { out += "\n" + (try target.transformerSource(named: transformer, upgrading: true)) }
+        return out
+    }
+
+    /// The source with version 2 as Codable structs: every class read by a
+    /// reader and converted to its struct.
+    private func codableSource(_ encoding: CodableEncoding) throws -> String {
+        let renderer = try CodableUpgradeRenderer(rules: rules, legacy: legacy.classes, schema: schema)
+        guard legacy.rootClasses.count == 1, let root = legacy.rootClasses.first else {
+            throw PlistError(.unsupported, "the archives' roots are of \(legacy.rootClasses.count) classes; --upgrade --codable upgrades archives whose roots are of one class")
+        }
+        guard root.isCustom, let rootClass = legacy.classes.first(where: { $0.swiftType == root.name }) else { throw Self.notCustomRoot(root.name) }
+        var out = schema.swift(codingKeysForRenames: true)
+        out += "\n// MARK: - Version 1, read only to upgrade it\n"
+        out += try renderer.readers()
+        out += "\n" + CodableUpgradeRenderer.upgradeArchive(
+            root: renderer.structName(of: rootClass), reader: UpgradePlan.readerName(rootClass.swiftType),
+            names: legacy.classes.flatMap { c in c.archivedNames.map { ($0, UpgradePlan.readerName(c.swiftType)) } }, encoding: encoding)
+        out += "\n" + UpgradeRenderer.places
+        out += "\n" + UpgradeRenderer.support
         return out
     }
 

@@ -224,14 +224,14 @@ enum UpgradeRenderer {
     static let support = """
         /// A version-1 object read to be upgraded.
         protocol Version1Object: AnyObject {
-            associatedtype Version2: AnyObject
+            associatedtype Version2
             /// Version 2 of the object; the objects it holds are upgraded through `conversion`.
             func upgraded(_ conversion: Version1Conversion) throws -> Version2
         }
 
         /// Upgrades version-1 objects, each once, so that objects the archive shares stay shared.
         final class Version1Conversion {
-            private var done: [ObjectIdentifier: AnyObject] = [:]
+            private var done: [ObjectIdentifier: Any] = [:]
             private var inProgress: Set<ObjectIdentifier> = []
 
             /// Version 2 of `old`, made once.
@@ -270,6 +270,8 @@ enum UpgradeRenderer {
                     } else {
                         found = "a property list that is no keyed archive"
                     }
+                } else if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
+                    found = "JSON (\\(data.count) bytes)"
                 } else {
                     found = "not a property list (\\(data.count) bytes)"
                 }

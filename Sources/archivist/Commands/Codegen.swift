@@ -32,7 +32,11 @@ struct Codegen: ParsableCommand {
             or version 2 data to version 2 (version 2 unchanged; anything else
             throws), upgradeDefaults(_:forKey:) and upgradeFiles(in:named:). Plain
             Foundation; the inputs are version-1 archives. With --transformer NAME,
-            the transformer's reverseTransformedValue reads version 1 blobs too.
+            the transformer's reverseTransformedValue reads version 1 blobs too. With
+            --codable, version 2 is the Codable structs (as --codable writes them) and
+            upgradeArchive(_:) returns the bytes JSONEncoder writes for the root, or
+            PropertyListEncoder's with --encoding binary|xml; every class is read by a
+            reader of version 1 and converted to its struct.
 
             --codable: the Codable structs of schema --swift, with CodingKeys
             wherever a rule renamed a key. It declares types named as the classes,
@@ -44,6 +48,7 @@ struct Codegen: ParsableCommand {
               archivist codegen --sqlite Model.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules r.json --secure-coding
               archivist codegen computer.plist --rules rules.json --codable -o Models.swift
               archivist codegen 1.scarycreature --rules rules.json --upgrade -o Upgrade.swift
+              archivist codegen computer.plist --rules rules.json --upgrade --codable --encoding json
             """
     )
 
@@ -70,6 +75,14 @@ struct Codegen: ParsableCommand {
     @Flag(help: "Code for the app that upgrades version-1 archives to version 2 on the device.")
     var upgrade = false
 
+    /// What `--upgrade --codable` encodes version 2 with.
+    enum UpgradeEncoding: String, CaseIterable, ExpressibleByArgument {
+        case json, binary, xml
+    }
+
+    @Option(help: ArgumentHelp("With --upgrade --codable: version 2 as the bytes of JSONEncoder (json) or PropertyListEncoder (binary, xml).", valueName: "ENCODING"))
+    var encoding: UpgradeEncoding?
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the source to FILE instead of standard output.", valueName: "FILE"))
     var output: String?
 
@@ -80,10 +93,16 @@ struct Codegen: ParsableCommand {
         guard archiveKinds || codable || upgrade else {
             throw ValidationError("Say what to generate: --secure-coding, --allowed-classes, --transformer NAME, --codable or --upgrade.")
         }
-        if upgrade, secureCoding || allowedClasses || codable {
-            throw ValidationError("--upgrade writes version 2's classes itself: generate it without --secure-coding, --allowed-classes or --codable (--transformer NAME adds a transformer that reads version 1 too).")
+        if upgrade, secureCoding || allowedClasses {
+            throw ValidationError("--upgrade writes version 2's classes itself: generate it without --secure-coding or --allowed-classes (--transformer NAME adds a transformer that reads version 1 too).")
         }
-        if codable, archiveKinds {
+        if upgrade, codable, transformer != nil {
+            throw ValidationError("--upgrade --codable upgrades to Codable data, which a Core Data transformer does not read: leave out --transformer.")
+        }
+        if encoding != nil, !(upgrade && codable) {
+            throw ValidationError("--encoding goes with --upgrade --codable.")
+        }
+        if codable, archiveKinds, !upgrade {
             throw ValidationError("--codable declares types named as the classes: generate it on its own, without --secure-coding, --allowed-classes or --transformer.")
         }
         if let transformer, !SwiftCodegen.isTypeName(transformer) {
@@ -99,7 +118,7 @@ struct Codegen: ParsableCommand {
         var failed = unreadable
         var source = ""
         if upgrade {
-            var codegen = UpgradeCodegen(rules: ruleSet)
+            var codegen = UpgradeCodegen(rules: ruleSet, codable: codable ? upgradeEncoding : nil)
             failed = try Self.addEach(documents) { try codegen.add($0) } || failed
             for warning in codegen.warnings { Console.error("warning: \(warning)") }
             source = try failing(at: nil) { try codegen.source(transformer: transformer) }
@@ -125,6 +144,15 @@ struct Codegen: ParsableCommand {
             notes.forEach(Console.error)
         } else {
             Console.text(source)
+        }
+    }
+
+    /// The encoding `--upgrade --codable` writes (JSON unless `--encoding` says otherwise).
+    private var upgradeEncoding: CodableEncoding {
+        switch encoding ?? .json {
+        case .json: return .json(sortedKeys: false)
+        case .binary: return .propertyList(.binary)
+        case .xml: return .propertyList(.xml)
         }
     }
 
