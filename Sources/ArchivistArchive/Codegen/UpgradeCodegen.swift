@@ -84,7 +84,7 @@ public struct UpgradeCodegen: Sendable {
         out += "\n" + UpgradeRenderer.upgradeArchive(
             version2: (roots: v2Roots, names: target.classes.flatMap { c in c.archivedNames.map { ($0, c.swiftType) } }),
             version1: (roots: v1Roots, names: plan.legacyNames),
-            readers: plan.readers.map { ($0.reader.swiftType, $0.targetType) })
+            readers: plan.readers.map(\.reader.swiftType))
         out += "\n" + UpgradeRenderer.places
         out += "\n" + UpgradeRenderer.support
         if let transformer { out += "\n" + (try target.transformerSource(named: transformer, upgrading: true)) }

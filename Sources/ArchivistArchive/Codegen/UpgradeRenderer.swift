@@ -77,13 +77,13 @@ enum UpgradeRenderer {
     /// each on a fresh unarchiver) and `upgradeArchive(_:)`, which archives
     /// what it decodes.
     static func upgradeArchive(version2: (roots: [String], names: [(String, String)]), version1: (roots: [String], names: [(archived: String, type: String)]),
-                               readers: [(reader: String, target: String)]) -> String {
+                               readers: [String]) -> String {
         func classes(_ types: [String]) -> String { "[" + types.map { $0 + ".self" }.joined(separator: ", ") + "]" }
         func names(_ pairs: [(String, String)]) -> String {
             pairs.isEmpty ? "[]" : "[\n" + pairs.map { "        (\(PlistValue.quoted($0.0)), \($0.1).self),\n" }.joined() + "    ]"
         }
         var conversions = ""
-        for (reader, _) in readers where version1.roots.contains(reader) {
+        for reader in readers where version1.roots.contains(reader) {
             if conversions.isEmpty { conversions = "        let conversion = Version1Conversion()\n" }
             conversions += "        if let old = root as? \(reader) { return (try conversion.upgrade(old), false) }\n"
         }
