@@ -156,7 +156,7 @@ extension CLITests {
         XCTAssertTrue(source.contains(#"coder.decodeObject(of: NSString.self, forKey: "Title") as String?"#), source)
         XCTAssertTrue(source.contains("var archivedClasses: [AnyClass] { [ScaryCreatureData.self] }"), source)
 
-        let main = driver("main.swift", root: "ScaryCreatureData", classes: "archivedClasses", describe: #""\(v.Title) \(v.Rating)""#, roundTrip: true)
+        let main = driver("main.swift", root: "ScaryCreatureData", classes: "archivedClasses", describe: #""\(v.title) \(v.rating)""#, roundTrip: true)
         let program = try compile(["Model.swift", main], module: "ScaryCreatures2")
         let decoded = try spawn(program, [work.appendingPathComponent("Migrated.plist").path])
         XCTAssertEqual(lines(decoded, "DECODED"), ["DECODED Scary Bug 3.5"], decoded.output)

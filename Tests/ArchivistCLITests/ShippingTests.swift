@@ -19,7 +19,7 @@ extension CLITests {
             ("convert", "--to", "codable-json"), ("convert", "--to", "openstep"),
             ("convert", "--dates", "milliseconds1970"), ("convert", "--cycles", "omit"),
             ("lint", "--format", "github"), ("lint", "--require-format", "binary"),
-            ("migrate", "--to", "xml"), ("get", "--to", "json"),
+            ("migrate", "--to", "xml"), ("get", "--to", "json"), ("codegen", "--encoding", "binary"),
         ]
         let bash = try run(["--generate-completion-script", "bash"]).stdout
         for (command, option, value) in options {

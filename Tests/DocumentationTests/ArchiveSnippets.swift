@@ -68,6 +68,14 @@ final class ArchiveSnippets: XCTestCase {
         XCTAssertTrue(codegen.secureCodingSource.contains("final class ScaryCreatureData: NSObject, NSSecureCoding {"), codegen.secureCodingSource)
         XCTAssertTrue(codegen.secureCodingSource.contains(#"coder.decodeObject(of: NSNumber.self, forKey: "Rating")?.floatValue"#))
         XCTAssertTrue(codegen.allowedClassesSource.contains("{ [ScaryCreatureData.self] }"), codegen.allowedClassesSource)
+
+        var upgrade = UpgradeCodegen(rules: rules)
+        try upgrade.add(tree)
+        let source = try upgrade.source()
+        print(source)
+
+        XCTAssertTrue(source.contains("final class ScaryCreatureDataVersion1: NSObject, NSSecureCoding {"), source)
+        XCTAssertTrue(source.contains("func upgradeArchive(_ data: Data) throws -> Data {"), source)
     }
 
     struct CPUCore: Codable { var constant: Int; var coreID: String }

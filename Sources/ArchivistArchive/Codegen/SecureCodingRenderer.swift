@@ -80,10 +80,10 @@ enum SecureCodingRenderer {
         return out
     }
 
-    /// The fields with their property names (`SwiftNames.propertyNames`,
-    /// avoiding the names `NSObject` has).
-    private static func propertyNames(_ fields: [SecureCodingClass.Field]) -> [(field: SecureCodingClass.Field, name: String)] {
-        Array(zip(fields, SwiftNames.propertyNames(for: fields.map(\.key), avoiding: SwiftNames.objectMembers)))
+    /// The fields with their property names (`SwiftNames.propertyNames`, in
+    /// lower camel case, avoiding the names `NSObject` has).
+    static func propertyNames(_ fields: [SecureCodingClass.Field]) -> [(field: SecureCodingClass.Field, name: String)] {
+        Array(zip(fields, SwiftNames.propertyNames(for: fields.map(\.key), avoiding: SwiftNames.objectMembers, lowerCamel: true)))
     }
 
     /// A function that maps every archived name to its class, for

@@ -10,11 +10,16 @@ public struct SwiftCodegen: Sendable {
     /// The rules the archives are migrated with.
     public let rules: MigrationRules
     /// The custom classes, in the order first met.
-    private var classes: [SecureCodingClass] = []
+    private(set) var classes: [SecureCodingClass] = []
     /// Each class's index in `classes`, by Swift type.
     private var classIndex: [String: Int] = [:]
     /// Every class of the migrated archives.
     private var census = ClassCensus()
+    /// False to read the archives as they are (version 1, for `--upgrade`).
+    private var migrating = true
+    /// The classes of the archives' root objects (`$top` `root`), each once:
+    /// a custom class as Swift names it, one of Apple's by its archived name.
+    private(set) var rootClasses: [(name: String, isCustom: Bool)] = []
 
     /// How deep archives may nest inside `<data>` values.
     static let maxNesting = 8
@@ -24,6 +29,13 @@ public struct SwiftCodegen: Sendable {
     /// Code generation for archives migrated with `rules`.
     public init(rules: MigrationRules = MigrationRules()) {
         self.rules = rules
+    }
+
+    /// Code generation for archives read as they are, unmigrated: the classes
+    /// of version 1 that `--upgrade` reads.
+    init(unmigrated rules: MigrationRules) {
+        self.rules = rules
+        migrating = false
     }
 
     /// Adds one input (a file, a row): a keyed archive or a property list
@@ -38,7 +50,7 @@ public struct SwiftCodegen: Sendable {
         ruleSet.allowedClasses.append("NSObject")
         let migrated: PlistValue
         do {
-            migrated = try Migrator(rules: ruleSet).migrate(value).value
+            migrated = migrating ? try Migrator(rules: ruleSet).migrate(value).value : value
         } catch let refused as MigrationRefused {
             // Only a class outside NSObject's hierarchy can still be refused.
             throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")
@@ -90,6 +102,11 @@ public struct SwiftCodegen: Sendable {
     /// Folds every custom object of a graph into its class.
     private mutating func fold(_ graph: ObjectGraph) throws {
         var shapes = ShapeReader(graph: graph)
+        for entry in graph.top where entry.key == "root" {
+            guard case .object(let o)? = graph.nodes[safe: entry.object] else { continue }
+            let root = Self.isCustom(o, in: graph) ? (o.className.swiftType, true) : (o.className.archived, false)
+            if !rootClasses.contains(where: { $0 == root }) { rootClasses.append(root) }
+        }
         for (index, node) in graph.nodes.enumerated() {
             guard case .object(let o) = node else { continue }
             let custom = Self.isCustom(o, in: graph)
@@ -199,14 +216,31 @@ public struct SwiftCodegen: Sendable {
     /// source sits behind `#if canImport(CoreData)`.
     /// Throws when `name` is not a Swift type name.
     public func transformerSource(named name: String) throws -> String {
+        try transformerSource(named: name, upgrading: false)
+    }
+
+    /// The transformer; `upgrading`, it sits in `codegen --upgrade`'s file
+    /// (which imports Foundation) and reads version 1 blobs as well, through
+    /// that file's `decodeUpgradedArchive(_:)`.
+    func transformerSource(named name: String, upgrading: Bool) throws -> String {
         guard Self.isTypeName(name) else {
             throw PlistError(.invalidValue, "\(PlistValue.quoted(name)) is not a Swift type name")
         }
+        let reverse = upgrading ? """
+
+                /// The value of a blob of version 1 or version 2 (`decodeUpgradedArchive`), so
+                /// that the store's old rows keep working until they are saved again, as
+                /// version 2; nil for a blob of neither.
+                override func reverseTransformedValue(_ value: Any?) -> Any? {
+                    guard let data = value as? Data, let decoded = try? decodeUpgradedArchive(data) else { return nil }
+                    return decoded.root
+                }
+
+            """ : ""
         return """
         #if canImport(CoreData)
         import CoreData
-        import Foundation
-
+        \(upgrading ? "" : "import Foundation\n")
         /// The value transformer of a Core Data Transformable attribute holding these
         /// archives: enter \(name) as the attribute's Transformer in the data model and
         /// call \(name).register() before the persistent container loads its stores.
@@ -218,7 +252,7 @@ public struct SwiftCodegen: Sendable {
             override class var allowedTopLevelClasses: [AnyClass] {
                 \(census.swiftClassList)
             }
-
+        \(reverse)
             /// Registers the transformer under its name.
             static func register() {
                 ValueTransformer.setValueTransformer(\(name)(), forName: name)

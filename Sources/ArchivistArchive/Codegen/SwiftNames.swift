@@ -55,9 +55,11 @@ enum SwiftNames {
     /// name keeps it; another gets its camelCase form (`CodableSchema.identifier`),
     /// with the suffix `Field` when `avoiding` has it, and a number when an
     /// earlier key took it, whatever the order of the keys.
-    static func propertyNames(for keys: [String], avoiding reserved: Set<String>) -> [String] {
+    /// With `lowerCamel`, names start in lower case as Swift properties do
+    /// (`Title` is `title`, `URLString` is `urlString`).
+    static func propertyNames(for keys: [String], avoiding reserved: Set<String>, lowerCamel: Bool = false) -> [String] {
         let wanted = keys.map { key -> String in
-            let name = CodableSchema.identifier(key)
+            let name = lowerCamel ? lowerCamelName(CodableSchema.identifier(key)) : CodableSchema.identifier(key)
             return reserved.contains(name) ? name + "Field" : name
         }
         // A key keeps its own name unless an earlier key kept one that reads
@@ -77,6 +79,23 @@ enum SwiftNames {
             }
             return name
         }
+    }
+
+    /// An identifier with its leading capitals in lower case (`ID` is `id`,
+    /// `URLString` is `urlString`); itself when that would be a keyword or it
+    /// is already quoted with backticks.
+    static func lowerCamelName(_ name: String) -> String {
+        let scalars = Array(name.unicodeScalars)
+        let capitals = scalars.prefix { $0.value >= 0x41 && $0.value <= 0x5A }.count
+        guard capitals > 0 else { return name }
+        // In `URLString` the `S` starts the next word.
+        let lowered = capitals == scalars.count || capitals == 1 ? capitals : capitals - 1
+        var out = String.UnicodeScalarView()
+        for (i, scalar) in scalars.enumerated() {
+            out.append(i < lowered ? (Unicode.Scalar(scalar.value + 0x20) ?? scalar) : scalar)
+        }
+        let result = String(out)
+        return CodableSchema.keywords.contains(result) ? name : result
     }
 
     /// Members of `NSObject` a stored property of a subclass cannot be named.

@@ -25,6 +25,19 @@ struct Codegen: ParsableCommand {
             a Core Data Transformable attribute, with its registration (behind
             #if canImport(CoreData): Apple platforms only).
 
+            --upgrade: one file for the app that upgrades its users' version-1
+            archives where they are: version 2's classes (as --secure-coding), a
+            reader of version 1's shape for every class whose archived shape the
+            rules change, their conversion, and upgradeArchive(_:) taking version 1
+            or version 2 data to version 2 (version 2 unchanged; anything else
+            throws), upgradeDefaults(_:forKey:) and upgradeFiles(in:named:). Plain
+            Foundation; the inputs are version-1 archives. With --transformer NAME,
+            the transformer's reverseTransformedValue reads version 1 blobs too. With
+            --codable, version 2 is the Codable structs (as --codable writes them) and
+            upgradeArchive(_:) returns the bytes JSONEncoder writes for the root, or
+            PropertyListEncoder's with --encoding binary|xml; every class is read by a
+            reader of version 1 and converted to its struct.
+
             --codable: the Codable structs of schema --swift, with CodingKeys
             wherever a rule renamed a key. It declares types named as the classes,
             so it is generated on its own; the other three combine.
@@ -34,6 +47,8 @@ struct Codegen: ParsableCommand {
               archivist codegen Contacts/ --rules r.json --transformer ContactTransformer
               archivist codegen --sqlite Model.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules r.json --secure-coding
               archivist codegen computer.plist --rules rules.json --codable -o Models.swift
+              archivist codegen 1.scarycreature --rules rules.json --upgrade -o Upgrade.swift
+              archivist codegen computer.plist --rules rules.json --upgrade --codable --encoding json
             """
     )
 
@@ -57,6 +72,17 @@ struct Codegen: ParsableCommand {
     @Flag(help: "The Codable structs, with CodingKeys for renamed keys.")
     var codable = false
 
+    @Flag(help: "Code for the app that upgrades version-1 archives to version 2 on the device.")
+    var upgrade = false
+
+    /// What `--upgrade --codable` encodes version 2 with.
+    enum UpgradeEncoding: String, CaseIterable, ExpressibleByArgument {
+        case json, binary, xml
+    }
+
+    @Option(help: ArgumentHelp("With --upgrade --codable: version 2 as the bytes of JSONEncoder (json) or PropertyListEncoder (binary, xml).", valueName: "ENCODING"))
+    var encoding: UpgradeEncoding?
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the source to FILE instead of standard output.", valueName: "FILE"))
     var output: String?
 
@@ -64,10 +90,19 @@ struct Codegen: ParsableCommand {
         try store.validate(requireColumn: true)
         if inputs.isEmpty, !store.isSet { throw ValidationError("Name the archives to read: files, folders or --sqlite STORE --table T --column C.") }
         let archiveKinds = secureCoding || allowedClasses || transformer != nil
-        guard archiveKinds || codable else {
-            throw ValidationError("Say what to generate: --secure-coding, --allowed-classes, --transformer NAME or --codable.")
+        guard archiveKinds || codable || upgrade else {
+            throw ValidationError("Say what to generate: --secure-coding, --allowed-classes, --transformer NAME, --codable or --upgrade.")
         }
-        if codable, archiveKinds {
+        if upgrade, secureCoding || allowedClasses {
+            throw ValidationError("--upgrade writes version 2's classes itself: generate it without --secure-coding or --allowed-classes (--transformer NAME adds a transformer that reads version 1 too).")
+        }
+        if upgrade, codable, transformer != nil {
+            throw ValidationError("--upgrade --codable upgrades to Codable data, which a Core Data transformer does not read: leave out --transformer.")
+        }
+        if encoding != nil, !(upgrade && codable) {
+            throw ValidationError("--encoding goes with --upgrade --codable.")
+        }
+        if codable, archiveKinds, !upgrade {
             throw ValidationError("--codable declares types named as the classes: generate it on its own, without --secure-coding, --allowed-classes or --transformer.")
         }
         if let transformer, !SwiftCodegen.isTypeName(transformer) {
@@ -82,20 +117,18 @@ struct Codegen: ParsableCommand {
         let (ruleSet, documents, unreadable) = try ArchiveInputs.readWithRules(inputs, store: store, rulesPath: rules)
         var failed = unreadable
         var source = ""
-        if codable {
+        if upgrade {
+            var codegen = UpgradeCodegen(rules: ruleSet, codable: codable ? upgradeEncoding : nil)
+            failed = try Self.addEach(documents) { try codegen.add($0) } || failed
+            for warning in codegen.warnings { Console.error("warning: \(warning)") }
+            source = try failing(at: nil) { try codegen.source(transformer: transformer) }
+        } else if codable {
             let (schema, unschematic) = try ArchiveInputs.schema(of: documents, rules: ruleSet)
             failed = failed || unschematic
             source = schema.swift(codingKeysForRenames: true)
         } else {
             var codegen = SwiftCodegen(rules: ruleSet)
-            for document in documents {
-                do {
-                    try codegen.add(document.value)
-                } catch let error as PlistError {
-                    Console.error(error.formatted(path: document.label))
-                    failed = true
-                }
-            }
+            failed = try Self.addEach(documents) { try codegen.add($0) } || failed
             if secureCoding { for warning in codegen.warnings { Console.error("warning: \(warning)") } }
             var parts: [String] = []
             if secureCoding { parts.append(codegen.secureCodingSource) }
@@ -112,5 +145,29 @@ struct Codegen: ParsableCommand {
         } else {
             Console.text(source)
         }
+    }
+
+    /// The encoding `--upgrade --codable` writes (JSON unless `--encoding` says otherwise).
+    private var upgradeEncoding: CodableEncoding {
+        switch encoding ?? .json {
+        case .json: return .json(sortedKeys: false)
+        case .binary: return .propertyList(.binary)
+        case .xml: return .propertyList(.xml)
+        }
+    }
+
+    /// Adds each input with `add`, printing the error of each it refuses;
+    /// true when one was refused.
+    private static func addEach(_ documents: [(label: String, value: PlistValue)], _ add: (PlistValue) throws -> Void) rethrows -> Bool {
+        var failed = false
+        for document in documents {
+            do {
+                try add(document.value)
+            } catch let error as PlistError {
+                Console.error(error.formatted(path: document.label))
+                failed = true
+            }
+        }
+        return failed
     }
 }

@@ -12,6 +12,16 @@ final class SwiftCodegenTests: XCTestCase {
         return try PropertyList.read([UInt8](try Data(contentsOf: url))).value
     }
 
+    /// Properties are named in lower camel case, as Swift names properties:
+    /// leading capitals lowered (all of them for an acronym, all but the one
+    /// that starts the next word), keywords and NSObject's members avoided,
+    /// names kept apart.
+    func testPropertyNamesAreLowerCamelCase() {
+        let keys = ["Title", "URLString", "ID", "Class", "Description", "title", "first name", "cpu_name"]
+        XCTAssertEqual(SwiftNames.propertyNames(for: keys, avoiding: SwiftNames.objectMembers, lowerCamel: true),
+                       ["title2", "urlString", "id", "Class", "descriptionField", "title", "firstName", "cpu_name"])
+    }
+
     /// A key the rules keep inline is read with decodeFloat and written back
     /// inline; boxed keys go through NSNumber.
     func testInlineKeysFollowTheRules() throws {
@@ -19,8 +29,8 @@ final class SwiftCodegenTests: XCTestCase {
         var codegen = SwiftCodegen(rules: rules)
         try codegen.add(try corpusValue("archives/scary-creature-v1.plist"))
         let source = codegen.secureCodingSource
-        XCTAssertTrue(source.contains(#"        self.Rating = coder.decodeFloat(forKey: "Rating")"#), source)
-        XCTAssertTrue(source.contains(#"        coder.encode(Rating, forKey: "Rating")"#), source)
+        XCTAssertTrue(source.contains(#"        self.rating = coder.decodeFloat(forKey: "Rating")"#), source)
+        XCTAssertTrue(source.contains(#"        coder.encode(rating, forKey: "Rating")"#), source)
         var boxed = SwiftCodegen()
         try boxed.add(try corpusValue("archives/scary-creature-v1.plist"))
         XCTAssertTrue(boxed.secureCodingSource.contains(#"coder.decodeObject(of: NSNumber.self, forKey: "Rating")?.floatValue"#), boxed.secureCodingSource)

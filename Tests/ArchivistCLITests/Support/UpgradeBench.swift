@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+/// A scratch folder that the tests of one class share, so that generated
+/// upgrade code is compiled once per class: runs the built `archivist`,
+/// `swiftc` and the compiled programs there.
+final class UpgradeBench: Sendable {
+    struct Output {
+        var status: Int32
+        /// Standard output and standard error together.
+        var text: String
+
+        /// The lines that start with `prefix`.
+        func lines(_ prefix: String) -> [String] {
+            text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map(String.init)
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-upgrade-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The path of a file in the folder.
+    func path(_ name: String) -> String {
+        folder.appendingPathComponent(name).path
+    }
+
+    /// Writes a file into the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ bytes: Data) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    /// Copies a file of the bundled corpus into the folder and returns its path.
+    @discardableResult
+    func copyCorpus(_ corpusPath: String, to name: String) throws -> String {
+        try write(name, try Data(contentsOf: CLITests.packageRoot.appendingPathComponent("Corpus/" + corpusPath)))
+    }
+
+    /// Runs a program (a path, or a name found on PATH) in the folder.
+    func run(_ program: String, _ args: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + args
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs the built `archivist`; throws when it fails.
+    @discardableResult
+    func archivist(_ args: [String]) throws -> Output {
+        let result = try run(CLITests.productsDirectory.appendingPathComponent("archivist").path, args)
+        guard result.status == 0 else { throw Failure(description: "archivist \(args.joined(separator: " ")): \(result.text)") }
+        return result
+    }
+
+    /// Compiles Swift files of the folder into a program of module `module`
+    /// (Swift 6, warnings as errors) and returns its path; throws when
+    /// swiftc fails.
+    func compile(_ files: [String], module: String) throws -> String {
+        let program = path("bin-" + ([module] + files).joined(separator: "-").replacingOccurrences(of: "/", with: "_"))
+        let result = try run("swiftc", ["-swift-version", "6", "-warnings-as-errors", "-module-name", module, "-o", program] + files)
+        guard result.status == 0 else { throw Failure(description: "swiftc \(files): \(result.text)") }
+        return program
+    }
+
+    /// Removes the folder.
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
