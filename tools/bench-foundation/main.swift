@@ -5,6 +5,7 @@
 //   bench-foundation convert FMT OUT FILE...  Foundation: read, write FMT (xml|binary) to OUT
 //                                             (`-` is standard output, else a folder)
 //   bench-foundation unarchive FILE           Foundation: NSKeyedUnarchiver decodes W3
+//   bench-foundation rearchive FILE OUT       Foundation: decodes W3 and archives it again into OUT
 //   bench-foundation copy FILE...             floor: read each file once and copy it in memory;
 //                                             prints `inprocess SECONDS`
 //
@@ -296,10 +297,17 @@ do {
         guard args.count == 2 else { fail("usage: unarchive FILE") }
         let root = try unarchive(try read(args[1]))
         print("items \(root.itemCount)")
+    case "rearchive":
+        // What an app does to migrate without Archivist: decode the whole
+        // graph and archive it again.
+        guard args.count == 3 else { fail("usage: rearchive FILE OUT") }
+        let root = try unarchive(try read(args[1]))
+        try write([UInt8](archive(root)), args[2])
+        print("items \(root.itemCount)")
     case "copy":
         try copy(Array(args.dropFirst()))
     default:
-        fail("usage: gen | parse | convert | unarchive | copy (see the comment at the top of main.swift)")
+        fail("usage: gen | parse | convert | unarchive | rearchive | copy (see the comment at the top of main.swift)")
     }
 } catch {
     fail("\(error)")
