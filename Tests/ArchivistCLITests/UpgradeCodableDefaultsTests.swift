@@ -51,8 +51,7 @@ final class UpgradeCodableDefaultsTests: XCTestCase {
             try bench.copyCorpus("archives/preferences-with-user.plist", to: "Prefs.plist")
             try bench.write("rules.json", Data(#"{"classes": {"Prefs.User": {"renameTo": "Accounts.User"}}}"#.utf8))
             try bench.archivist(["codegen", "Prefs.plist", "--rules", "rules.json", "--upgrade", "--codable", "-o", "Upgrade.swift"])
-            try bench.write("app/main.swift", Data(appSource.utf8))
-            let app = try bench.compile(["Upgrade.swift", "app/main.swift"], module: "PrefsApp")
+            let app = try bench.program("app", source: appSource, after: ["Upgrade.swift"], module: "PrefsApp")
             return (bench, app)
         }
     }

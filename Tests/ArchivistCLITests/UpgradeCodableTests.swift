@@ -127,11 +127,9 @@ final class UpgradeCodableTests: XCTestCase {
             let bench = try UpgradeBench()
             try bench.copyCorpus("archives/computer.plist", to: "computer.plist")
             try bench.copyCorpus("rules/music-box.json", to: "music-box.json")
-            try bench.archivist(["codegen", "computer.plist", "--rules", "music-box.json", "--upgrade", "--codable", "-o", "UpgradeJSON.swift"])
-            let source = String(decoding: try Data(contentsOf: URL(fileURLWithPath: bench.path("UpgradeJSON.swift"))), as: UTF8.self)
+            let source = try bench.generate(["computer.plist", "--rules", "music-box.json", "--upgrade", "--codable"], into: "UpgradeJSON.swift")
 
-            try bench.write("writer/main.swift", Data(writerSource.utf8))
-            let writer = try bench.compile(["writer/main.swift"], module: "MusicBox")
+            let writer = try bench.program("writer", source: writerSource, module: "MusicBox")
             try FileManager.default.createDirectory(atPath: bench.path("v1"), withIntermediateDirectories: true)
             let v1 = computers.indices.map { bench.path("v1/computer\($0).plist") }
             let written = try bench.run(writer, zip(v1, computers).flatMap { path, c in

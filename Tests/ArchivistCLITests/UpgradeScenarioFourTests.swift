@@ -87,8 +87,7 @@ final class UpgradeScenarioFourTests: XCTestCase {
         super.setUp()
         prepared = Result {
             let bench = try UpgradeBench()
-            try bench.write("writer/main.swift", Data(writerSource.utf8))
-            let writer = try bench.compile(["writer/main.swift"], module: "App")
+            let writer = try bench.program("writer", source: writerSource, module: "App")
             let v1 = contacts.indices.map { bench.path("v1/row\($0 + 1).plist") }
             try FileManager.default.createDirectory(atPath: bench.path("v1"), withIntermediateDirectories: true)
             let written = try bench.run(writer, zip(v1, contacts).flatMap { [$0, $1.tel, $1.fax, $1.email] })
@@ -96,16 +95,14 @@ final class UpgradeScenarioFourTests: XCTestCase {
             try makeStore(bench.path("Employees.sqlite"), blobs: v1)
             try bench.write("rules.json", Data(#"{"classes": {"App.Contact": {"renameTo": "ContactsCore.Contact"}}, "allowedClasses": ["ContactsCore.Contact"]}"#.utf8))
             let column = ["--sqlite", "Employees.sqlite", "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", "rules.json"]
-            try bench.archivist(["codegen"] + column + ["--upgrade", "--transformer", "ContactTransformer", "-o", "Upgrade.swift"])
-            let source = String(decoding: try Data(contentsOf: URL(fileURLWithPath: bench.path("Upgrade.swift"))), as: UTF8.self)
+            let source = try bench.generate(column + ["--upgrade", "--transformer", "ContactTransformer"])
             try bench.archivist(["migrate"] + column)
             var v2: [String] = []
             let db = try SQLiteDatabase(path: bench.path("Employees.sqlite"), readOnly: true)
             try BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT").forEachBlob(in: db) { row, bytes in
                 v2.append(try bench.write("v2/row\(row).plist", Data(bytes)))
             }
-            try bench.write("app/main.swift", Data(appSource.utf8))
-            let app = try bench.compile(["Upgrade.swift", "app/main.swift"], module: "ContactsCore")
+            let app = try bench.program("app", source: appSource, after: ["Upgrade.swift"], module: "ContactsCore")
             return (bench, source, v1, v2, app)
         }
     }

@@ -122,12 +122,9 @@ final class UpgradeScenarioOneTests: XCTestCase {
             let bench = try UpgradeBench()
             try bench.copyCorpus("rules/scary-creatures.json", to: "rules.json")
             try bench.copyCorpus("archives/scary-creature-v1.plist", to: "1.scarycreature/Data.plist")
-            try bench.archivist(["codegen", "1.scarycreature", "--rules", "rules.json", "--upgrade", "-o", "Upgrade.swift"])
-            let source = String(decoding: try Data(contentsOf: URL(fileURLWithPath: bench.path("Upgrade.swift"))), as: UTF8.self)
-            try bench.write("writer/main.swift", Data(writerSource.utf8))
-            let writer = try bench.compile(["writer/main.swift"], module: "ScaryCreatures")
-            try bench.write("app/main.swift", Data(appSource.utf8))
-            let app = try bench.compile(["Upgrade.swift", "app/main.swift"], module: "ScaryCreatures2")
+            let source = try bench.generate(["1.scarycreature", "--rules", "rules.json", "--upgrade"])
+            let writer = try bench.program("writer", source: writerSource, module: "ScaryCreatures")
+            let app = try bench.program("app", source: appSource, after: ["Upgrade.swift"], module: "ScaryCreatures2")
             return (bench, source, writer, app)
         }
     }

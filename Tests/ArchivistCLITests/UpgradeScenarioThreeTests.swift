@@ -91,12 +91,9 @@ final class UpgradeScenarioThreeTests: XCTestCase {
             let bench = try UpgradeBench()
             try bench.copyCorpus("archives/preferences-with-user.plist", to: "Library/Preferences/org.example.prefs.plist")
             try bench.write("rules.json", Data(#"{"boxPrimitives": true, "allowedClasses": ["Prefs.User"]}"#.utf8))
-            try bench.archivist(["codegen", "Library", "--rules", "rules.json", "--upgrade", "-o", "Upgrade.swift"])
-            let source = String(decoding: try Data(contentsOf: URL(fileURLWithPath: bench.path("Upgrade.swift"))), as: UTF8.self)
-            try bench.write("writer/main.swift", Data(writerSource.utf8))
-            let writer = try bench.compile(["writer/main.swift"], module: "Prefs")
-            try bench.write("app/main.swift", Data(appSource.utf8))
-            let app = try bench.compile(["Upgrade.swift", "app/main.swift"], module: "Prefs")
+            let source = try bench.generate(["Library", "--rules", "rules.json", "--upgrade"])
+            let writer = try bench.program("writer", source: writerSource, module: "Prefs")
+            let app = try bench.program("app", source: appSource, after: ["Upgrade.swift"], module: "Prefs")
             return (bench, source, writer, app)
         }
     }

@@ -101,16 +101,13 @@ final class UpgradeSharedObjectsTests: XCTestCase {
         super.setUp()
         prepared = Result {
             let bench = try UpgradeBench()
-            try bench.write("writer/main.swift", Data(writerSource.utf8))
-            let writer = try bench.compile(["writer/main.swift"], module: "Sanctuary")
+            let writer = try bench.program("writer", source: writerSource, module: "Sanctuary")
             let archive = bench.path("shelter.plist")
             let written = try bench.run(writer, [archive])
             guard written.status == 0 else { throw UpgradeBench.Failure(description: written.text) }
             try bench.write("rules.json", Data(rules.utf8))
-            try bench.archivist(["codegen", "shelter.plist", "--rules", "rules.json", "--upgrade", "-o", "Upgrade.swift"])
-            let source = String(decoding: try Data(contentsOf: URL(fileURLWithPath: bench.path("Upgrade.swift"))), as: UTF8.self)
-            try bench.write("app/main.swift", Data(appSource.utf8))
-            let app = try bench.compile(["Upgrade.swift", "app/main.swift"], module: "Sanctuary2")
+            let source = try bench.generate(["shelter.plist", "--rules", "rules.json", "--upgrade"])
+            let app = try bench.program("app", source: appSource, after: ["Upgrade.swift"], module: "Sanctuary2")
             return (bench, source, archive, app)
         }
     }

@@ -84,6 +84,19 @@ final class UpgradeBench: Sendable {
         return program
     }
 
+    /// Runs `archivist codegen ARGS -o NAME` and returns the Swift it wrote.
+    func generate(_ args: [String], into name: String = "Upgrade.swift") throws -> String {
+        try archivist(["codegen"] + args + ["-o", name])
+        return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path(name))), as: UTF8.self)
+    }
+
+    /// Writes `source` as `FOLDER/main.swift` and compiles it, after `files`
+    /// (generated code), into a program of module `module`; returns its path.
+    func program(_ folder: String, source: String, after files: [String] = [], module: String) throws -> String {
+        try write(folder + "/main.swift", Data(source.utf8))
+        return try compile(files + [folder + "/main.swift"], module: module)
+    }
+
     /// Removes the folder.
     func remove() {
         try? FileManager.default.removeItem(at: folder)
