@@ -55,7 +55,7 @@ public struct StoreMigration {
     /// The classes and keys of the column's archives (blobs, and text that
     /// reads as a property list), to check the rules against.
     package func census(in db: SQLiteDatabase) throws -> RulesCensus {
-        var census = RulesCensus(maxNesting: migrator.maxNesting)
+        var census = RulesCensus()
         try column.forEachValue(in: db) { _, value in
             if let bytes = value.bytes, let value = try? PropertyList.read(bytes).value { census.add(value) }
         }

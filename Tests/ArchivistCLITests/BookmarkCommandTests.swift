@@ -88,7 +88,7 @@ extension CLITests {
         XCTAssertTrue(missing.stderr.contains(#"b.nope: no key "nope""#), missing.stderr)
         let refused = try run(["get", file, "cyclic.path"])
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("holds no property list, typedstream or bookmark to look into"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("holds no property list, archive, typedstream, bookmark or JSON to look into"), refused.stderr)
     }
 
     func testRealFilesShowTheirBookmarks() throws {

@@ -72,7 +72,7 @@ extension CLITests {
         XCTAssertEqual(scan.status, 0, scan.stderr)
         XCTAssertEqual(scan.stdout, """
             Employees.sqlite: ZEMPLOYEEENTITY.ZCONTACT: 3 blobs, 3 property lists (3 keyed archives)
-            Employees.sqlite: Z_METADATA.Z_PLIST: 1 blobs, 1 property lists (0 keyed archives)
+            Employees.sqlite: Z_METADATA.Z_PLIST: 1 blob, 1 property list (0 keyed archives)
 
             """)
         let insecure = try run(["lint", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--secure", "--allow", "ContactsCore.Contact"])

@@ -40,7 +40,7 @@ extension CLITests {
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertGreaterThan(text.output.count, 2 << 20)
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertEqual(lines.prefix(3), ["NSKeyedArchiver archive, 6003 entries in $objects, 1 objects", "{", "  root = NSArray ["])
+        XCTAssertEqual(lines.prefix(3), ["NSKeyedArchiver archive, 6003 entries in $objects, 1 object", "{", "  root = NSArray ["])
         XCTAssertEqual(Array(lines.dropFirst(3).prefix(texts.count)), texts.map { "    \"" + $0 + "\"" })
         XCTAssertEqual(Array(lines.suffix(3)), ["  ]", "}", ""])
         XCTAssertEqual(lines.count, texts.count + 6)

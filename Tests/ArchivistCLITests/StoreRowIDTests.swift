@@ -74,7 +74,7 @@ extension CLITests {
         }
         let scan = try run(["lint", "--sqlite", store])
         XCTAssertEqual(scan.status, 0, scan.stderr)
-        XCTAssertEqual(scan.stdout, "NoRowid.sqlite: T.Z: 1 blobs, 1 property lists (1 keyed archives)\n", "the scan needs no row ids")
+        XCTAssertEqual(scan.stdout, "NoRowid.sqlite: T.Z: 1 blob, 1 property list (1 keyed archive)\n", "the scan needs no row ids")
     }
 
     /// Archives stored as text, and numbers, in the blob column: counted and

@@ -144,7 +144,7 @@ extension CLITests {
         let scan = try run(["lint", "--sqlite", "s.sqlite"])
         XCTAssertEqual(scan.status, 0, scan.stderr)
         assertNoControls(scan.stdout, "lint --sqlite")
-        XCTAssertTrue(scan.stdout.hasPrefix(#"s.sqlite: t\u{1b}[2Jx.c\u{9b}: 2 blobs, 1 property lists"#), scan.stdout)
+        XCTAssertTrue(scan.stdout.hasPrefix(#"s.sqlite: t\u{1b}[2Jx.c\u{9b}: 2 blobs, 1 property list"#), scan.stdout)
         let rows = try run(["lint", "--sqlite", "s.sqlite", "--table", "t\u{1b}[2Jx", "--column", "c\u{9b}"])
         XCTAssertEqual(rows.status, 1)
         assertNoControls(rows.stdout, "lint --sqlite --table")

@@ -64,7 +64,7 @@ extension CLITests {
         FileManager.default.createFile(atPath: work.appendingPathComponent("a.typedstream").path, contents: Data(Self.typedstreamArray))
         let dump = try run(["dump", "a.typedstream"])
         XCTAssertEqual(dump.status, 0, dump.stderr)
-        XCTAssertEqual(dump.stdout, "NSArchiver typedstream, 5 entries in $objects, 1 objects\n{\n  root = NSArray [\n    \"a\"\n    7\n  ]\n}\n")
+        XCTAssertEqual(dump.stdout, "NSArchiver typedstream, 5 entries in $objects, 1 object\n{\n  root = NSArray [\n    \"a\"\n    7\n  ]\n}\n")
         let get = try run(["get", "a.typedstream", "root.1"])
         XCTAssertEqual(get.status, 0, get.stderr)
         XCTAssertEqual(get.stdout, "7\n")

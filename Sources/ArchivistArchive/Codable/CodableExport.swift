@@ -81,7 +81,6 @@ struct CodableExporter {
     var expandsNestedArchives = true
 
     /// How deep archives may nest inside data.
-    static let maxNesting = 8
 
     init(graph: ObjectGraph, rules: MigrationRules, options: CodableOptions, budget: Int, nesting: Int) {
         self.graph = graph
@@ -375,15 +374,15 @@ struct CodableExporter {
     /// Data: a keyed archive inside it is replaced by its root object; other
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
-        if expandsNestedArchives, nesting < Self.maxNesting, let doc = EmbeddedPlist.document(bytes), case let nested = doc.value, KeyedArchive.looksLikeArchive(nested) {
-            return try exportEmbedded(nested, path: path, depth: depth) ?? .null
+        if expandsNestedArchives, nesting < NestedData.maxLevels, let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
+            return try exportEmbedded(nested.document.value, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
     }
 
     private mutating func exportEmbedded(_ value: PlistValue, path: String, depth: Int) throws -> PlistValue? {
-        guard nesting < Self.maxNesting else {
-            throw PlistError(.limitExceeded, "archives nest more than \(Self.maxNesting) deep", at: .archive(object: nil, keyPath: path))
+        guard nesting < NestedData.maxLevels else {
+            throw PlistError(.limitExceeded, "archives nest more than \(NestedData.maxLevels) deep", at: .archive(object: nil, keyPath: path))
         }
         do {
             return try Self.export(value, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
@@ -414,7 +413,8 @@ struct CodableExporter {
     /// A property list or JSON document held in data (a struct stored with
     /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
     private func embedded(_ bytes: [UInt8]) -> PlistValue? {
-        EmbeddedPlist.document(bytes)?.value ?? EmbeddedPlist.json(bytes)
+        guard let nested = NestedData.read(bytes), nested.isPropertyList || nested.kind == .json else { return nil }
+        return nested.document.value
     }
 }
 

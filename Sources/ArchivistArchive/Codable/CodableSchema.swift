@@ -315,8 +315,8 @@ struct SchemaInference: Sendable {
         case .date: return .date
         case .null, .uid: return nil
         case .data(let bytes):
-            if let doc = EmbeddedPlist.document(bytes), case let nested = doc.value, KeyedArchive.looksLikeArchive(nested) {
-                return try value(nested, nameHint: nameHint, path: path, depth: depth + 1)
+            if let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
+                return try value(nested.document.value, nameHint: nameHint, path: path, depth: depth + 1)
             }
             return .data
         case .array(let items):
@@ -436,9 +436,8 @@ struct SchemaInference: Sendable {
     }
 
     private mutating func payload(_ bytes: [UInt8], name: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
-        if let doc = EmbeddedPlist.document(bytes) { return try value(doc.value, nameHint: name, path: path, depth: depth + 1) }
-        if let json = try? bytes.withUnsafeBytes({ try PropertyList.read($0, as: .json).value }) { return try value(json, nameHint: name, path: path, depth: depth + 1) }
-        return .data
+        guard let nested = NestedData.read(bytes), nested.isPropertyList || nested.kind == .json else { return .data }
+        return try value(nested.document.value, nameHint: name, path: path, depth: depth + 1)
     }
 
     private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {

@@ -20,24 +20,16 @@ public struct RulesSuggestion: Sendable {
     /// An empty suggestion.
     public init() {}
 
-    /// Adds the archives of a tree (the tree itself, and archives in its data).
-    public mutating func add(_ value: PlistValue, nesting: Int = 0) {
-        guard nesting <= 8 else { return }
-        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
-            add(graph, nesting: nesting)
-            return
-        }
-        switch value {
-        case .dictionary(let d): for (_, v) in d { add(v, nesting: nesting) }
-        case .array(let items): for v in items { add(v, nesting: nesting) }
-        case .data(let bytes): if let doc = EmbeddedPlist.document(bytes) { add(doc.value, nesting: nesting + 1) }
-        case .string, .integer, .real, .bool, .date, .uid, .null: return
+    /// Adds the keyed archives of a tree (the tree itself, and those its data
+    /// holds, as ``NestedArchiveWalk`` finds them).
+    public mutating func add(_ value: PlistValue) {
+        try? NestedArchiveWalk.archives(in: value, broken: .skip) { archive in
+            if archive.kind != .typedstream { add(archive.graph) }
         }
     }
 
-    private mutating func add(_ graph: ObjectGraph, nesting: Int) {
+    private mutating func add(_ graph: ObjectGraph) {
         for node in graph.nodes {
-            if case .value(.data(let bytes)) = node, let doc = EmbeddedPlist.document(bytes) { add(doc.value, nesting: nesting + 1) }
             guard case .object(let o) = node else { continue }
             if let f = FoundationValue.interpret(o, in: graph) {
                 if case .list(let refs) = f {

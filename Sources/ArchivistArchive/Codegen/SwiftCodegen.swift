@@ -21,8 +21,6 @@ public struct SwiftCodegen: Sendable {
     /// a custom class as Swift names it, one of Apple's by its archived name.
     private(set) var rootClasses: [(name: String, isCustom: Bool)] = []
 
-    /// How deep archives may nest inside `<data>` values.
-    static let maxNesting = 8
     /// How deep a field's collections are followed for their element classes.
     static let maxShapeDepth = 64
 
@@ -55,48 +53,13 @@ public struct SwiftCodegen: Sendable {
             // Only a class outside NSObject's hierarchy can still be refused.
             throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")
         }
-        var graphs: [ObjectGraph] = []
-        try Self.collectGraphs(migrated, depth: 0, into: &graphs)
         var next = self
-        for graph in graphs {
-            next.census.add(graph)
-            try next.fold(graph)
+        try NestedArchiveWalk.archives(in: migrated, broken: .fail) { archive in
+            guard archive.kind != .typedstream else { return }
+            next.census.add(archive.graph)
+            try next.fold(archive.graph)
         }
         self = next
-    }
-
-    /// The archives of a tree: itself when it is one, and those nested in data.
-    private static func collectGraphs(_ value: PlistValue, depth: Int, into graphs: inout [ObjectGraph]) throws {
-        guard depth <= maxNesting else { return }
-        if KeyedArchive.looksLikeArchive(value) {
-            let graph = try ObjectGraph(value)
-            graphs.append(graph)
-            for node in graph.nodes {
-                switch node {
-                case .value(.data(let bytes)):
-                    if let nested = EmbeddedPlist.document(bytes) { try collectGraphs(nested.value, depth: depth + 1, into: &graphs) }
-                case .object(let o):
-                    for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
-                            try collectGraphs(nested.value, depth: depth + 1, into: &graphs)
-                        }
-                    }
-                case .null, .value, .classDescription:
-                    continue
-                }
-            }
-            return
-        }
-        switch value {
-        case .dictionary(let d):
-            for (_, item) in d { try collectGraphs(item, depth: depth, into: &graphs) }
-        case .array(let items):
-            for item in items { try collectGraphs(item, depth: depth, into: &graphs) }
-        case .data(let bytes):
-            if let nested = EmbeddedPlist.document(bytes) { try collectGraphs(nested.value, depth: depth + 1, into: &graphs) }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
-        }
     }
 
     /// Folds every custom object of a graph into its class.

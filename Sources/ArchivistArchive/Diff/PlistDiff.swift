@@ -39,13 +39,13 @@ public struct PlistDiff: Sendable {
 
     /// Compares two trees.
     public init(_ a: PlistValue, _ b: PlistValue) throws {
-        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0)
+        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0, levels: 0)
     }
 
     /// Compares two compact trees (documents' `tree`s): archives' graphs are
     /// built on the trees, not on values converted from them.
     public init(_ a: PlistTree, _ b: PlistTree) throws {
-        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0)
+        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0, levels: 0)
     }
 
     /// The tree compared for a file: an archive as its objects.
@@ -114,7 +114,7 @@ public struct PlistDiff: Sendable {
         return names.compactMap(\.stringValue)
     }
 
-    private mutating func compare(_ a: PlistValue, _ b: PlistValue, path: [String], depth: Int) {
+    private mutating func compare(_ a: PlistValue, _ b: PlistValue, path: [String], depth: Int, levels: Int) {
         guard changes.count < Self.maxChanges else { return }
         switch (a, b) {
         case (.dictionary(let x), .dictionary(let y)) where depth < 1_000 && Self.inlined(a) == nil && Self.inlined(b) == nil:
@@ -136,20 +136,20 @@ public struct PlistDiff: Sendable {
             for (k, v) in x {
                 xKeys.insert(PlistKey(k))
                 if xClass != nil, PlistKeys.same(k, Self.classKey) { continue }
-                if let i = yIndex[PlistKey(k)] { compare(v, y.values[i], path: path + [k], depth: depth + 1) } else { record(.removed, path + [k], v, nil) }
+                if let i = yIndex[PlistKey(k)] { compare(v, y.values[i], path: path + [k], depth: depth + 1, levels: levels) } else { record(.removed, path + [k], v, nil) }
             }
             for (k, v) in y where !xKeys.contains(PlistKey(k)) && !(yClass != nil && PlistKeys.same(k, Self.classKey)) { record(.added, path + [k], nil, v) }
         case (.array(let x), .array(let y)) where depth < 1_000:
             for i in 0..<max(x.count, y.count) {
-                if i < x.count, i < y.count { compare(x[i], y[i], path: path + [String(i)], depth: depth + 1) }
+                if i < x.count, i < y.count { compare(x[i], y[i], path: path + [String(i)], depth: depth + 1, levels: levels) }
                 else if i < x.count { record(.removed, path + [String(i)], x[i], nil) }
                 else { record(.added, path + [String(i)], nil, y[i]) }
             }
-        case (.data(let x), .data(let y)) where x != y && depth < 1_000:
+        case (.data(let x), .data(let y)) where x != y && depth < 1_000 && levels < NestedData.maxLevels:
             // Property lists in data are compared by content.
-            if let dx = EmbeddedPlist.document(x), let dy = EmbeddedPlist.document(y),
-               let cx = try? Self.comparable(dx.value), let cy = try? Self.comparable(dy.value) {
-                compare(cx, cy, path: path, depth: depth + 1)
+            if let dx = NestedData.read(x), let dy = NestedData.read(y),
+               let cx = try? Self.comparable(dx.document.value), let cy = try? Self.comparable(dy.document.value) {
+                compare(cx, cy, path: path, depth: depth + 1, levels: levels + 1)
             } else {
                 record(.changed, path, a, b)
             }
@@ -189,7 +189,7 @@ public struct PlistDiff: Sendable {
         case .array(let a): return "array of \(a.count)"
         case .dictionary(let d):
             if let cls = classEntry(d)?.first { return "\(cls) object" }
-            return "dictionary of \(d.count) keys"
+            return "dictionary of \(counted(d.count, "key"))"
         default: return (type ?? v.typeName) + " " + DumpText.scalar(v)
         }
     }

@@ -34,8 +34,8 @@ public struct ArchiveDumper {
         var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
         let objects = graph.objectCount
         let kind = graph.readFrom == "NSArchiver" ? "NSArchiver typedstream" : "NSKeyedArchiver archive"
-        d.out += options.stable ? "\(kind), \(objects) objects\n"
-            : "\(kind), \(graph.nodes.count) entries in $objects, \(objects) objects\n"
+        d.out += options.stable ? "\(kind), \(counted(objects, "object"))\n"
+            : "\(kind), \(graph.nodes.count) entries in $objects, \(counted(objects, "object"))\n"
         try d.body(indent: 0)
         d.out += "\n"
     }

@@ -26,7 +26,7 @@ public struct DumpOptions: Sendable {
     /// string is referred to from many places is refused rather than shown.
     public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
     /// How many levels of data-inside-data are decoded.
-    var nestedLevels = 8
+    var nestedLevels = NestedData.maxLevels
     /// The deepest an archive's objects are shown, whatever `maxDepth` says
     /// (object graphs can be chains of any length).
     static let hardDepthLimit = 256

@@ -34,7 +34,7 @@ public struct TreeDumper {
     /// True when data holds a property list, keyed archive, JSON or bookmark that
     /// `render` shows decoded (for `get`, which prints other data as base64).
     package static func showsDecoded(_ bytes: [UInt8]) -> Bool {
-        NestedPlist.decode(bytes) != nil
+        NestedData.read(bytes) != nil
     }
 
     private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
@@ -51,7 +51,7 @@ public struct TreeDumper {
         case .array:
             let count = tree.count(of: n)
             if count == 0 { out += "[]"; return }
-            if indent >= options.depthLimit { out += "[ … \(count) items ]"; return }
+            if indent >= options.depthLimit { out += "[ … \(counted(count, "item")) ]"; return }
             out += "[\n"
             for i in 0..<count {
                 out += pad(indent + 1) + "\(i) => "
@@ -62,7 +62,7 @@ public struct TreeDumper {
         case .dictionary:
             let count = tree.count(of: n)
             if count == 0 { out += "{}"; return }
-            if indent >= options.depthLimit { out += "{ … \(count) keys }"; return }
+            if indent >= options.depthLimit { out += "{ … \(counted(count, "key")) }"; return }
             out += "{\n"
             var entries = (0..<count).map { i in
                 let (key, value) = tree.entry(i, of: n)
@@ -77,17 +77,17 @@ public struct TreeDumper {
             out += pad(indent) + "}"
         case .data:
             let bytes = tree.data(at: n) ?? []
-            if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedPlist.decode(bytes) {
+            if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedData.read(bytes), let inside = try? nested.document.tree {
                 out += DumpText.data(bytes, stable: options.stable) + " holding " + nested.label + " "
                 var inner = options
                 inner.nestedLevels -= 1
-                if let graph = nested.graph {
+                if let graph = nested.objectGraph(inside) {
                     var a = ArchiveDumper(graph: graph, options: inner, budget: budget, out: out)
                     try a.body(indent: indent)
                     budget = a.budget
                 } else {
                     var t = TreeDumper(options: inner, budget: budget, out: out)
-                    try t.node(nested.tree.root, in: nested.tree, indent: indent)
+                    try t.node(inside.root, in: inside, indent: indent)
                     budget = t.budget
                 }
             } else {
@@ -141,38 +141,8 @@ enum DumpText {
         case .data(let bytes): return data(bytes)
         case .uid(let u): return "UID(\(u))"
         case .null: return "null"
-        case .array(let a): return "[\(a.count) items]"
-        case .dictionary(let d): return "{\(d.count) keys}"
+        case .array(let a): return "[\(counted(a.count, "item"))]"
+        case .dictionary(let d): return "{\(counted(d.count, "key"))}"
         }
-    }
-}
-
-/// A property list, keyed archive, JSON document or bookmark found inside a
-/// `<data>` value: the one place the dumpers (and `get`) look into data.
-struct NestedPlist {
-    var tree: PlistTree
-    var graph: ObjectGraph?
-    var label: String
-
-    /// Decodes data that starts like a binary or XML property list, or that
-    /// holds a JSON object or array (a value stored with `JSONEncoder`) or
-    /// macOS bookmark data (shown as the dictionary ``Bookmark/value`` makes),
-    /// or an NSArchiver typedstream (shown as the keyed archive it reads as).
-    static func decode(_ bytes: [UInt8]) -> NestedPlist? {
-        if Bookmark.looksLikeBookmark(bytes) {
-            return Bookmark.decode(bytes).flatMap { try? PlistTree($0.value) }.map { NestedPlist(tree: $0, graph: nil, label: "a bookmark") }
-        }
-        if Typedstream.looksLikeTypedstream(bytes) {
-            guard let tree = (try? Typedstream.archive(bytes)).flatMap({ try? PlistTree($0) }), let graph = try? ObjectGraph(tree) else { return nil }
-            return NestedPlist(tree: tree, graph: graph, label: "an NSArchiver typedstream")
-        }
-        guard let doc = EmbeddedPlist.document(bytes) else {
-            return EmbeddedPlist.json(bytes).flatMap { try? PlistTree($0) }.map { NestedPlist(tree: $0, graph: nil, label: "JSON") }
-        }
-        guard let tree = try? doc.tree else { return nil }
-        if KeyedArchive.looksLikeArchive(tree), let graph = try? ObjectGraph(tree) {
-            return NestedPlist(tree: tree, graph: graph, label: "a keyed archive")
-        }
-        return NestedPlist(tree: tree, graph: nil, label: doc.format == .binary ? "a binary property list" : "an XML property list")
     }
 }

@@ -91,7 +91,7 @@ struct ArchiveEditor {
                     try editMap(node, keys: keys, values: values, position: position, key: key, edit: edit, at: i)
                     return
                 }
-                guard let position else { throw fail(i, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries") }
+                guard let position else { throw fail(i, "no key \"\(key)\" in \(o.className.readable) of \(counted(keys.count, "entry", "entries"))") }
                 slot = .item(object: node, key: "NS.objects", index: position)
                 node = values[position]
             } else if let value = FoundationValue.interpret(o, in: graph), !value.keepsFields {

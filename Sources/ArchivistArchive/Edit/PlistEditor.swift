@@ -50,11 +50,11 @@ public enum PlistEditor {
                 switch edit {
                 case .set(let v): d[key] = v
                 case .remove:
-                    guard d[key] != nil else { throw fail(path, i, "no key \"\(key)\" to remove (dictionary of \(d.count) keys\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
+                    guard d[key] != nil else { throw fail(path, i, "no key \"\(key)\" to remove (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
                     d[key] = nil
                 case .append(let v):
                     guard case .array(var items)? = d[key] else {
-                        throw fail(path, i, d[key].map { "\($0.aTypeName), not an array to append to" } ?? "no key \"\(key)\" (dictionary of \(d.count) keys\(PlistKeys.normalisationHint(for: key, in: d.keys)))")
+                        throw fail(path, i, d[key].map { "\($0.aTypeName), not an array to append to" } ?? "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)))")
                     }
                     items.append(v)
                     d[key] = .array(items)
@@ -67,7 +67,7 @@ public enum PlistEditor {
             } else if create {
                 child = .dictionary(PlistDictionary())
             } else {
-                throw fail(path, i, "no key \"\(key)\" (dictionary of \(d.count) keys\(PlistKeys.normalisationHint(for: key, in: d.keys)); --create makes missing dictionaries)")
+                throw fail(path, i, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)); --create makes missing dictionaries)")
             }
             d[key] = try applying(edit, to: child, path: path, at: i + 1, create: create, nesting: nesting)
             return .dictionary(d)

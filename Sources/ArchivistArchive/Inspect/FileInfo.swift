@@ -33,8 +33,7 @@ public struct FileInfo: Sendable {
         if KeyedArchive.looksLikeArchive(value) {
             r["archive"] = try Self.archive(value)
         }
-        var nested: [PlistValue] = []
-        Self.nested(value, path: "", into: &nested, depth: 0)
+        let nested = Self.nested(in: value)
         if !nested.isEmpty { r["nestedArchives"] = .array(nested) }
         report = r
     }
@@ -70,27 +69,26 @@ public struct FileInfo: Sendable {
         ]))
     }
 
-    /// Archives held in data values, by key path.
-    private static func nested(_ value: PlistValue, path: String, into out: inout [PlistValue], depth: Int) {
-        guard depth < 64 else { return }
-        switch value {
-        case .dictionary(let d):
-            for (k, v) in d { nested(v, path: ArchivePaths.joined(path, k), into: &out, depth: depth + 1) }
-        case .array(let items):
-            for (i, v) in items.enumerated() { nested(v, path: ArchivePaths.joined(path, String(i)), into: &out, depth: depth + 1) }
-        case .data(let bytes):
-            if let doc = EmbeddedPlist.document(bytes), case let value = doc.value, KeyedArchive.looksLikeArchive(value) {
-                var entry = PlistDictionary([("keyPath", .string(path)), ("format", .string(doc.format.rawValue)), ("size", .int(Int64(bytes.count)))])
-                if let graph = try? ObjectGraph(value) {
-                    var census = ClassCensus()
-                    census.add(graph)
-                    entry["classes"] = .array(census.entries.map { .string($0.name.readable) })
+    /// Archives held in data values (at any level), by key path.
+    private static func nested(in value: PlistValue) -> [PlistValue] {
+        var out: [PlistValue] = []
+        try? NestedArchiveWalk.archives(in: value, broken: .skip) { archive in
+            guard archive.level > 0 else { return }
+            let format = archive.kind.map { kind -> String in
+                switch kind {
+                case .keyedArchive(let f), .propertyList(let f): return f.rawValue
+                case .typedstream: return "typedstream"
+                case .bookmark: return "bookmark"
+                case .json: return "json"
                 }
-                out.append(.dictionary(entry))
-            }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
+            } ?? ""
+            var census = ClassCensus()
+            census.add(archive.graph)
+            out.append(.dictionary(PlistDictionary([("keyPath", .string(archive.keyPath)), ("format", .string(format)),
+                                                    ("size", .int(Int64(archive.size))),
+                                                    ("classes", .array(census.entries.map { .string($0.name.readable) }))])))
         }
+        return out
     }
 
     /// The report as indented text lines.

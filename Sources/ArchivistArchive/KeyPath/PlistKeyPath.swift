@@ -41,7 +41,10 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     public enum Target {
         /// A value of a plain tree (or an inline field of an archived object).
         case value(PlistValue)
-        /// A node of an archive's object graph.
+        /// A whole archive, where a path into it starts (its next component
+        /// is a `$top` key).
+        case archive(ObjectGraph)
+        /// A node of an archive's object graph (an index into its `nodes`).
         case node(ObjectGraph, Int)
         /// A field of an archived object that lists references (as `NS.objects` does).
         case references(ObjectGraph, [Int])
@@ -65,7 +68,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// plain tree as itself.
     private static func start(_ root: PlistValue) throws -> Target {
         if KeyedArchive.looksLikeArchive(root) {
-            return .node(try ObjectGraph(root), -1)
+            return .archive(try ObjectGraph(root))
         }
         return .value(root)
     }
@@ -74,37 +77,40 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         PlistError(.invalidValue, "\(path): \(message)")
     }
 
-    private static func step(_ target: Target, _ key: String, path: PlistKeyPath) throws -> Target {
+    /// One step; `levels` counts the data values stepped into for this key
+    /// (a property list whose root is data holding another, and so on).
+    private static func step(_ target: Target, _ key: String, path: PlistKeyPath, levels: Int = 0) throws -> Target {
         switch target {
         case .value(let v):
             switch v {
             case .dictionary(let d):
-                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(d.count) keys\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
+                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
                 return .value(next)
             case .array(let items):
                 return .value(items[try index(key, count: items.count, path: path)])
             case .data(let bytes):
-                // Bookmark data is looked into as the dictionary dump shows (`path`, `volume`, ...).
-                if let bookmark = Bookmark.decode(bytes) { return try step(.value(bookmark.value), key, path: path) }
-                guard let nested = try? Typedstream.readDocument(bytes).value else {
-                    throw fail(path, "data of \(bytes.count) bytes holds no property list, typedstream or bookmark to look into")
+                // What dump shows decoded is looked into (a bookmark as its dictionary: `path`, `volume`, ...).
+                guard let nested = NestedData.read(bytes) else {
+                    throw fail(path, "data of \(bytes.count) bytes holds no property list, archive, typedstream, bookmark or JSON to look into")
                 }
-                return try step(try start(nested), key, path: path)
+                guard levels < NestedData.maxLevels else {
+                    throw PlistError(.limitExceeded, "\(path): data nested more than \(NestedData.maxLevels) levels deep")
+                }
+                return try step(try start(nested.document.value), key, path: path, levels: levels + 1)
             case .string, .integer, .real, .bool, .date, .uid, .null:
                 throw fail(path, "\(v.aTypeName) has no key \"\(key)\"")
             }
         case .references(let graph, let refs):
             return .node(graph, refs[try index(key, count: refs.count, path: path)])
-        case .node(let graph, let i):
-            if i < 0 {
-                guard let top = graph.topEntries.first(where: { PlistKeys.same($0.key, key) }) else {
-                    throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.topEntries.map(\.key).joined(separator: ", ")))")
-                }
-                switch top.entry {
-                case .object(let object): return .node(graph, object)
-                case .value(let value): return .value(value)
-                }
+        case .archive(let graph):
+            guard let top = graph.topEntries.first(where: { PlistKeys.same($0.key, key) }) else {
+                throw fail(path, "no $top key \"\(key)\" (the archive has \(graph.topEntries.map(\.key).joined(separator: ", ")))")
             }
+            switch top.entry {
+            case .object(let object): return .node(graph, object)
+            case .value(let value): return .value(value)
+            }
+        case .node(let graph, let i):
             switch graph.nodes[safe: i] {
             case .object(let o)?:
                 if let value = FoundationValue.interpret(o, in: graph) {
@@ -116,9 +122,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                             if case .value(.string(let s))? = graph.nodes[safe: k], PlistKeys.same(s, key) { return .node(graph, v) }
                             if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), PlistKeys.same(s, key) { return .node(graph, v) }
                         }
-                        throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(keys.count) entries")
+                        throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(counted(keys.count, "entry", "entries"))")
                     case .data(let bytes):
-                        return try step(.value(.data(bytes)), key, path: path)
+                        return try step(.value(.data(bytes)), key, path: path, levels: levels)
                     case .counted(let entries):
                         return .node(graph, entries[try index(key, count: entries.count, path: path)].object)
                     case .attributedString(_, let attributes?) where key == "attributes":
@@ -139,7 +145,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 case .references(let rs): return .references(graph, rs)
                 }
             case .value(let v)?:
-                return try step(.value(v), key, path: path)
+                return try step(.value(v), key, path: path, levels: levels)
             case .null?, .classDescription?, nil:
                 throw fail(path, "nil has no key \"\(key)\"")
             }

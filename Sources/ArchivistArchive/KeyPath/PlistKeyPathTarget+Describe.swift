@@ -11,6 +11,8 @@ extension PlistKeyPath.Target {
             return v.typeName
         case .references:
             return "array"
+        case .archive:
+            return "archive"
         case .node(let graph, let i):
             switch graph.nodes[safe: i] {
             case .value(let v)?: return v.typeName
@@ -36,6 +38,8 @@ extension PlistKeyPath.Target {
         switch self {
         case .value(let v):
             return v
+        case .archive(let graph):
+            return try CodableExport.tree(graph, options: CodableOptions(cycles: .omit, nativeLeaves: true))
         case .node(let graph, let i):
             if case .value(let v)? = graph.nodes[safe: i] { return v }
             return try CodableExport.tree(graph, node: i, options: CodableOptions(cycles: .omit, nativeLeaves: true))

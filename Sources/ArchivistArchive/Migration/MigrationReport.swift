@@ -99,7 +99,7 @@ public struct MigrationReport: Sendable, Equatable {
             case .box(let cls, let key): what = "box inline \(key) of \(cls) into an NSNumber"
             case .encodeCodable(let cls, let encoding): what = "replace the archive of \(cls) with its \(encoding)"
             }
-            return place + what + " (\(entry.count) object\(entry.count == 1 ? "" : "s"))"
+            return place + what + " (\(counted(entry.count, "object")))"
         }
     }
 }

@@ -33,8 +33,6 @@ public struct Migrator: Sendable {
     public let rules: MigrationRules
     /// The secure-coding policy results must meet.
     public let policy: SecurePolicy
-    /// How deep archives may nest inside `<data>` values.
-    public var maxNesting = 8
     /// When set, archives nested in `<data>` values become the bytes this
     /// encoder would write for their root (the input must not be an archive
     /// itself); every custom class must then have a rule.
@@ -77,7 +75,7 @@ public struct Migrator: Sendable {
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
     public func classNames(in value: PlistValue) -> [ClassName] {
-        var census = RulesCensus(maxNesting: maxNesting)
+        var census = RulesCensus()
         census.add(value)
         return census.classNames
     }
@@ -85,7 +83,7 @@ public struct Migrator: Sendable {
     /// Migrates a tree; nil when nothing in it changed.
     private func tree(_ value: PlistValue, at path: String, depth: Int, report: inout MigrationReport,
                       refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> PlistValue? {
-        guard depth <= maxNesting else { return nil }
+        guard depth <= NestedData.maxLevels else { return nil }
         if KeyedArchive.looksLikeArchive(value) {
             var graph = try prefixed(path) { try ObjectGraph(value) }
             report.noteArchive(path)
@@ -127,12 +125,12 @@ public struct Migrator: Sendable {
     /// nil when the data holds none or nothing in it changed.
     private func data(_ bytes: [UInt8], at path: String, depth: Int, report: inout MigrationReport,
                       refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> [UInt8]? {
-        guard let nested = EmbeddedPlist.document(bytes) else { return nil }
-        if let codable, depth + 1 <= maxNesting, KeyedArchive.looksLikeArchive(nested.value) {
-            return try encode(nested.value, as: codable, at: path, report: &report)
+        guard depth < NestedData.maxLevels, let nested = NestedData.read(bytes), let format = nested.propertyListFormat else { return nil }
+        if let codable, nested.kind == .keyedArchive(format) {
+            return try encode(nested.document.value, as: codable, at: path, report: &report)
         }
-        guard let new = try tree(nested.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
-        return try PropertyList.write(new, as: nested.format)
+        guard let new = try tree(nested.document.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
+        return try PropertyList.write(new, as: format)
     }
 
     /// The Codable encoding of a nested archive's root.

@@ -10,51 +10,21 @@ package struct RulesCensus: Sendable {
     /// The keys of the objects of each archived class name.
     private var keys: [String: Set<PlistKey>] = [:]
     private var seen: Set<String> = []
-    /// How deep archives nested in `<data>` values are followed.
-    let maxNesting: Int
-
     /// An empty census.
-    package init(maxNesting: Int = 8) {
-        self.maxNesting = maxNesting
-    }
+    package init() {}
 
-    /// Adds the archives of one input's tree.
+    /// Adds the keyed archives of one input's tree (the tree itself and those
+    /// its data holds, as ``NestedArchiveWalk`` finds them).
     package mutating func add(_ value: PlistValue) {
-        collect(value, depth: 0)
-    }
-
-    private mutating func collect(_ value: PlistValue, depth: Int) {
-        guard depth <= maxNesting else { return }
-        if KeyedArchive.looksLikeArchive(value), let graph = try? ObjectGraph(value) {
-            for node in graph.nodes {
-                switch node {
-                case .object(let o):
-                    for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
-                        classNames.append(ClassName(archived: name))
-                    }
-                    keys[o.className.archived, default: []].formUnion(o.fields.lazy.map { PlistKey($0.key) })
-                    for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value, let nested = EmbeddedPlist.document(bytes) {
-                            collect(nested.value, depth: depth + 1)
-                        }
-                    }
-                case .value(.data(let bytes)):
-                    if let nested = EmbeddedPlist.document(bytes) { collect(nested.value, depth: depth + 1) }
-                case .null, .value, .classDescription:
-                    continue
+        try? NestedArchiveWalk.archives(in: value, broken: .skip) { archive in
+            guard archive.kind != .typedstream else { return }
+            for node in archive.graph.nodes {
+                guard case .object(let o) = node else { continue }
+                for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
+                    classNames.append(ClassName(archived: name))
                 }
+                keys[o.className.archived, default: []].formUnion(o.fields.lazy.map { PlistKey($0.key) })
             }
-            return
-        }
-        switch value {
-        case .dictionary(let d):
-            for (_, item) in d { collect(item, depth: depth) }
-        case .array(let items):
-            for item in items { collect(item, depth: depth) }
-        case .data(let bytes):
-            if let nested = EmbeddedPlist.document(bytes) { collect(nested.value, depth: depth + 1) }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
         }
     }
 

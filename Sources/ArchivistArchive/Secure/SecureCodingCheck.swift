@@ -59,66 +59,24 @@ public enum SecureCodingCheck {
     }
 
     /// Every violation in a tree: a keyed archive, and archives nested in its
-    /// `<data>` values or in those of a plain property list (up to `maxNesting`
-    /// levels). A nested archive's errors carry the key path of the data
-    /// holding it (`currentUser.root.age`, as `get` takes it). Throws when an archive is broken.
-    public static func errors(in value: PlistValue, policy: SecurePolicy, maxNesting: Int = 8) throws -> [PlistError] {
+    /// `<data>` values or in those of a plain property list (as
+    /// ``NestedArchiveWalk`` finds them). A nested archive's errors carry the
+    /// key path of the data holding it (`currentUser.root.age`, as `get` takes
+    /// it). Typedstreams are left out: NSUnarchiver reads them, not a secure
+    /// decoder. Throws when an archive is broken.
+    public static func errors(in value: PlistValue, policy: SecurePolicy) throws -> [PlistError] {
         var out: [PlistError] = []
-        try collect(value, at: "", depth: 0, maxNesting: maxNesting, policy: policy, into: &out)
-        return out
-    }
-
-    private static func collect(_ value: PlistValue, at path: String, depth: Int, maxNesting: Int,
-                                policy: SecurePolicy, into out: inout [PlistError]) throws {
-        guard depth <= maxNesting else { return }
-        func nested(_ bytes: [UInt8], _ at: String) throws {
-            if let doc = EmbeddedPlist.document(bytes) {
-                try collect(doc.value, at: at, depth: depth + 1, maxNesting: maxNesting, policy: policy, into: &out)
-            }
-        }
-        func join(_ key: String) -> String { ArchivePaths.joined(path, key) }
-        if KeyedArchive.looksLikeArchive(value) {
-            let graph: ObjectGraph
-            do {
-                graph = try ObjectGraph(value)
-            } catch var error as PlistError where !path.isEmpty {
-                if case .archive(let object, let keyPath) = error.location {
-                    error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
-                }
-                throw error
-            }
-            for violation in violations(in: graph, policy: policy) {
+        try NestedArchiveWalk.archives(in: value, broken: .fail) { archive in
+            guard archive.kind != .typedstream else { return }
+            for violation in violations(in: archive.graph, policy: policy) {
                 var error = violation.error
-                if !path.isEmpty { error.location = .archive(object: violation.object, keyPath: ArchivePaths.nested(violation.keyPath, in: path)) }
+                if !archive.keyPath.isEmpty {
+                    error.location = .archive(object: violation.object, keyPath: ArchivePaths.nested(violation.keyPath, in: archive.keyPath))
+                }
                 out.append(error)
             }
-            let paths = graph.paths()
-            for (index, node) in graph.nodes.enumerated() {
-                switch node {
-                case .value(.data(let bytes)):
-                    try nested(bytes, ArchivePaths.nested(paths.path(to: index) ?? "$objects[\(index)]", in: path))
-                case .object(let o):
-                    for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value {
-                            try nested(bytes, ArchivePaths.nested(ArchivePaths.joined(paths.path(to: index) ?? "$objects[\(index)]", field.key), in: path))
-                        }
-                    }
-                case .null, .value, .classDescription:
-                    continue
-                }
-            }
-            return
         }
-        switch value {
-        case .dictionary(let d):
-            for (key, item) in d { try collect(item, at: join(key), depth: depth, maxNesting: maxNesting, policy: policy, into: &out) }
-        case .array(let items):
-            for (i, item) in items.enumerated() { try collect(item, at: join(String(i)), depth: depth, maxNesting: maxNesting, policy: policy, into: &out) }
-        case .data(let bytes):
-            try nested(bytes, path)
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
-        }
+        return out
     }
 
     /// Integers, reals and booleans: what `encode(_: Int/Float/Double/Bool, forKey:)` writes inline.

@@ -202,6 +202,8 @@ struct Dump: ParsableCommand {
         switch try PlistKeyPath(keyPath).resolve(in: document.value) {
         case .value(let v):
             return try TreeDumper.render(v, options: options)
+        case .archive(let graph):
+            return try ArchiveDumper.render(graph, options: options)
         case .node(let graph, let i):
             return try ArchiveDumper.render(graph, node: i, options: options)
         case .references(let graph, let refs):
@@ -214,10 +216,11 @@ struct Dump: ParsableCommand {
         let value = document.value
         if let keyPath {
             // A key path names where to start: an object of an archive, nested ones included.
-            guard case .node(let graph, let i) = try PlistKeyPath(keyPath).resolve(in: value) else {
-                throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
+            switch try PlistKeyPath(keyPath).resolve(in: value) {
+            case .node(let graph, let i): return ArchiveGraphviz.render(graph, from: i, named: keyPath)
+            case .archive(let graph): return ArchiveGraphviz.render(graph)
+            case .value, .references: throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
             }
-            return ArchiveGraphviz.render(graph, from: i, named: keyPath)
         }
         guard KeyedArchive.looksLikeArchive(value) else {
             throw PlistError(.invalidValue, "--format dot draws keyed archives, and this is a plain property list (--key-path leads into an archive it holds)")

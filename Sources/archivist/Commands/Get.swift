@@ -88,7 +88,7 @@ struct Get: ParsableCommand {
                 default: scalar = nil
                 }
             }
-        case .references: scalar = nil
+        case .references, .archive: scalar = nil
         }
         switch scalar {
         case .string(let s)?: Console.data(s, terminator: newline)
@@ -108,6 +108,7 @@ struct Get: ParsableCommand {
         case .null?, .array?, .dictionary?, nil:
             switch target {
             case .value(let v): block(try TreeDumper.render(v))
+            case .archive(let graph): block(try ArchiveDumper.render(graph))
             case .node(let graph, let i): block(try ArchiveDumper.render(graph, node: i))
             case .references(let graph, let refs): block(try refs.map { try ArchiveDumper.render(graph, node: $0) }.joined())
             }

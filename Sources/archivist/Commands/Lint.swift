@@ -184,7 +184,7 @@ struct Lint: ParsableCommand {
     private func lintStore(_ path: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws {
         guard store.database.blobColumn != nil else {
             for s in try BlobColumnSummary.scan(try StoreRowOptions.open(path)) {
-                Console.output("\(path): \(s.column.label): \(s.blobs) blobs, \(s.propertyLists) property lists (\(s.archives) keyed archives)")
+                Console.output("\(path): \(s.column.label): \(counted(s.blobs, "blob")), \(counted(s.propertyLists, "property list")) (\(counted(s.archives, "keyed archive")))")
             }
             return
         }

@@ -143,7 +143,7 @@ struct Migrate: ParsableCommand {
         // it is migrated, not here.
         let session = try BatchSession(inputs: inputs, options: batch, output: output)
         var stdinBytes: [UInt8]?
-        var census = RulesCensus(maxNesting: migrator.maxNesting)
+        var census = RulesCensus()
         for item in session.items {
             guard let bytes = try? FileIO.read(item.source) else { continue }
             if item.source == "-" { stdinBytes = bytes }

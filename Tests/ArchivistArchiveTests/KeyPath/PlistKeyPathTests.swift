@@ -38,4 +38,18 @@ final class PlistKeyPathTests: XCTestCase {
         }
         XCTAssertThrowsError(try PlistKeyPath("top").resolve(in: computer))
     }
+
+    /// An empty path leads to the whole archive (no sentinel node index):
+    /// its type is "archive" and its plain tree is the archive exported.
+    func testAnEmptyPathLeadsToTheWholeArchive() throws {
+        let computer = try load("archives/computer.plist")
+        let target = try PlistKeyPath("").resolve(in: computer)
+        guard case .archive(let graph) = target else { return XCTFail("\(target)") }
+        XCTAssertEqual(graph.topEntries.map(\.key), ["root"])
+        XCTAssertEqual(target.typeName, "archive")
+        XCTAssertEqual(try target.plainTree(), try CodableExport.tree(graph, options: CodableOptions(cycles: .omit, nativeLeaves: true)))
+        // Inside data, the path's next component is still a $top key.
+        let prefs = try load("archives/preferences-with-user.plist")
+        guard case .node = try PlistKeyPath("currentUser.root").resolve(in: prefs) else { return XCTFail() }
+    }
 }

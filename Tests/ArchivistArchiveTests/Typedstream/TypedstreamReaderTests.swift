@@ -27,7 +27,7 @@ final class TypedstreamReaderTests: XCTestCase {
     func testFoundationClassesReadAsValues() throws {
         let graph = try ObjectGraph(try Typedstream.archive(Self.array))
         XCTAssertEqual(try ArchiveDumper.render(graph, options: DumpOptions()), """
-            NSArchiver typedstream, 5 entries in $objects, 1 objects
+            NSArchiver typedstream, 5 entries in $objects, 1 object
             {
               root = NSArray [
                 "a"
