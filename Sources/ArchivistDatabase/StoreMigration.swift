@@ -57,7 +57,7 @@ public struct StoreMigration {
     package func census(in db: SQLiteDatabase) throws -> RulesCensus {
         var census = RulesCensus()
         try column.forEachValue(in: db) { _, value in
-            if let bytes = value.bytes, let value = try? PropertyList.read(bytes).value { census.add(value) }
+            if let bytes = value.bytes, let tree = try? PropertyList.read(bytes).tree { census.add(tree) }
         }
         return census
     }

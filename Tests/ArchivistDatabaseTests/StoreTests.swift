@@ -75,14 +75,14 @@ final class StoreTests: XCTestCase {
         let db = try SQLiteDatabase(path: path)
         let policy = SecurePolicy(rules: try rules)
         try notes.forEachBlob(in: db) { _, bytes in
-            XCTAssertFalse(try SecureCodingCheck.errors(in: try PropertyList.read(bytes).value, policy: policy).isEmpty)
+            XCTAssertFalse(try SecureCodingCheck.errors(in: try PropertyList.read(bytes).tree, policy: policy).isEmpty)
         }
         let outcome = try StoreMigration(column: notes, migrator: Migrator(rules: try rules)).run(on: db)
         XCTAssertEqual(outcome.migrated.map(\.row), [1, 2, 3])
         XCTAssertEqual(outcome.unchanged, 0)
         var stars: [Int] = []
         try notes.forEachBlob(in: db) { _, bytes in
-            let tree = try PropertyList.read(bytes).value
+            let tree = try PropertyList.read(bytes).tree
             XCTAssertEqual(try SecureCodingCheck.errors(in: tree, policy: policy), [])
             // Foundation reads the blob: the stars are an NSNumber object now.
             let plist = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])

@@ -14,7 +14,8 @@ final class ArchiveSnippets: XCTestCase {
 
     func testInspectCheckAndMigrate() throws {
         let bytes = corpus("scary-creature-v1.plist")
-        let tree = try PropertyList.read(bytes).value
+        let document = try PropertyList.read(bytes)
+        let tree = try document.tree
         let graph = try ObjectGraph(tree)
         print(try ArchiveDumper.render(graph))
         XCTAssertTrue(try ArchiveDumper.render(graph).contains("ScaryCreatures.ScaryCreatureData"))
@@ -38,7 +39,7 @@ final class ArchiveSnippets: XCTestCase {
               "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
             }
             """.utf8))
-        let outcome = try Migrator(rules: rules).migrate(tree)
+        let outcome = try Migrator(rules: rules).migrate(document.value)
         for line in outcome.report.lines { print(line) }
         let migrated = try PropertyList.write(outcome.value, as: .binary)
 
@@ -51,9 +52,9 @@ final class ArchiveSnippets: XCTestCase {
             allowedClasses: ["ScaryCreatures2.ScaryCreatureData"])
 
         XCTAssertEqual(inCode, rules, "rules in code equal the file's")
-        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(tree).value, as: .binary), migrated)
+        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(document.value).value, as: .binary), migrated)
         XCTAssertEqual(outcome.report.lines.count, 2, "\(outcome.report.lines)")
-        let after = try PropertyList.read(migrated).value
+        let after = try PropertyList.read(migrated).tree
         XCTAssertEqual(try SecureCodingCheck.errors(in: after, policy: SecurePolicy(rules: rules)), [])
         // Foundation reads the migrated archive: the rating is an NSNumber now.
         let plist = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(migrated), format: nil) as? [String: Any])
@@ -98,7 +99,7 @@ final class ArchiveSnippets: XCTestCase {
         XCTAssertEqual(computer.cpu.cores.map(\.coreID).count, 2)
         XCTAssertEqual(computer.cpu.cores[1].coreID, "C3D4")
         // The same struct decodes `convert --to codable-json`'s JSON with JSONDecoder.
-        let json = try PropertyList.write(try CodableExport.tree(PropertyList.read(bytes).value, rules: rules), as: .json)
+        let json = try PropertyList.write(try CodableExport.tree(PropertyList.read(bytes).tree, rules: rules), as: .json)
         let viaJSON = try JSONDecoder().decode(Computer.self, from: Data(json))
         XCTAssertEqual(viaJSON.name, computer.name)
         XCTAssertEqual(viaJSON.cpu.clock, computer.cpu.clock)

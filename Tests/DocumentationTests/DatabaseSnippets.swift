@@ -43,7 +43,7 @@ final class DatabaseSnippets: XCTestCase {
     /// The archive with its custom class named as the app named it (Foundation
     /// on Linux archives this class under the test module's name).
     static func renamingClass(of bytes: [UInt8], to name: String) throws -> [UInt8] {
-        var graph = try ObjectGraph(try PropertyList.read(bytes).value)
+        var graph = try ObjectGraph(try PropertyList.read(bytes).tree)
         _ = graph.renameClass(NSStringFromClass(Contact.self), to: name)
         return try PropertyList.write(try GraphWriter.archive(graph), as: .binary)
     }
@@ -58,7 +58,7 @@ final class DatabaseSnippets: XCTestCase {
 
         let contacts = BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT")
         try contacts.forEachBlob(in: store) { row, bytes in
-            let graph = try ObjectGraph(try PropertyList.read(bytes).value)
+            let graph = try ObjectGraph(try PropertyList.read(bytes).tree)
             print(row, graph.classCensus().map(\.name.readable))
         }
 
@@ -75,9 +75,9 @@ final class DatabaseSnippets: XCTestCase {
         XCTAssertEqual(outcome.migrated.count, 3)
         var classes: [String] = []
         try contacts.forEachBlob(in: store) { _, bytes in
-            let graph = try ObjectGraph(try PropertyList.read(bytes).value)
+            let graph = try ObjectGraph(try PropertyList.read(bytes).tree)
             classes += graph.classCensus().map(\.name.readable)
-            XCTAssertEqual(try SecureCodingCheck.errors(in: try PropertyList.read(bytes).value, policy: SecurePolicy(rules: rules)), [])
+            XCTAssertEqual(try SecureCodingCheck.errors(in: try PropertyList.read(bytes).tree, policy: SecurePolicy(rules: rules)), [])
         }
         XCTAssertEqual(classes.filter { $0 == "ContactsCore.Contact" }.count, 3, "\(classes)")
         XCTAssertEqual(try migration.run(on: store).unchanged, 3, "a second run changes nothing")
@@ -92,7 +92,7 @@ final class DatabaseSnippets: XCTestCase {
 
         let fill = ColumnFill(source: contacts, target: "ZCONTACTJSON")
         let filled = try fill.run(on: store) { blob in
-            let tree = try CodableExport.tree(try PropertyList.read(blob).value)
+            let tree = try CodableExport.tree(try PropertyList.read(blob).tree)
             return try PropertyList.write(tree, as: .json)
         }
         print("\(filled.written.count) rows filled, \(filled.unchanged) unchanged")

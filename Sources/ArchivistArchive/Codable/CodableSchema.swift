@@ -134,9 +134,9 @@ public struct CodableSchema: Sendable {
 
     /// Infers the structs of a keyed archive (or of archives nested in a plain
     /// property list's data values), or of a plain property list's dictionaries.
-    public init(_ value: PlistValue, rules: MigrationRules = MigrationRules()) throws {
+    public init(_ tree: PlistTree, rules: MigrationRules = MigrationRules()) throws {
         self.init(rules: rules)
-        try add(value, label: "")
+        try add(tree, label: "")
     }
 
     /// Merges one more input (a file, a row) into the schema: a struct's field
@@ -144,10 +144,10 @@ public struct CodableSchema: Sendable {
     /// types keeps where each was seen (`conflicts`). `label` names the input
     /// in those places. When the input cannot be read, the schema is left as
     /// it was.
-    public mutating func add(_ value: PlistValue, label: String) throws {
+    public mutating func add(_ tree: PlistTree, label: String) throws {
         var next = inference
         next.label = label
-        let type = try next.value(value, nameHint: "Root", path: "", depth: 0)
+        let type = try next.value(tree.value, nameHint: "Root", path: "", depth: 0)
         inference = next
         if let type { rootType = rootType.map { $0.unified(with: type) } ?? type }
     }

@@ -22,8 +22,8 @@ public struct RulesSuggestion: Sendable {
 
     /// Adds the keyed archives of a tree (the tree itself, and those its data
     /// holds, as ``NestedArchiveWalk`` finds them).
-    public mutating func add(_ value: PlistValue) {
-        try? NestedArchiveWalk.archives(in: value, broken: .skip) { archive in
+    public mutating func add(_ tree: PlistTree) {
+        try? NestedArchiveWalk.archives(in: tree, broken: .skip) { archive in
             if archive.kind != .typedstream { add(archive.graph) }
         }
     }

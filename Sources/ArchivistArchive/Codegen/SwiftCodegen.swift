@@ -40,15 +40,15 @@ public struct SwiftCodegen: Sendable {
     /// holding archives in `<data>` values. Throws a `PlistError` when it
     /// holds no archive, an archive is broken or the rules clash with it; the
     /// code is then left as it was.
-    public mutating func add(_ value: PlistValue) throws {
+    public mutating func add(_ tree: PlistTree) throws {
         // The generated code allows every class it declares, so the migration
         // here must not refuse a class the rules file does not allow yet:
         // allowing NSObject allows every class derived from it.
         var ruleSet = rules
         ruleSet.allowedClasses.append("NSObject")
-        let migrated: PlistValue
+        let migrated: PlistTree
         do {
-            migrated = migrating ? try Migrator(rules: ruleSet).migrate(value).value : value
+            migrated = migrating ? try PlistTree(try Migrator(rules: ruleSet).migrate(tree.value).value) : tree
         } catch let refused as MigrationRefused {
             // Only a class outside NSObject's hierarchy can still be refused.
             throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")

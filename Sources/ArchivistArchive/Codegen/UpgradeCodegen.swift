@@ -40,10 +40,10 @@ public struct UpgradeCodegen: Sendable {
     /// Adds one version 1 input (a keyed archive or a property list holding
     /// archives in `<data>` values). Throws a `PlistError` as
     /// ``SwiftCodegen/add(_:)`` does; the code is then left as it was.
-    public mutating func add(_ value: PlistValue) throws {
+    public mutating func add(_ tree: PlistTree) throws {
         var newTarget = target, newLegacy = legacy, newSchema = schema
-        if codable != nil { try newSchema.add(value, label: "") } else { try newTarget.add(value) }
-        try newLegacy.add(value)
+        if codable != nil { try newSchema.add(tree, label: "") } else { try newTarget.add(tree) }
+        try newLegacy.add(tree)
         target = newTarget
         legacy = newLegacy
         schema = newSchema

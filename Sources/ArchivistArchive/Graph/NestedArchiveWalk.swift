@@ -29,22 +29,24 @@ package enum NestedArchiveWalk {
         case fail
     }
 
-    /// Visits every archive in `value`.
-    package static func archives(in value: PlistValue, broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
-        try walk(value, keyPath: "", level: 0, kind: nil, size: 0, broken: broken, visit)
+    /// Visits every archive in `tree`. A node several containers share is
+    /// walked once (at the first key path that reaches it), so the walk is
+    /// linear in the tree's size.
+    package static func archives(in tree: PlistTree, broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
+        try walk(tree, keyPath: "", level: 0, kind: nil, size: 0, broken: broken, visit)
     }
 
-    private static func walk(_ value: PlistValue, keyPath: String, level: Int, kind: NestedData.Kind?, size: Int,
+    private static func walk(_ tree: PlistTree, keyPath: String, level: Int, kind: NestedData.Kind?, size: Int,
                              broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
         guard level <= NestedData.maxLevels else { return }
         func data(_ bytes: [UInt8], at path: String) throws {
-            guard level < NestedData.maxLevels, let nested = NestedData.read(bytes) else { return }
-            try walk(nested.document.value, keyPath: path, level: level + 1, kind: nested.kind, size: bytes.count, broken: broken, visit)
+            guard level < NestedData.maxLevels, let nested = NestedData.read(bytes), let inner = try? nested.document.tree else { return }
+            try walk(inner, keyPath: path, level: level + 1, kind: nested.kind, size: bytes.count, broken: broken, visit)
         }
-        if KeyedArchive.looksLikeArchive(value) {
+        if KeyedArchive.looksLikeArchive(tree) {
             let graph: ObjectGraph
             do {
-                graph = try ObjectGraph(value)
+                graph = try ObjectGraph(tree)
             } catch var error as PlistError {
                 guard broken == .fail else { return }
                 if !keyPath.isEmpty, case .archive(let object, let inner) = error.location {
@@ -74,15 +76,38 @@ package enum NestedArchiveWalk {
             }
             return
         }
-        switch value {
-        case .dictionary(let d):
-            for (key, item) in d { try walk(item, keyPath: ArchivePaths.joined(keyPath, key), level: level, kind: kind, size: size, broken: broken, visit) }
-        case .array(let items):
-            for (i, item) in items.enumerated() { try walk(item, keyPath: ArchivePaths.joined(keyPath, String(i)), level: level, kind: kind, size: size, broken: broken, visit) }
-        case .data(let bytes):
-            try data(bytes, at: keyPath)
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return
+        // A plain tree: its containers, each shared one once, down to data.
+        // Key paths are made only for data found: each child pushed records
+        // its parent step and its key node or index (no text per node).
+        var seen = [Bool](repeating: false, count: tree.nodeCount)
+        var steps: [(parent: Int, key: Int, index: Int)] = []
+        func text(_ step: Int) -> String {
+            var components: [String] = []
+            var at = step
+            while at >= 0 {
+                let s = steps[at]
+                components.append(s.key >= 0 ? tree.string(at: s.key) ?? "" : String(s.index))
+                at = s.parent
+            }
+            return components.reversed().reduce(keyPath) { ArchivePaths.joined($0, $1) }
+        }
+        var stack: [(node: Int, step: Int)] = [(tree.root, -1)]
+        while let (node, step) = stack.popLast() {
+            switch tree.kind(of: node) {
+            case .dictionary, .array:
+                guard !seen[node] else { continue }
+                seen[node] = true
+                let isDictionary = tree.kind(of: node) == .dictionary
+                // Pushed last to first, so entries are walked in order.
+                for i in (0..<tree.count(of: node)).reversed() {
+                    steps.append((step, isDictionary ? tree.entry(i, of: node).key : -1, i))
+                    stack.append((isDictionary ? tree.entry(i, of: node).value : tree.element(i, of: node), steps.count - 1))
+                }
+            case .data:
+                try data(tree.data(at: node) ?? [], at: step < 0 ? keyPath : text(step))
+            case .string, .integer, .real, .bool, .date, .uid, .null:
+                continue
+            }
         }
     }
 }

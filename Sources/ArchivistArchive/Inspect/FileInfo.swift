@@ -17,9 +17,8 @@ public struct FileInfo: Sendable {
             r["version"] = .string("bplist00")
         }
         r["size"] = .int(Int64(bytes.count))
-        let value = document.value
-        var counter = TreeCounter()
-        counter.count(value, depth: 1)
+        let tree = try document.tree
+        let counter = TreeCounter(tree)
         r["values"] = .int(Int64(counter.values))
         r["maxDepth"] = .int(Int64(counter.maxDepth))
         if document.format == .binary {
@@ -30,16 +29,16 @@ public struct FileInfo: Sendable {
                 ("offsetTable", .int(Int64(b.offsetTableOffset))), ("objectsWrittenMoreThanOnce", .int(Int64(b.duplicateObjects))),
             ]))
         }
-        if KeyedArchive.looksLikeArchive(value) {
-            r["archive"] = try Self.archive(value)
+        if KeyedArchive.looksLikeArchive(tree) {
+            r["archive"] = try Self.archive(tree)
         }
-        let nested = Self.nested(in: value)
+        let nested = Self.nested(in: tree)
         if !nested.isEmpty { r["nestedArchives"] = .array(nested) }
         report = r
     }
 
-    private static func archive(_ value: PlistValue) throws -> PlistValue {
-        let archive = try KeyedArchive(value)
+    private static func archive(_ tree: PlistTree) throws -> PlistValue {
+        let archive = try KeyedArchive(tree)
         let graph = ObjectGraph(archive)
         var census = ClassCensus()
         census.add(graph)
@@ -70,9 +69,9 @@ public struct FileInfo: Sendable {
     }
 
     /// Archives held in data values (at any level), by key path.
-    private static func nested(in value: PlistValue) -> [PlistValue] {
+    private static func nested(in tree: PlistTree) -> [PlistValue] {
         var out: [PlistValue] = []
-        try? NestedArchiveWalk.archives(in: value, broken: .skip) { archive in
+        try? NestedArchiveWalk.archives(in: tree, broken: .skip) { archive in
             guard archive.level > 0 else { return }
             let format = archive.kind.map { kind -> String in
                 switch kind {
@@ -133,17 +132,40 @@ public struct FileInfo: Sendable {
 }
 
 /// Counts values and nesting depth without recursion limits beyond the reader's.
+/// How many values a tree shows (a shared node counted at each place, as a
+/// reader's value form expands it) and how deep it nests: each node is
+/// counted once and its totals reused, so sharing costs nothing.
 struct TreeCounter {
-    var values = 0
-    var maxDepth = 0
+    private(set) var values = 0
+    private(set) var maxDepth = 0
 
-    mutating func count(_ v: PlistValue, depth: Int) {
-        values += 1
-        maxDepth = max(maxDepth, depth)
-        switch v {
-        case .array(let items): for i in items { count(i, depth: depth + 1) }
-        case .dictionary(let d): for (_, i) in d { count(i, depth: depth + 1) }
-        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return
+    init(_ tree: PlistTree) {
+        // Children are finished before their parents: a node is pushed again
+        // (as done) after its children.
+        var total = [Int](repeating: -1, count: tree.nodeCount)
+        var depth = [Int](repeating: 0, count: tree.nodeCount)
+        var stack: [(node: Int, done: Bool)] = [(tree.root, false)]
+        while let (node, done) = stack.popLast() {
+            let kind = tree.kind(of: node)
+            let children = kind == .array || kind == .dictionary ? tree.count(of: node) : 0
+            func child(_ i: Int) -> Int { kind == .array ? tree.element(i, of: node) : tree.entry(i, of: node).value }
+            if !done {
+                guard total[node] < 0 else { continue }
+                stack.append((node, true))
+                for i in 0..<children where total[child(i)] < 0 { stack.append((child(i), false)) }
+                continue
+            }
+            var sum = 1, deepest = 0
+            for i in 0..<children {
+                let c = child(i)
+                sum = sum.addingReportingOverflow(max(total[c], 0)).partialValue
+                if sum < 0 { sum = Int.max }
+                deepest = max(deepest, depth[c])
+            }
+            total[node] = sum
+            depth[node] = deepest + 1
         }
+        values = max(total[tree.root], 0)
+        maxDepth = depth[tree.root]
     }
 }

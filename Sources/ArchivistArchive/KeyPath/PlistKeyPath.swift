@@ -50,12 +50,43 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         case references(ObjectGraph, [Int])
     }
 
-    /// Resolves the path in a tree read from a file.
-    public func resolve(in root: PlistValue) throws -> Target {
-        var target = try Self.start(root)
+    /// Resolves the path in a tree read from a file. A keyed archive is read
+    /// as its object graph straight from the tree; a plain tree is stepped
+    /// through node by node, and only what the path leads to (or the data it
+    /// steps into) becomes a value.
+    public func resolve(in tree: PlistTree) throws -> Target {
+        if KeyedArchive.looksLikeArchive(tree) {
+            return try steps(from: .archive(try ObjectGraph(tree)), at: 0)
+        }
+        var node = tree.root
         for (n, component) in components.enumerated() {
-            let here = PlistKeyPath(components: Array(components[...n]))
-            target = try Self.step(target, component, path: here)
+            let next: Int?
+            switch tree.kind(of: node) {
+            case .dictionary:
+                next = tree.value(forKey: component, in: node)
+            case .array:
+                next = Int(component).flatMap { i in i >= 0 && i < tree.count(of: node) ? tree.element(i, of: node) : nil }
+            case .string, .integer, .real, .bool, .date, .data, .uid, .null:
+                next = nil
+            }
+            // Data, and every miss (whose message names what is there), go on
+            // from the value the node holds.
+            guard let next else { return try steps(from: .value(tree.value(at: node)), at: n) }
+            node = next
+        }
+        return .value(tree.value(at: node))
+    }
+
+    /// Resolves the path in a value built in code.
+    public func resolve(in root: PlistValue) throws -> Target {
+        try steps(from: try Self.start(root), at: 0)
+    }
+
+    /// The steps of components `first...` from `target`.
+    private func steps(from target: Target, at first: Int) throws -> Target {
+        var target = target
+        for n in first..<components.count {
+            target = try Self.step(target, components[n], path: PlistKeyPath(components: Array(components[...n])))
         }
         return target
     }

@@ -74,9 +74,9 @@ public struct Migrator: Sendable {
 
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
-    public func classNames(in value: PlistValue) -> [ClassName] {
+    public func classNames(in tree: PlistTree) -> [ClassName] {
         var census = RulesCensus()
-        census.add(value)
+        census.add(tree)
         return census.classNames
     }
 

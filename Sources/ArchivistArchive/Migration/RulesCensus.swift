@@ -15,8 +15,8 @@ package struct RulesCensus: Sendable {
 
     /// Adds the keyed archives of one input's tree (the tree itself and those
     /// its data holds, as ``NestedArchiveWalk`` finds them).
-    package mutating func add(_ value: PlistValue) {
-        try? NestedArchiveWalk.archives(in: value, broken: .skip) { archive in
+    package mutating func add(_ tree: PlistTree) {
+        try? NestedArchiveWalk.archives(in: tree, broken: .skip) { archive in
             guard archive.kind != .typedstream else { return }
             for node in archive.graph.nodes {
                 guard case .object(let o) = node else { continue }

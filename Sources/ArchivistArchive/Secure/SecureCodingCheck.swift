@@ -64,9 +64,9 @@ public enum SecureCodingCheck {
     /// key path of the data holding it (`currentUser.root.age`, as `get` takes
     /// it). Typedstreams are left out: NSUnarchiver reads them, not a secure
     /// decoder. Throws when an archive is broken.
-    public static func errors(in value: PlistValue, policy: SecurePolicy) throws -> [PlistError] {
+    public static func errors(in tree: PlistTree, policy: SecurePolicy) throws -> [PlistError] {
         var out: [PlistError] = []
-        try NestedArchiveWalk.archives(in: value, broken: .fail) { archive in
+        try NestedArchiveWalk.archives(in: tree, broken: .fail) { archive in
             guard archive.kind != .typedstream else { return }
             for violation in violations(in: archive.graph, policy: policy) {
                 var error = violation.error

@@ -158,11 +158,11 @@ struct Codegen: ParsableCommand {
 
     /// Adds each input with `add`, printing the error of each it refuses;
     /// true when one was refused.
-    private static func addEach(_ documents: [(label: String, value: PlistValue)], _ add: (PlistValue) throws -> Void) rethrows -> Bool {
+    private static func addEach(_ documents: [(label: String, tree: PlistTree)], _ add: (PlistTree) throws -> Void) rethrows -> Bool {
         var failed = false
         for document in documents {
             do {
-                try add(document.value)
+                try add(document.tree)
             } catch let error as PlistError {
                 Console.error(error.formatted(path: document.label))
                 failed = true

@@ -152,7 +152,7 @@ struct Convert: ParsableCommand {
                 do {
                     let bytes = try FileIO.read(input)
                     if input == "-" { stdinBytes = bytes }
-                    census.add(try PropertyList.read(bytes).value)
+                    census.add(try PropertyList.read(bytes).tree)
                 } catch let error as PlistError {
                     Console.error(error.formatted(path: input))
                     failed = true
@@ -188,7 +188,7 @@ struct Convert: ParsableCommand {
         for input in inputs {
             guard let bytes = input == "-" ? stdinBytes : try? FileIO.read(input),
                   let document = try? PropertyList.read(bytes) else { continue }
-            suggestion.add(document.value)
+            suggestion.add(try document.tree)
         }
         try write(suggestion)
     }
@@ -225,9 +225,9 @@ struct Convert: ParsableCommand {
             var census = RulesCensus()
             var suggestion = RulesSuggestion()
             try store.forEachRow { row in
-                guard let value = try? PropertyList.read(row.bytes, options: limits.readOptions).value else { return }
-                census.add(value)
-                if suggestRules { suggestion.add(value) }
+                guard let tree = try? PropertyList.read(row.bytes, options: limits.readOptions).tree else { return }
+                census.add(tree)
+                if suggestRules { suggestion.add(tree) }
             }
             if let rules { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
             if suggestRules {

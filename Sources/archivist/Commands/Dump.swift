@@ -199,7 +199,7 @@ struct Dump: ParsableCommand {
     /// The text view of what --key-path leads to.
     private func text(_ document: PlistDocument, keyPath: String) throws -> String {
         let options = self.options
-        switch try PlistKeyPath(keyPath).resolve(in: document.value) {
+        switch try PlistKeyPath(keyPath).resolve(in: try document.tree) {
         case .value(let v):
             return try TreeDumper.render(v, options: options)
         case .archive(let graph):
@@ -213,19 +213,19 @@ struct Dump: ParsableCommand {
 
     /// The object graph for Graphviz, from the root or from where --key-path leads.
     private func dot(_ document: PlistDocument) throws -> String {
-        let value = document.value
+        let tree = try document.tree
         if let keyPath {
             // A key path names where to start: an object of an archive, nested ones included.
-            switch try PlistKeyPath(keyPath).resolve(in: value) {
+            switch try PlistKeyPath(keyPath).resolve(in: tree) {
             case .node(let graph, let i): return ArchiveGraphviz.render(graph, from: i, named: keyPath)
             case .archive(let graph): return ArchiveGraphviz.render(graph)
             case .value, .references: throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
             }
         }
-        guard KeyedArchive.looksLikeArchive(value) else {
+        guard KeyedArchive.looksLikeArchive(tree) else {
             throw PlistError(.invalidValue, "--format dot draws keyed archives, and this is a plain property list (--key-path leads into an archive it holds)")
         }
-        return ArchiveGraphviz.render(try ObjectGraph(value))
+        return ArchiveGraphviz.render(try ObjectGraph(tree))
     }
 
     /// The JSON view, written as the next value of `json`: an archive's

@@ -249,14 +249,11 @@ struct Lint: ParsableCommand {
         Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
                         requiredFormat: requireFormat) { document -> [PlistError] in
             var extra: [PlistError] = []
-            // Archives are checked on the compact tree reading built; only the
-            // rules census and the secure-coding check read values.
+            // Every check reads the compact tree reading built.
             let tree = try document.tree
             if KeyedArchive.looksLikeArchive(tree) { extra += UnarchiverCheck.errors(in: try KeyedArchive(tree)) }
-            guard census != nil || policy != nil else { return extra }
-            let value = document.value
-            census?.add(value)
-            if let policy { extra += try SecureCodingCheck.errors(in: value, policy: policy) }
+            census?.add(tree)
+            if let policy { extra += try SecureCodingCheck.errors(in: tree, policy: policy) }
             return extra
         }
     }

@@ -147,7 +147,7 @@ struct Migrate: ParsableCommand {
         for item in session.items {
             guard let bytes = try? FileIO.read(item.source) else { continue }
             if item.source == "-" { stdinBytes = bytes }
-            if let document = try? PropertyList.read(bytes) { census.add(document.value) }
+            if let tree = try? PropertyList.read(bytes).tree { census.add(tree) }
         }
         try RulesFile.check(ruleSet, against: census, rulesPath: rules)
         if dryRun {

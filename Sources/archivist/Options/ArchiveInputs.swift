@@ -11,11 +11,11 @@ enum ArchiveInputs {
     /// The documents read; problems are printed (`PATH: error: ...`) and make
     /// `failed` true, the other inputs are still read. A store that cannot be
     /// read (no such table or column, no blobs) throws.
-    static func read(_ paths: [String], store: StoreRowOptions) throws -> (documents: [(label: String, value: PlistValue)], failed: Bool) {
+    static func read(_ paths: [String], store: StoreRowOptions) throws -> (documents: [(label: String, tree: PlistTree)], failed: Bool) {
         var (documents, failed) = try read(paths)
         try store.forEachRow { row in
             do {
-                documents.append((row.label, try PropertyList.read(row.bytes).value))
+                documents.append((row.label, try PropertyList.read(row.bytes).tree))
             } catch let error as PlistError {
                 Console.error(error.formatted(path: row.label))
                 failed = true
@@ -28,12 +28,12 @@ enum ArchiveInputs {
     /// rules checked against the documents' classes as every `--rules`
     /// command checks them (exit 64 on a rules mistake).
     static func readWithRules(_ paths: [String], store: StoreRowOptions, rulesPath: String?) throws
-        -> (rules: MigrationRules, documents: [(label: String, value: PlistValue)], failed: Bool) {
+        -> (rules: MigrationRules, documents: [(label: String, tree: PlistTree)], failed: Bool) {
         let rules = try rulesPath.map { try RulesFile.load($0) } ?? MigrationRules()
         let (documents, failed) = try read(paths, store: store)
         if let rulesPath {
             var census = RulesCensus()
-            for document in documents { census.add(document.value) }
+            for document in documents { census.add(document.tree) }
             try RulesFile.check(rules, against: census, rulesPath: rulesPath)
         }
         return (rules, documents, failed)
@@ -42,12 +42,12 @@ enum ArchiveInputs {
     /// The merged schema of documents: a document that cannot be described is
     /// printed as an error (and makes `failed` true); fields seen with several
     /// types are printed as warnings.
-    static func schema(of documents: [(label: String, value: PlistValue)], rules: MigrationRules) throws -> (schema: CodableSchema, failed: Bool) {
+    static func schema(of documents: [(label: String, tree: PlistTree)], rules: MigrationRules) throws -> (schema: CodableSchema, failed: Bool) {
         var schema = CodableSchema(rules: rules)
         var failed = false
         for document in documents {
             do {
-                try schema.add(document.value, label: document.label)
+                try schema.add(document.tree, label: document.label)
             } catch let error as PlistError {
                 Console.error(error.formatted(path: document.label))
                 failed = true
@@ -57,8 +57,8 @@ enum ArchiveInputs {
         return (schema, failed)
     }
 
-    private static func read(_ paths: [String]) throws -> (documents: [(label: String, value: PlistValue)], failed: Bool) {
-        var documents: [(label: String, value: PlistValue)] = []
+    private static func read(_ paths: [String]) throws -> (documents: [(label: String, tree: PlistTree)], failed: Bool) {
+        var documents: [(label: String, tree: PlistTree)] = []
         var failed = false
         for path in paths {
             let found: [String]
@@ -77,9 +77,9 @@ enum ArchiveInputs {
                 do {
                     let bytes = try FileIO.read(file)
                     if inFolder, !BatchPlan.mayBePropertyList(bytes) { continue }
-                    let value = try PropertyList.read(bytes).value
-                    if inFolder, Migrator(rules: MigrationRules()).classNames(in: value).isEmpty { continue }
-                    documents.append((file, value))
+                    let tree = try PropertyList.read(bytes).tree
+                    if inFolder, Migrator(rules: MigrationRules()).classNames(in: tree).isEmpty { continue }
+                    documents.append((file, tree))
                 } catch let error as PlistError {
                     Console.error(error.formatted(path: file))
                     failed = true

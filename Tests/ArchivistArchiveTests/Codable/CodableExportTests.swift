@@ -196,7 +196,7 @@ final class CodableExportTests: XCTestCase {
 
     func testSuggestedRulesAreValidRules() throws {
         var suggestion = RulesSuggestion()
-        for name in ["computer.plist", "coordinate.plist", "order-with-cart.plist", "drawing.plist"] { suggestion.add(try archive(name)) }
+        for name in ["computer.plist", "coordinate.plist", "order-with-cart.plist", "drawing.plist"] { suggestion.add(try PlistTree(try archive(name))) }
         let text = try suggestion.rulesJSON()
         let rules = try MigrationRules(bytes: Array(text.utf8))
         XCTAssertEqual(rules.rule(for: ClassName(archived: "_TtCV8MusicBox3CPU8CPUCoder"))?.renameTo, "MusicBox.CPU")
@@ -209,7 +209,7 @@ final class CodableExportTests: XCTestCase {
     }
 
     func testSchemaOfTheComputer() throws {
-        let schema = try CodableSchema(try archive("computer.plist"), rules: try rules("music-box.json"))
+        let schema = try CodableSchema(try PlistTree(try archive("computer.plist")), rules: try rules("music-box.json"))
         XCTAssertEqual(schema.swift, """
             import Foundation
 
@@ -230,14 +230,14 @@ final class CodableExportTests: XCTestCase {
             }
 
             """)
-        let order = try CodableSchema(try archive("order-with-cart.plist"), rules: try rules("shop.json"))
+        let order = try CodableSchema(try PlistTree(try archive("order-with-cart.plist")), rules: try rules("shop.json"))
         XCTAssertEqual(order.types.map(\.name), ["Order", "Cart", "Item"])
         XCTAssertEqual(order.types[1].properties.map { "\($0.key): \($0.type.swift)" }, ["items: [Item]", "updated: Date"])
-        let raw = try CodableSchema(try archive("computer.plist"))
+        let raw = try CodableSchema(try PlistTree(try archive("computer.plist")))
         XCTAssertTrue(raw.swift.contains("    var cpu_name: String\n"), raw.swift)
         XCTAssertTrue(raw.swift.contains("    var cpu_coder: CPUCoder\n"), raw.swift)
         // Keys that are not Swift names get camelCase properties and CodingKeys.
-        let plain = try CodableSchema(.dictionary(PlistDictionary([("first name", .string("Ada")), ("class", .int(1)), ("tags", .array([.string("a")]))])))
+        let plain = try CodableSchema(try PlistTree(.dictionary(PlistDictionary([("first name", .string("Ada")), ("class", .int(1)), ("tags", .array([.string("a")]))]))))
         XCTAssertEqual(plain.swift, """
             import Foundation
 

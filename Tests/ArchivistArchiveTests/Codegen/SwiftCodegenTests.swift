@@ -7,9 +7,9 @@ import XCTest
 /// `SwiftCodegen` on hostile graphs and on the rules' inline settings; the
 /// generated code is compiled and run against Foundation in the CLI tests.
 final class SwiftCodegenTests: XCTestCase {
-    func corpusValue(_ path: String) throws -> PlistValue {
+    func corpusTree(_ path: String) throws -> PlistTree {
         let url = TestPaths.corpus.appendingPathComponent("\(path)")
-        return try PropertyList.read([UInt8](try Data(contentsOf: url))).value
+        return try PropertyList.read([UInt8](try Data(contentsOf: url))).tree
     }
 
     /// Properties are named in lower camel case, as Swift names properties:
@@ -27,12 +27,12 @@ final class SwiftCodegenTests: XCTestCase {
     func testInlineKeysFollowTheRules() throws {
         let rules = try MigrationRules(bytes: Array(#"{"classes": {"ScaryCreatures.ScaryCreatureData": {"keys": {"Rating": {"box": false}}}}}"#.utf8))
         var codegen = SwiftCodegen(rules: rules)
-        try codegen.add(try corpusValue("archives/scary-creature-v1.plist"))
+        try codegen.add(try corpusTree("archives/scary-creature-v1.plist"))
         let source = codegen.secureCodingSource
         XCTAssertTrue(source.contains(#"        self.rating = coder.decodeFloat(forKey: "Rating")"#), source)
         XCTAssertTrue(source.contains(#"        coder.encode(rating, forKey: "Rating")"#), source)
         var boxed = SwiftCodegen()
-        try boxed.add(try corpusValue("archives/scary-creature-v1.plist"))
+        try boxed.add(try corpusTree("archives/scary-creature-v1.plist"))
         XCTAssertTrue(boxed.secureCodingSource.contains(#"coder.decodeObject(of: NSNumber.self, forKey: "Rating")?.floatValue"#), boxed.secureCodingSource)
     }
 
@@ -40,7 +40,7 @@ final class SwiftCodegenTests: XCTestCase {
     /// only ever nil is optional.
     func testNestedArchivesAreIncluded() throws {
         var codegen = SwiftCodegen()
-        try codegen.add(try corpusValue("archives/preferences-with-user.plist"))
+        try codegen.add(try corpusTree("archives/preferences-with-user.plist"))
         let source = codegen.secureCodingSource
         XCTAssertTrue(source.contains("final class User: NSObject, NSSecureCoding {"), source)
         XCTAssertTrue(source.contains("    var email: String? // only nulls seen: the type is a guess\n"), source)
@@ -51,7 +51,7 @@ final class SwiftCodegenTests: XCTestCase {
     /// themselves are read once: finite and fast.
     func testSharedAndSelfContainingContainersAreReadOnce() throws {
         var codegen = SwiftCodegen()
-        XCTAssertNoThrow(try codegen.add(try corpusValue("hostile/fuzz-schema-shared-containers.plist")))
+        XCTAssertNoThrow(try codegen.add(try corpusTree("hostile/fuzz-schema-shared-containers.plist")))
         let arrayClass = PlistValue.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))]))
         let nodeClass = PlistValue.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node"), .string("NSObject")]))]))
         let node = PlistValue.dictionary(PlistDictionary([("items", .uid(2)), ("$class", .uid(4))]))
@@ -61,7 +61,7 @@ final class SwiftCodegenTests: XCTestCase {
             ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array([.string("$null"), node, array, arrayClass, nodeClass])),
         ]))
         var looped = SwiftCodegen()
-        try looped.add(archive)
+        try looped.add(try PlistTree(archive))
         XCTAssertTrue(looped.secureCodingSource.contains(#"coder.decodeObject(of: [NSArray.self, Node.self], forKey: "items") as? [Node]"#), looped.secureCodingSource)
     }
 
@@ -82,20 +82,20 @@ final class SwiftCodegenTests: XCTestCase {
             ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
         ]))
         var codegen = SwiftCodegen()
-        try codegen.add(archive)
+        try codegen.add(try PlistTree(archive))
         let source = codegen.secureCodingSource
         XCTAssertTrue(source.contains("final class C19999: NSObject, NSSecureCoding {"))
         XCTAssertTrue(source.contains(#"        guard let next = coder.decodeObject(of: C1.self, forKey: "next") else { return nil }"#))
         XCTAssertTrue(codegen.allowedClassesSource.contains("C19999.self]"))
     }
 
-    func archive(className: String, fields: [(String, PlistValue)]) -> PlistValue {
+    func archive(className: String, fields: [(String, PlistValue)]) throws -> PlistTree {
         let classDict = PlistValue.dictionary(PlistDictionary([("$classname", .string(className)), ("$classes", .array([.string(className), .string("NSObject")]))]))
         let object = PlistValue.dictionary(PlistDictionary(fields + [("$class", .uid(2))]))
-        return .dictionary(PlistDictionary([
+        return try PlistTree(.dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
             ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array([.string("$null"), object, classDict, .string("v")])),
-        ]))
+        ])))
     }
 
     /// Class names and keys come from the archive: a name that is no Swift
@@ -135,7 +135,7 @@ final class SwiftCodegenTests: XCTestCase {
     /// Keys whose Swift names would collide get distinct properties, in
     /// `schema` as in the classes: the key that is a Swift name keeps it.
     func testPropertyNamesAreDistinct() throws {
-        let schema = try CodableSchema(.dictionary(PlistDictionary([("first name", .string("Ada")), ("firstName", .string("Grace"))])))
+        let schema = try CodableSchema(try PlistTree(.dictionary(PlistDictionary([("first name", .string("Ada")), ("firstName", .string("Grace"))]))))
         XCTAssertEqual(schema.swift, """
             import Foundation
 

@@ -13,7 +13,7 @@ final class NestedArchiveWalkTests: XCTestCase {
 
     private func visits(_ value: PlistValue) throws -> [(path: String, level: Int, kind: NestedData.Kind?, classes: [String])] {
         var out: [(String, Int, NestedData.Kind?, [String])] = []
-        try NestedArchiveWalk.archives(in: value, broken: .fail) { a in
+        try NestedArchiveWalk.archives(in: try PlistTree(value), broken: .fail) { a in
             let names = a.graph.nodes.compactMap { node -> String? in
                 if case .object(let o) = node { return o.className.archived }
                 return nil
@@ -48,7 +48,7 @@ final class NestedArchiveWalkTests: XCTestCase {
         }
 
         // lint --secure reports the innermost object under that same path.
-        let errors = try SecureCodingCheck.errors(in: prefs, policy: SecurePolicy(allowing: []))
+        let errors = try SecureCodingCheck.errors(in: try PlistTree(prefs), policy: SecurePolicy(allowing: []))
         let owner = errors.filter { $0.message.contains(NSStringFromClass(OwnerV1.self)) }
         XCTAssertFalse(owner.isEmpty)
         for error in owner {
@@ -58,7 +58,7 @@ final class NestedArchiveWalkTests: XCTestCase {
 
         // The census counts the innermost class; info lists every nested archive.
         var census = RulesCensus()
-        census.add(prefs)
+        census.add(try PlistTree(prefs))
         XCTAssertTrue(census.classNames.contains { $0.archived == NSStringFromClass(OwnerV1.self) })
         let info = try FileInfo(try PropertyList.write(prefs, as: .binary))
         XCTAssertEqual(info.report["nestedArchives"]?.arrayValue?.compactMap { $0["keyPath"]?.stringValue }, seen.map(\.path))
@@ -103,9 +103,9 @@ final class NestedArchiveWalkTests: XCTestCase {
         ]))
         let prefs = PlistValue.dictionary(PlistDictionary([("saved", .data(try PropertyList.write(broken, as: .binary)))]))
         var count = 0
-        try NestedArchiveWalk.archives(in: prefs, broken: .skip) { _ in count += 1 }
+        try NestedArchiveWalk.archives(in: try PlistTree(prefs), broken: .skip) { _ in count += 1 }
         XCTAssertEqual(count, 0)
-        XCTAssertThrowsError(try NestedArchiveWalk.archives(in: prefs, broken: .fail) { _ in }) { error in
+        XCTAssertThrowsError(try NestedArchiveWalk.archives(in: try PlistTree(prefs), broken: .fail) { _ in }) { error in
             guard case .archive(_, let keyPath)? = (error as? PlistError)?.location else { return XCTFail("\(error)") }
             XCTAssertTrue(keyPath.hasPrefix("saved"), keyPath)
         }

@@ -39,7 +39,7 @@ final class LinearRulesTests: XCTestCase {
         try WorkCounter.$current.withValue(counter) {
             let rules = try MigrationRules(value: rulesValue)
             var census = RulesCensus()
-            census.add(archive)
+            census.add(try PlistTree(archive))
             XCTAssertEqual(census.classNames.count, n + 2)
             XCTAssertEqual(census.problems(of: rules), [])
             let policy = SecurePolicy(rules: rules)

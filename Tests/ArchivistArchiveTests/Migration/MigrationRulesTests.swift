@@ -91,7 +91,7 @@ final class MigrationRulesTests: XCTestCase {
     func testRulesCheckedAgainstAnArchive() throws {
         let archive = try PropertyList.read([UInt8](try Data(contentsOf: CodableExportTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist")))).value
         var census = RulesCensus()
-        census.add(archive)
+        census.add(try PlistTree(archive))
         XCTAssertEqual(census.classNames.map(\.archived), ["ScaryCreatures.ScaryCreatureData", "NSObject"])
         let rules = try parse("""
             {"classes": {"ScaryCreatures.ScaryCreatureData": {"keys": {"Rating": {"box": true}, "rating": {"remove": true}}},

@@ -22,7 +22,7 @@ final class MigratorTests: XCTestCase {
     func testNestedArchiveMigratedInPlace() throws {
         let prefs = try corpus("preferences-with-user.plist")
         let m = try migrator(#"{"classes": {"Prefs.User": {"renameTo": "Accounts.User"}}, "allowedClasses": ["Accounts.User"]}"#)
-        XCTAssertTrue(m.classNames(in: prefs).contains { $0.archived == "Prefs.User" })
+        XCTAssertTrue(m.classNames(in: try PlistTree(prefs)).contains { $0.archived == "Prefs.User" })
         let result = try m.migrate(prefs)
         XCTAssertEqual(result.report.archives, ["currentUser"])
         XCTAssertEqual(result.report.lines, [
@@ -75,7 +75,7 @@ final class MigratorTests: XCTestCase {
             ])),
         ]))
         let m = try migrator(#"{"classes": {"App.Animal": {"renameTo": "Zoo.Animal"}}, "allowedClasses": ["Zoo.Animal"]}"#)
-        XCTAssertTrue(m.classNames(in: tree).contains { $0.archived == "App.Animal" }, "chain classes count as present")
+        XCTAssertTrue(m.classNames(in: try PlistTree(tree)).contains { $0.archived == "App.Animal" }, "chain classes count as present")
         let graph = try ObjectGraph(try m.migrate(tree).value)
         XCTAssertEqual(graph.object(1)?.className.archived, "App.Dog")
         XCTAssertEqual(graph.object(1)?.classChain, ["App.Dog", "Zoo.Animal", "NSObject"])
