@@ -5,7 +5,8 @@ import ArchivistCore
 /// `{"class": ..., "fields": [...]}` with `"id"` when shared; later references
 /// are `{"ref": N}` (strings, data and dates are values: shown in full
 /// wherever they are referenced, so every `"ref"` names an `"id"` shown before
-/// it); inline primitives are `{"inline": value}`; Foundation values are plain
+/// it); inline primitives are `{"inline": value}` (an MBFile's `Mode` adds
+/// `"fileMode"`, its times `"date"`); Foundation values are plain
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
 /// `{"class": "NSDictionary", "entries": {"key": v, ...}}` (`[[k, v], ...]`
 /// when a key is not a string).
@@ -277,6 +278,11 @@ public struct ArchiveJSONView {
             case .inline(let v):
                 json.key("inline")
                 try json.value(v)
+                // MBFile's mode and times: their reading beside the integer.
+                if let reading = BackupFileField.reading(className: o.className.archived, key: field.key, value: v) {
+                    json.key(reading.jsonKey)
+                    try json.value(reading.jsonValue)
+                }
             case .reference(let r):
                 json.key("value")
                 try node(r, depth: depth + 1)
