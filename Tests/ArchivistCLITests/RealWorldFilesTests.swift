@@ -131,6 +131,8 @@ extension CLITests {
             XCTAssertEqual(dump.status, 0, "\(row.path): \(dump.stderr)")
             XCTAssertEqual(dump.stderr, "", row.path)
             XCTAssertFalse(dump.stdout.contains("UID("), "\(row.path): a raw UID is left in the dump")
+            // Every `$null` entry is nil, as NSKeyedUnarchiver reads it.
+            XCTAssertFalse(dump.stdout.contains("\"$null\""), "\(row.path): a $null entry is shown as a string")
             let json = try run(["dump", "--json", row.file])
             XCTAssertEqual(json.status, 0, "\(row.path): \(json.stderr)")
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: json.output), "\(row.path): dump --json is not JSON")
