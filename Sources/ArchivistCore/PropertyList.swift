@@ -19,7 +19,7 @@ public enum PropertyList {
             throw PlistError(.syntax, "empty input is not a property list", at: .text(line: 1, column: 1))
         }
         if FormatSniffer.isTypedstream(buffer) {
-            throw PlistError(.unsupported, "not a property list: an NSArchiver typedstream (dump, get and classes read it)",
+            throw PlistError(.unsupported, "not a property list: an NSArchiver typedstream (dump, get, classes, info, diff and lint read it)",
                              at: .binary(offset: 0, object: nil))
         }
         do {

@@ -59,6 +59,37 @@ extension CLITests {
         ])
     }
 
+    /// `dump --json` shows bookmark data as `{"data": BASE64, "bookmark": {...}}`,
+    /// in a plain tree and in an archive's objects; a bookmark that does not
+    /// decode stays a base64 string.
+    func testDumpJSONShowsABookmarkDecoded() throws {
+        let file = try plistHolding(["b": Self.bookmark(), "cyclic": Self.bookmark(cyclic: true)])
+        let r = try run(["dump", "--json", file])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let tree = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.output) as? [String: Any])
+        let pair = try XCTUnwrap(tree["b"] as? [String: Any], r.stdout)
+        XCTAssertEqual(pair["data"] as? String, Data(Self.bookmark()).base64EncodedString())
+        let bookmark = try XCTUnwrap(pair["bookmark"] as? [String: Any])
+        XCTAssertEqual(bookmark["path"] as? String, "/Users/x/a.txt")
+        XCTAssertEqual(bookmark["volume"] as? String, "Macintosh HD")
+        XCTAssertEqual(bookmark["created"] as? String, ISO8601DateFormatter().string(from: Date(timeIntervalSinceReferenceDate: 650_000_000)))
+        XCTAssertEqual(bookmark["fileIDs"] as? [Int], [2, 123])
+        XCTAssertEqual(tree["cyclic"] as? String, Data(Self.bookmark(cyclic: true)).base64EncodedString())
+        // --raw shows the tree as it is.
+        let raw = try run(["dump", "--json", "--raw", file])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: raw.output) as? [String: Any])?["b"] as? String, Data(Self.bookmark()).base64EncodedString())
+
+        // In an archive: the data an object holds.
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: NSDictionary(dictionary: ["bookmark": Data(Self.bookmark())]), requiringSecureCoding: false)
+        try archive.write(to: work.appendingPathComponent("archive.plist"))
+        let archived = try run(["dump", "--json", "archive.plist"])
+        XCTAssertEqual(archived.status, 0, archived.stderr)
+        let root = ((try JSONSerialization.jsonObject(with: archived.output) as? [String: Any])?["top"] as? [String: Any])?["root"] as? [String: Any]
+        let entry = (root?["entries"] as? [String: Any])?["bookmark"] as? [String: Any]
+        XCTAssertEqual((entry?["bookmark"] as? [String: Any])?["path"] as? String, "/Users/x/a.txt", archived.stdout)
+        XCTAssertEqual(entry?["data"] as? String, Data(Self.bookmark()).base64EncodedString())
+    }
+
     func testGetShowsABookmarkAndHostileOnesStayData() throws {
         let file = try plistHolding(["good": Self.bookmark(), "cyclic": Self.bookmark(cyclic: true)])
         let good = try run(["get", file, "good"])
@@ -107,6 +138,11 @@ extension CLITests {
         XCTAssertEqual(get.status, 0, get.stderr)
         XCTAssertTrue(get.stdout.contains(#""path" => "/Users/me/Downloads/paint.net.4.3.12.install.anycpu.web.zip.download/paint.net.4.3.12.install.anycpu.web.exe""#), get.stdout)
         XCTAssertTrue(get.stdout.contains(#""userName" => "me""#), get.stdout)
+        let json = try run(["dump", "--json", btm])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertTrue(json.stdout.contains(#""path": "/Applications/iTunes.app/Contents/MacOS/iTunesHelper.app""#), json.stdout)
+        let downloadsJSON = try run(["dump", "--json", downloads])
+        XCTAssertTrue(downloadsJSON.stdout.contains(#""userName": "me""#), downloadsJSON.stdout)
         let uuid = try run(["get", btm, "root.backgroundItems.allContainers.0.internalItems.0.bookmark.data.volumeUUID"])
         XCTAssertEqual(uuid.stdout, "095D50F8-562C-38AD-8907-C2B9E50C2DEA\n", uuid.stderr)
     }

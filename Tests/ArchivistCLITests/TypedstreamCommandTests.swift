@@ -87,4 +87,57 @@ extension CLITests {
         let get = try run(["get", "Holder.plist", "body.root.0"])
         XCTAssertEqual(get.stdout, "a\n", get.stderr)
     }
+
+    /// `info`, `diff` and `lint` read a typedstream as the keyed archive it
+    /// holds; a truncated one is an error naming where it ends.
+    func testInfoDiffAndLintReadTypedstreams() throws {
+        let bytes = Self.typedstreamArray
+        // The same stream with the NSNumber 8 for 7 (its value is the third byte from the end).
+        var other = bytes
+        other[other.count - 3] = 8
+        for (name, content) in [("a.typedstream", bytes), ("b.typedstream", other), ("cut.typedstream", Array(bytes.dropLast(6)))] {
+            FileManager.default.createFile(atPath: work.appendingPathComponent(name).path, contents: Data(content))
+        }
+        let info = try run(["info", "a.typedstream"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertEqual(info.stdout, """
+            a.typedstream
+              format: typedstream, 104 bytes
+              values: 20, depth: 5
+              NSArchiver typedstream, top keys: root, 1 objects in 5 entries
+                class NSArray: 1 (Foundation)
+              secure coding: passes lint --secure with no allowlist
+
+            """)
+        let json = try run(["info", "--json", "a.typedstream"])
+        let report = try XCTUnwrap((try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]])?.first)
+        XCTAssertEqual(report["format"] as? String, "typedstream")
+        XCTAssertNil(report["trailer"])
+        XCTAssertEqual((report["archive"] as? [String: Any])?["archiver"] as? String, "NSArchiver")
+
+        let same = try run(["diff", "a.typedstream", "a.typedstream"])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(same.stdout, "")
+        let diff = try run(["diff", "a.typedstream", "b.typedstream"])
+        XCTAssertEqual(diff.status, 1, diff.stderr)
+        XCTAssertEqual(diff.stdout, "~ root.1: integer 7 -> integer 8\n")
+
+        let lint = try run(["lint", "a.typedstream", "cut.typedstream"])
+        XCTAssertEqual(lint.status, 1)
+        XCTAssertEqual(lint.stdout, "a.typedstream: OK\ncut.typedstream: offset 98: error: typedstream: 1 bytes wanted, 0 left\n")
+        let format = try run(["lint", "--require-format", "xml", "a.typedstream"])
+        XCTAssertEqual(format.status, 1)
+        XCTAssertEqual(format.stdout, "a.typedstream: error: the file is an NSArchiver typedstream; this check requires xml\n")
+    }
+
+    func testLintChecksEveryIMessageBody() throws {
+        let db = try chatDB
+        let r = try run(["lint", "--sqlite", db, "--table", "message", "--column", "attributedBody"])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.stdout, (1...10).map { "\(db): message.attributedBody row \($0): OK\n" }.joined())
+        let info = try run(["info", "--sqlite", db, "--table", "message", "--column", "attributedBody", "--row", "9"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdout.contains("\n  format: typedstream, "), info.stdout)
+        XCTAssertTrue(info.stdout.contains("\n    class NSMutableAttributedString: 1 (Foundation)\n"), info.stdout)
+    }
 }

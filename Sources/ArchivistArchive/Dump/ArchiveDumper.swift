@@ -258,7 +258,14 @@ public struct ArchiveDumper {
             out += " = "
             switch field.value {
             case .inline(let v):
-                try inline(v, indent: indent + 1)
+                if let reading = BackupFileField.reading(className: o.className.archived, key: field.key, value: v) {
+                    // MBFile's mode and times: the reading, then the integer archived.
+                    out += reading.text + " "
+                    let note = "(inline integer \(DumpText.scalar(v)), \(reading.note))"
+                    out += options.color ? options.paint(note, .inline) : note
+                } else {
+                    try inline(v, indent: indent + 1)
+                }
             case .reference(let r):
                 try node(r, indent: indent + 1)
             case .references(let refs):

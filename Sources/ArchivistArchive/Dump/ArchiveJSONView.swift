@@ -5,7 +5,9 @@ import ArchivistCore
 /// `{"class": ..., "fields": [...]}` with `"id"` when shared; later references
 /// are `{"ref": N}` (strings, data and dates are values: shown in full
 /// wherever they are referenced, so every `"ref"` names an `"id"` shown before
-/// it); inline primitives are `{"inline": value}`; Foundation values are plain
+/// it; bookmark data is `{"data": BASE64, "bookmark": {...}}`); inline
+/// primitives are `{"inline": value}` (an MBFile's `Mode` adds
+/// `"fileMode"`, its times `"date"`); Foundation values are plain
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
 /// `{"class": "NSDictionary", "entries": {"key": v, ...}}` (`[[k, v], ...]`
 /// when a key is not a string).
@@ -81,7 +83,7 @@ public struct ArchiveJSONView {
             try budget.spend(size.nodes, object: i)
             if shown[i] { try budget.spendRepeated(bytes: size.bytes, object: i) }
             shown[i] = true
-            try json.value(v)
+            try json.value(BookmarkJSON.decoded(v))
         case .classDescription(let name, _):
             try budget.spend(object: i)
             try single("classDescription", .string(name.readable))
@@ -90,7 +92,7 @@ public struct ArchiveJSONView {
             if onStack[i] || (shown[i] && incoming[i] > 1) {
                 switch FoundationValue.interpret(o, in: graph) {
                 case .string(let s)?: try repeated(.string(s), object: i)
-                case .data(let b)?: try repeated(.data(b), object: i)
+                case .data(let b)?: try repeated(BookmarkJSON.decoded(.data(b)), object: i)
                 case .date(let t)?: try json.value(.date(PlistDate(secondsSinceReferenceDate: t)))
                 default: try single("ref", .int(Int64(i)))
                 }
@@ -100,7 +102,7 @@ public struct ArchiveJSONView {
             let value = depth >= depthLimit ? nil : FoundationValue.interpret(o, in: graph)
             switch value {
             case .string(let s)?: return try json.value(.string(s))
-            case .data(let b)?: return try json.value(.data(b))
+            case .data(let b)?: return try json.value(BookmarkJSON.decoded(.data(b)))
             case .date(let t)?: return try json.value(.date(PlistDate(secondsSinceReferenceDate: t)))
             default: break
             }
@@ -276,7 +278,12 @@ public struct ArchiveJSONView {
             switch field.value {
             case .inline(let v):
                 json.key("inline")
-                try json.value(v)
+                try json.value(BookmarkJSON.decoded(v))
+                // MBFile's mode and times: their reading beside the integer.
+                if let reading = BackupFileField.reading(className: o.className.archived, key: field.key, value: v) {
+                    json.key(reading.jsonKey)
+                    try json.value(reading.jsonValue)
+                }
             case .reference(let r):
                 json.key("value")
                 try node(r, depth: depth + 1)

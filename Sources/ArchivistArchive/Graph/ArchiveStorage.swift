@@ -52,11 +52,17 @@ final class ArchiveStorage: Sendable {
         return ClassInfo(name: ClassName(archived: name), chain: chain, listsClasses: list != nil)
     }
 
-    /// Entry `index` of `$objects` as a graph node.
+    /// Entry `index` of `$objects` as a graph node. Any entry that is the
+    /// string `$null` is nil, not only the first: NSKeyedUnarchiver reads a
+    /// reference to one as nil (Interface Builder's nibs hold several,
+    /// `sparkle/SUStatus.nib/keyedobjects.nib` among them).
     func node(_ index: Int) -> ArchivedNode {
         if index == 0 { return .null }
         let node = Int(objects[index])
-        guard tree.kind(of: node) == .dictionary else { return .value(tree.value(at: node)) }
+        guard tree.kind(of: node) == .dictionary else {
+            if tree.kind(of: node) == .string, tree.string(at: node, equals: "$null") { return .null }
+            return .value(tree.value(at: node))
+        }
         if let c = classOf(index), let info = classInfo[c] {
             var fields: [Field] = []
             fields.reserveCapacity(tree.count(of: node))

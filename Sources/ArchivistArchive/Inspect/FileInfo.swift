@@ -8,12 +8,15 @@ public struct FileInfo: Sendable {
     /// The report, keys in a fixed order.
     public let report: PlistDictionary
 
-    /// Inspects a file's bytes.
+    /// Inspects a file's bytes. An NSArchiver typedstream is reported as
+    /// format `typedstream`, with the archive section of the keyed archive it
+    /// reads as (archiver `NSArchiver`).
     public init(_ bytes: [UInt8]) throws {
-        let document = try PropertyList.read(bytes)
+        let typedstream = Typedstream.looksLikeTypedstream(bytes)
+        let document = try Typedstream.readDocument(bytes)
         var r = PlistDictionary()
-        r["format"] = .string(document.format.rawValue)
-        if document.format == .binary {
+        r["format"] = .string(typedstream ? "typedstream" : document.format.rawValue)
+        if document.format == .binary, !typedstream {
             r["version"] = .string("bplist00")
         }
         r["size"] = .int(Int64(bytes.count))
@@ -21,7 +24,7 @@ public struct FileInfo: Sendable {
         let counter = TreeCounter(tree)
         r["values"] = .int(Int64(counter.values))
         r["maxDepth"] = .int(Int64(counter.maxDepth))
-        if document.format == .binary {
+        if document.format == .binary, !typedstream {
             let b = try BinaryPlistInfo(bytes)
             r["trailer"] = .dictionary(PlistDictionary([
                 ("offsetSize", .int(Int64(b.offsetSize))), ("referenceSize", .int(Int64(b.referenceSize))),
@@ -53,7 +56,7 @@ public struct FileInfo: Sendable {
         }
         let objects = graph.objectCount
         return .dictionary(PlistDictionary([
-            ("archiver", .string(archive.archiver)), ("version", .integer(archive.version)),
+            ("archiver", .string(archive.readFrom ?? archive.archiver)), ("version", .integer(archive.version)),
             ("topKeys", .array(archive.topEntries.map { .string($0.key) })),
             ("objects", .int(Int64(objects))), ("entries", .int(Int64(archive.objects.count))),
             ("classes", .array(census.entries.map { e in
@@ -103,7 +106,9 @@ public struct FileInfo: Sendable {
         }
         if case .dictionary(let a)? = report["archive"] {
             let tops = (a["topKeys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-            out.append("keyed archive: \(str(a["archiver"])) version \(int(a["version"])), top keys: \(tops), \(int(a["objects"])) objects in \(int(a["entries"])) entries")
+            // A typedstream's envelope version is the one it is read into, not the stream's own.
+            let kind = str(a["archiver"]) == "NSArchiver" ? "NSArchiver typedstream" : "keyed archive: \(str(a["archiver"])) version \(int(a["version"]))"
+            out.append("\(kind), top keys: \(tops), \(int(a["objects"])) objects in \(int(a["entries"])) entries")
             for c in a["classes"]?.arrayValue ?? [] {
                 guard case .dictionary(let d) = c else { continue }
                 let kind = d["foundation"] == .bool(true) ? "Foundation" : "custom"

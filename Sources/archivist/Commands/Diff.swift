@@ -11,7 +11,8 @@ struct Diff: ParsableCommand {
             The files may be in any formats: an XML and a binary plist of the same tree are
             equal. Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: ...'
             (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
-            Keyed archives are compared as object graphs ($top.root.field...), so an object
+            Keyed archives (and NSArchiver typedstreams, read as the keyed archives they
+            hold) are compared as object graphs ($top.root.field...), so an object
             stored at another $objects index is not a change, while what migrate changes is:
             a class renamed ('~ root: class A -> B'), a key renamed or removed, an inline
             primitive boxed ('~ root.Rating: inline real 3.5 -> NSNumber 3.5'). Property
@@ -40,9 +41,10 @@ struct Diff: ParsableCommand {
         let diff: PlistDiff
         var current = a
         do {
-            let first = try PropertyList.read(try FileIO.read(a)).tree
+            // A typedstream is compared as the keyed archive it reads as.
+            let first = try Typedstream.readDocument(try FileIO.read(a)).tree
             current = b
-            let second = try PropertyList.read(try FileIO.read(b)).tree
+            let second = try Typedstream.readDocument(try FileIO.read(b)).tree
             current = a
             diff = try PlistDiff(first, second)
         } catch let error as PlistError {

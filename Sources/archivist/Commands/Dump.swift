@@ -232,7 +232,8 @@ struct Dump: ParsableCommand {
     /// objects, or the plain tree.
     func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
         let tree = try document.tree
-        guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(tree.value) }
+        // A plain tree's bookmark data is shown decoded beside its bytes.
+        guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(raw ? tree.value : BookmarkJSON.decoded(tree.value)) }
         try ArchiveJSONView.write(try ObjectGraph(tree), options: options, into: &json)
     }
 }

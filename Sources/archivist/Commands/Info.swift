@@ -14,7 +14,8 @@ struct Info: ParsableCommand {
             an earlier one byte for byte; for keyed archives the archiver, version, $top
             keys, the class census and whether it would pass lint --secure with no
             allowlist (and what to allow or box if not); archives nested in data, by key
-            path. --json prints one JSON array with an object per file.
+            path. An NSArchiver typedstream is format 'typedstream', with the archive it
+            reads as. --json prints one JSON array with an object per file.
             With --sqlite STORE --table T --column C each blob of the column (or --row ID)
             is inspected as a file, headed 'STORE: T.C row N' (in JSON: path, table,
             column and row; with --label-column, label and labelColumn).

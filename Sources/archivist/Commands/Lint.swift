@@ -29,7 +29,8 @@ struct Lint: ParsableCommand {
             Foundation classes (NS.objects an array of references, NS.keys and NS.objects
             of one length, NS.string a string, NS.time a real, NS.uuidbytes 16 bytes, ...);
             its errors name the $objects index and the key path (as get takes it) that
-            leads there.
+            leads there. An NSArchiver typedstream (an iMessage attributedBody) is checked
+            as the keyed archive it reads as.
             With --secure, keyed archives (and archives nested in data values) are also
             checked against a secure-coding policy, as NSKeyedUnarchiver's
             unarchivedObject(ofClasses:from:) would apply it: every object's class (or a
@@ -246,7 +247,8 @@ struct Lint: ParsableCommand {
     /// `census` (when the rules are checked). Without --secure and --rules a
     /// binary plist that is no archive is checked in place, building no tree.
     private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
-        Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
+        if FormatSniffer.isTypedstream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census) }
+        return Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
                         requiredFormat: requireFormat) { document -> [PlistError] in
             var extra: [PlistError] = []
             // Every check reads the compact tree reading built.
@@ -256,5 +258,27 @@ struct Lint: ParsableCommand {
             if let policy { extra += try SecureCodingCheck.errors(in: tree, policy: policy) }
             return extra
         }
+    }
+
+    /// The problems of an NSArchiver typedstream (an iMessage `attributedBody`):
+    /// where it cannot be read, else the checks of the keyed archive it reads
+    /// as (the class census and --secure's policy too); with --require-format,
+    /// that it is none of the property-list formats.
+    private func typedstreamFindings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
+        var errors: [PlistError] = []
+        if let requireFormat {
+            errors.append(PlistError(.invalidValue, "the file is an NSArchiver typedstream; this check requires \(requireFormat.rawValue)"))
+        }
+        do {
+            let tree = try Typedstream.document(Array(bytes)).tree
+            errors += UnarchiverCheck.errors(in: try KeyedArchive(tree))
+            census?.add(tree)
+            if let policy { errors += try SecureCodingCheck.errors(in: tree, policy: policy) }
+        } catch let error as PlistError {
+            errors.append(error)
+        } catch {
+            errors.append(PlistError(.io, "\(error)"))
+        }
+        return errors.map { Linter.Finding(path: path, error: $0) }
     }
 }
