@@ -223,7 +223,7 @@ package struct BatchConverter: Sendable {
         case .nothingToChange where target == .inPlace && format == document.format:
             return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: bytesIn)
         case .document, .nothingToChange:
-            tree = try document.tree
+            tree = document.tree
         case .value(let value):
             tree = try PlistTree(value, limits: .writing)
         }

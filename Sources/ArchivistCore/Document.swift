@@ -1,55 +1,23 @@
-/// What a reader produced: the property list, the format it was read from,
-/// and the mistakes that the format's own parsers accept silently.
+/// What a reader produced: the property list as the compact tree every
+/// reader builds, the format it was read from, and the mistakes that the
+/// format's own parsers accept silently.
 ///
-/// Readers produce a compact `PlistTree`; `value` gives the editable
-/// `PlistValue` form (converted on each access, so read it once). A document
-/// made from a value converts the other way when `tree` is asked for.
+/// Read-only work (key paths, checks, views, conversion) reads `tree`; to
+/// edit, take its value (`document.tree.value`, one conversion, where it is
+/// seen) and write the result with `PropertyList.write(_:as:)`.
 public struct PlistDocument: Sendable {
-    private enum Content: Sendable {
-        case tree(PlistTree)
-        case value(PlistValue)
-    }
-
-    private var content: Content
+    /// The property list.
+    public var tree: PlistTree
     /// The format the input was in.
     public var format: PlistFormat
     /// Duplicate keys, lone surrogates and encoding mismatches, in input order.
     public var diagnostics: [PlistDiagnostic]
 
-    /// A document of a value read from a format.
-    public init(value: PlistValue, format: PlistFormat, diagnostics: [PlistDiagnostic] = []) {
-        content = .value(value)
-        self.format = format
-        self.diagnostics = diagnostics
-    }
-
     /// A document of a tree read from a format.
     public init(tree: PlistTree, format: PlistFormat, diagnostics: [PlistDiagnostic] = []) {
-        content = .tree(tree)
+        self.tree = tree
         self.format = format
         self.diagnostics = diagnostics
-    }
-
-    /// The property list as an editable value; setting it replaces the content.
-    public var value: PlistValue {
-        get {
-            switch content {
-            case .tree(let tree): return tree.value
-            case .value(let value): return value
-            }
-        }
-        set { content = .value(newValue) }
-    }
-
-    /// The property list as a compact tree (a document made from a value
-    /// nested deeper than the default depth limit cannot give one).
-    public var tree: PlistTree {
-        get throws {
-            switch content {
-            case .tree(let tree): return tree
-            case .value(let value): return try PlistTree(value)
-            }
-        }
     }
 }
 

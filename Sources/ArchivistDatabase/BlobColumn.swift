@@ -155,7 +155,7 @@ public struct BlobColumnSummary: Sendable, Equatable {
                 var summary = BlobColumnSummary(column: column, blobs: 0, propertyLists: 0, archives: 0)
                 try column.eachBlob(in: db) { bytes in
                     summary.blobs += 1
-                    guard let value = try? PropertyList.read(bytes).value else { return }
+                    guard let value = try? PropertyList.read(bytes).tree.value else { return }
                     summary.propertyLists += 1
                     if KeyedArchive.looksLikeArchive(value) { summary.archives += 1 }
                 }

@@ -83,7 +83,7 @@ public struct StoreMigration {
             try column.forEachValue(in: db) { row, value in
                 do {
                     let document = try PropertyList.read(try Self.propertyListBytes(value))
-                    let result = try migrator.migrate(document.value)
+                    let result = try migrator.migrate(document.tree.value)
                     if result.report.isEmpty {
                         outcome.unchanged += 1
                     } else {

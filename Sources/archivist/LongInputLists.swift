@@ -76,7 +76,7 @@ enum LongInputLists {
         /// nil when it cannot be read or has an argument this fast path does not
         /// handle (an option taking several values, or the rest of the line).
         init?(dumpedHelp: [UInt8]) {
-            guard case .dictionary(let root)? = try? PropertyList.read(dumpedHelp, options: ReadOptions()).value,
+            guard case .dictionary(let root)? = try? PropertyList.read(dumpedHelp, options: ReadOptions()).tree.value,
                   case .dictionary(let command)? = root["command"],
                   case .array(let arguments)? = command["arguments"] else { return nil }
             for case .dictionary(let argument) in arguments {

@@ -146,7 +146,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// (exponential in the depth); each container is now inferred once.
     func testSchemaOfSharedContainersIsLinear() throws {
         let url = TestPaths.corpus.appendingPathComponent("hostile/fuzz-schema-shared-containers.plist")
-        let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).value
+        let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value
         _ = try CodableSchema(try PlistTree(value))
         _ = try CodableExport.tree(value, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     }

@@ -11,7 +11,7 @@ final class UnarchiverCheckTests: XCTestCase {
     static let base = PlistEditorTests.corpus.appendingPathComponent("archives/foundation-classes.plist")
 
     func baseTree() throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: Self.base))).value
+        try PropertyList.read([UInt8](try Data(contentsOf: Self.base))).tree.value
     }
 
     /// The envelope and `$objects` of a tree.
@@ -52,7 +52,7 @@ final class UnarchiverCheckTests: XCTestCase {
     func testFoundationArchivesPass() throws {
         for name in ["foundation-classes.plist", "foundation-values.plist", "attributed-strings.plist", "counted-set.plist",
                      "computer.plist", "cycle.plist"] {
-            let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/\(name)")))).value
+            let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/\(name)")))).tree.value
             XCTAssertEqual(UnarchiverCheck.errors(in: try KeyedArchive(tree)).map(\.message), [], name)
         }
     }

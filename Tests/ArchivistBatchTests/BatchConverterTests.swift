@@ -61,12 +61,12 @@ final class BatchConverterTests: XCTestCase {
         var diagnostics: [PlistDiagnostic] = []
         try batch.convert(a) { diagnostics.append($0) }
         XCTAssertEqual(diagnostics.map(\.kind), [.duplicateKey])
-        XCTAssertEqual(try PropertyList.read(FileIO.read(out + "/a.plist")).value, .dictionary(PlistDictionary([("k", .string("w"))])))
+        XCTAssertEqual(try PropertyList.read(FileIO.read(out + "/a.plist")).tree.value, .dictionary(PlistDictionary([("k", .string("w"))])))
         // a.json would also become out/nested/a.plist: the first result stays.
         XCTAssertThrowsError(try batch.convert(b)) { error in
             XCTAssertEqual(error as? PlistError, PlistError(.io, "refusing to overwrite \(out)/a.plist, the result of \(a)"))
         }
-        let kept = try PropertyList.read(try FileIO.read(out + "/a.plist")).value
+        let kept = try PropertyList.read(try FileIO.read(out + "/a.plist")).tree.value
         XCTAssertEqual(kept.typeName, "dictionary")
 
         // A folder that holds the inputs would overwrite them.

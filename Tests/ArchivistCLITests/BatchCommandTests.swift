@@ -137,7 +137,7 @@ extension CLITests {
         XCTAssertTrue(converted.stderr.contains("in/f7.plist:1:"), converted.stderr)
         XCTAssertEqual(try listing("out").count, 39)
         let report = try XCTUnwrap(contents("report.json"))
-        guard case .array(let entries) = try PropertyList.read([UInt8](report)).value else { return XCTFail("report") }
+        guard case .array(let entries) = try PropertyList.read([UInt8](report)).tree.value else { return XCTFail("report") }
         XCTAssertEqual(entries.count, 40)
 
         // lint: the same lines as one file at a time, in input order.

@@ -33,7 +33,7 @@ extension CLITests {
 
     private func plistHolding(_ bookmarks: [String: [UInt8]]) throws -> String {
         let data = try PropertyListSerialization.data(fromPropertyList: bookmarks.mapValues { Data($0) }, format: .binary, options: 0)
-        FileManager.default.createFile(atPath: work.appendingPathComponent("Bookmarks.plist").path, contents: data)
+        XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent("Bookmarks.plist").path, contents: data))
         return "Bookmarks.plist"
     }
 

@@ -106,13 +106,13 @@ final class CLITests: XCTestCase {
         let binary = try run(["convert", corpus("foundation/info-plist.xml.plist"), "--to", "binary1"])
         XCTAssertEqual(binary.status, 0)
         XCTAssertEqual(binary.output.prefix(8), Data("bplist00".utf8))
-        XCTAssertEqual(try PropertyList.read([UInt8](binary.output)).value, try PropertyList.read([UInt8](xml.output)).value)
+        XCTAssertEqual(try PropertyList.read([UInt8](binary.output)).tree.value, try PropertyList.read([UInt8](xml.output)).tree.value)
 
         let openstep = try run(["convert", corpus("json/strings.json"), "--to", "openstep"])
         XCTAssertEqual(openstep.status, 0, openstep.stderr)
         XCTAssertTrue(openstep.stdout.hasPrefix("{\n\tascii = plain;\n"), openstep.stdout)
-        XCTAssertEqual(try PropertyList.read([UInt8](openstep.output)).value,
-                       try PropertyList.read([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("json/strings.json"))))).value)
+        XCTAssertEqual(try PropertyList.read([UInt8](openstep.output)).tree.value,
+                       try PropertyList.read([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("json/strings.json"))))).tree.value)
 
         // A tree OpenStep cannot hold: a located refusal, no output, no file.
         let refused = try run(["convert", source, "--to", "openstep", "-o", "out.plist"])
@@ -162,7 +162,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try listing("many").count, 40)
         let last = try PropertyList.read([UInt8](try XCTUnwrap(contents("many/in39.plist"))))
         XCTAssertEqual(last.format, .binary)
-        XCTAssertEqual(last.value, .dictionary(PlistDictionary([("k", .int(39))])))
+        XCTAssertEqual(last.tree.value, .dictionary(PlistDictionary([("k", .int(39))])))
         // An output file with many inputs is the same usage error as with two.
         let many = try run(["convert"] + names + ["--to", "json", "-o", "one.json"])
         let two = try run(["convert"] + names.prefix(2) + ["--to", "json", "-o", "one.json"])
@@ -184,7 +184,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try listing("out/json"), ["dates.json", "integers.xml.json"])
         let written = try PropertyList.read([UInt8](try XCTUnwrap(contents("out/json/dates.json"))))
         XCTAssertEqual(written.format, .json)
-        XCTAssertEqual(written.value.arrayValue?.first, .string("0001-01-01T00:00:00Z"))
+        XCTAssertEqual(written.tree.value.arrayValue?.first, .string("0001-01-01T00:00:00Z"))
         // Results of an earlier run are replaced; inputs are not.
         XCTAssertEqual(try run(["convert", dates, "--to", "json", "--output-dir", "out/json"]).status, 0)
 

@@ -68,7 +68,7 @@ extension CLITests {
         let bytes = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("foundation/info-plist.bplist"))))
         // Up to "bplis", a prefix is a valid OpenStep string (an unquoted word).
         for n in 1..<6 {
-            XCTAssertEqual(try PropertyList.read(Array(bytes[..<n])).value, .string(String(decoding: bytes[..<n], as: UTF8.self)))
+            XCTAssertEqual(try PropertyList.read(Array(bytes[..<n])).tree.value, .string(String(decoding: bytes[..<n], as: UTF8.self)))
         }
         for n in [0] + Array(6..<bytes.count) {
             XCTAssertThrowsError(try PropertyList.read(Array(bytes[..<n])), "\(n) bytes") { error in

@@ -7,7 +7,7 @@ extension CLITests {
     /// Foundation's archive of every class dump shows as a value, with the
     /// first object of some classes changed by `edits`.
     func brokenFoundationArchive(_ edits: [String: (inout PlistDictionary) -> Void]) throws -> PlistValue {
-        let tree = try PropertyList.read([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("archives/foundation-classes.plist"))))).value
+        let tree = try PropertyList.read([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: corpus("archives/foundation-classes.plist"))))).tree.value
         guard case .dictionary(var envelope) = tree, case .array(var objects)? = envelope["$objects"] else { throw XCTSkip("not an archive") }
         for (className, edit) in edits {
             let cls = try XCTUnwrap(objects.firstIndex { if case .dictionary(let d) = $0 { return d["$classname"] == .string(className) } else { return false } })

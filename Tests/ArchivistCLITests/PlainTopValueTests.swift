@@ -30,7 +30,7 @@ extension CLITests {
 
     func testPlainTopFoundationWrites() throws {
         let file = try plainTopArchive()
-        let top = try XCTUnwrap(PropertyList.read([UInt8](try XCTUnwrap(contents(file)))).value.dictionaryValue?["$top"]?.dictionaryValue)
+        let top = try XCTUnwrap(PropertyList.read([UInt8](try XCTUnwrap(contents(file)))).tree.value.dictionaryValue?["$top"]?.dictionaryValue)
         XCTAssertEqual(top["IB.flag"], .bool(true))
         XCTAssertEqual(top["count"], .int(5))
         let read = try plainTopReads(file)

@@ -73,7 +73,7 @@ extension CLITests {
                 XCTFail("\(row.path): \(error)")
                 continue
             }
-            let value = original.value
+            let value = original.tree.value
             // What Foundation reads from the file (nil where it cannot).
             let foundation = try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)
             try roundTrip(row, value, to: .binary, back: original.format, expected: value,
@@ -107,7 +107,7 @@ extension CLITests {
         let out = try run(["convert", row.file, "--to", format.rawValue])
         guard out.status == 0 else { return XCTFail("\(name): \(out.stderr)") }
         XCTAssertEqual(out.stderr, "", name)
-        XCTAssertEqual(try? PropertyList.read([UInt8](out.output)).value, expected, name)
+        XCTAssertEqual(try? PropertyList.read([UInt8](out.output)).tree.value, expected, name)
         if let judge {
             let read = try? PropertyListSerialization.propertyList(from: out.output, options: [], format: nil)
             XCTAssertNotNil(read, "\(name): Foundation cannot read the result")
@@ -117,7 +117,7 @@ extension CLITests {
         try out.output.write(to: work.appendingPathComponent(intermediate))
         let again = try run(["convert", intermediate, "--to", back.rawValue])
         guard again.status == 0 else { return XCTFail("\(name) and back to \(back.rawValue): \(again.stderr)") }
-        XCTAssertEqual(try? PropertyList.read([UInt8](again.output)).value, expected, "\(name) and back to \(back.rawValue)")
+        XCTAssertEqual(try? PropertyList.read([UInt8](again.output)).tree.value, expected, "\(name) and back to \(back.rawValue)")
     }
 
     func testRealWorldFilesDumpWithEveryArchiveDecoded() throws {

@@ -83,7 +83,7 @@ extension CLITests {
         let store = try makeStore("Mixed.sqlite")
         let path = work.appendingPathComponent(store).path
         let db = try SQLiteDatabase(path: path)
-        let xml = try PropertyList.write(try PropertyList.read(try contactArchive(email: "text@example.com")).value, as: .xml)
+        let xml = try PropertyList.write(try PropertyList.read(try contactArchive(email: "text@example.com")).tree.value, as: .xml)
         let text = try db.prepare("INSERT INTO ZEMPLOYEEENTITY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCONTACT) VALUES (5, 1, 1, 'Text', ?)")
         try text.bind(1, text: String(decoding: xml, as: UTF8.self))
         _ = try text.step()

@@ -61,7 +61,7 @@ extension CLITests {
     }
 
     func testATypedstreamFileDumpsAndAnswersGet() throws {
-        FileManager.default.createFile(atPath: work.appendingPathComponent("a.typedstream").path, contents: Data(Self.typedstreamArray))
+        XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent("a.typedstream").path, contents: Data(Self.typedstreamArray)))
         let dump = try run(["dump", "a.typedstream"])
         XCTAssertEqual(dump.status, 0, dump.stderr)
         XCTAssertEqual(dump.stdout, "NSArchiver typedstream, 5 entries in $objects, 1 object\n{\n  root = NSArray [\n    \"a\"\n    7\n  ]\n}\n")
@@ -79,7 +79,7 @@ extension CLITests {
 
     func testATypedstreamInDataIsShownDecoded() throws {
         let data = try PropertyListSerialization.data(fromPropertyList: ["body": Data(Self.typedstreamArray)], format: .binary, options: 0)
-        FileManager.default.createFile(atPath: work.appendingPathComponent("Holder.plist").path, contents: data)
+        XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent("Holder.plist").path, contents: data))
         let r = try run(["dump", "Holder.plist"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("holding an NSArchiver typedstream"), r.stdout)
@@ -96,7 +96,7 @@ extension CLITests {
         var other = bytes
         other[other.count - 3] = 8
         for (name, content) in [("a.typedstream", bytes), ("b.typedstream", other), ("cut.typedstream", Array(bytes.dropLast(6)))] {
-            FileManager.default.createFile(atPath: work.appendingPathComponent(name).path, contents: Data(content))
+            XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent(name).path, contents: Data(content)))
         }
         let info = try run(["info", "a.typedstream"])
         XCTAssertEqual(info.status, 0, info.stderr)

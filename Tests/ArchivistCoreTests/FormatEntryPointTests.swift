@@ -20,7 +20,7 @@ final class FormatEntryPointTests: XCTestCase {
 
     func testWritersAppendToASinkWhatTheyReturn() throws {
         let theirs = try foundationBinary()
-        let tree = try BinaryPlistReader.read(theirs).value
+        let tree = try BinaryPlistReader.read(theirs).tree.value
         let strings = PlistValue.dictionary(PlistDictionary([("a", .string("b c")), ("d", .array([.data([1, 2, 3, 4, 5])]))]))
         let writers: [(String, PlistValue, ([UInt8]) throws -> PlistDocument, (PlistValue) throws -> [UInt8], SinkWriter)] = [
             ("xml", tree, { try XMLPlistReader.read($0) }, { try PropertyList.write($0, as: .xml) }, { v, o, s in try PlistTree(v).withView { try XMLPlistWriter.write(&$0, options: o, into: s) } }),
@@ -39,9 +39,9 @@ final class FormatEntryPointTests: XCTestCase {
             XCTAssertEqual(sink.bytes(), prefix + alone, name)
             let fromBytes = try read(alone)
             let fromBuffer = try alone.withUnsafeBytes { try PropertyList.read($0) }
-            XCTAssertEqual(fromBytes.value, fromBuffer.value, name)
+            XCTAssertEqual(fromBytes.tree.value, fromBuffer.tree.value, name)
             // XML floors dates to whole seconds and JSON has no dates or data: only these two give the tree back.
-            if name == "binary" || name == "openstep" { XCTAssertEqual(fromBytes.value, value, name) }
+            if name == "binary" || name == "openstep" { XCTAssertEqual(fromBytes.tree.value, value, name) }
         }
         let sink = ByteSink()
         try PlistTree(tree).withView { try BinaryPlistWriter.write(&$0, options: WriteOptions(), into: sink) }

@@ -53,21 +53,21 @@ final class FormatSnifferTests: XCTestCase {
     private func read(_ text: String) throws -> PlistDocument { try PropertyList.read(Array(text.utf8)) }
 
     func testAmbiguousTextReadsAsJSONWhenItIsJSON() throws {
-        XCTAssertEqual(try read("123").value, .int(123))
+        XCTAssertEqual(try read("123").tree.value, .int(123))
         XCTAssertEqual(try read("123").format, .json)
-        XCTAssertEqual(try read("true").value, .bool(true))
+        XCTAssertEqual(try read("true").tree.value, .bool(true))
         XCTAssertEqual(try read("\"s\"").format, .json)
         XCTAssertEqual(try read("{}").format, .json)
     }
 
     func testAmbiguousTextFallsBackToOpenStep() throws {
-        XCTAssertEqual(try read("1.2.3").value, .string("1.2.3"))
+        XCTAssertEqual(try read("1.2.3").tree.value, .string("1.2.3"))
         XCTAssertEqual(try read("1.2.3").format, .openstep)
         // A zero-length file is no property list (Foundation rejects it too);
         // a .strings file of only a comment is an empty dictionary.
         XCTAssertThrowsError(try read(""))
-        XCTAssertEqual(try read("/* empty */\n").value, .dictionary(PlistDictionary()))
-        XCTAssertEqual(try read("1 = one;\n2 = two;").value, .dictionary(PlistDictionary([("1", .string("one")), ("2", .string("two"))])))
+        XCTAssertEqual(try read("/* empty */\n").tree.value, .dictionary(PlistDictionary()))
+        XCTAssertEqual(try read("1 = one;\n2 = two;").tree.value, .dictionary(PlistDictionary([("1", .string("one")), ("2", .string("two"))])))
     }
 
     /// Text that is neither: the error comes from the reader that got further,

@@ -66,7 +66,7 @@ final class StrictTextDecodingTests: XCTestCase {
         }
         var good: [UInt8] = [0xFE, 0xFF]
         for u in Array("(\"😀\")".utf16) { good += [UInt8(u >> 8), UInt8(u & 0xFF)] }
-        XCTAssertEqual(try PropertyList.read(good).value, .array([.string("😀")]), "a surrogate pair is one character")
+        XCTAssertEqual(try PropertyList.read(good).tree.value, .array([.string("😀")]), "a surrogate pair is one character")
     }
 }
 

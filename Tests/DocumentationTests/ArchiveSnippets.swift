@@ -15,7 +15,7 @@ final class ArchiveSnippets: XCTestCase {
     func testInspectCheckAndMigrate() throws {
         let bytes = corpus("scary-creature-v1.plist")
         let document = try PropertyList.read(bytes)
-        let tree = try document.tree
+        let tree = document.tree
         let graph = try ObjectGraph(tree)
         print(try ArchiveDumper.render(graph))
         XCTAssertTrue(try ArchiveDumper.render(graph).contains("ScaryCreatures.ScaryCreatureData"))
@@ -39,7 +39,7 @@ final class ArchiveSnippets: XCTestCase {
               "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
             }
             """.utf8))
-        let outcome = try Migrator(rules: rules).migrate(document.value)
+        let outcome = try Migrator(rules: rules).migrate(tree.value)
         for line in outcome.report.lines { print(line) }
         let migrated = try PropertyList.write(outcome.value, as: .binary)
 
@@ -52,7 +52,7 @@ final class ArchiveSnippets: XCTestCase {
             allowedClasses: ["ScaryCreatures2.ScaryCreatureData"])
 
         XCTAssertEqual(inCode, rules, "rules in code equal the file's")
-        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(document.value).value, as: .binary), migrated)
+        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(document.tree.value).value, as: .binary), migrated)
         XCTAssertEqual(outcome.report.lines.count, 2, "\(outcome.report.lines)")
         let after = try PropertyList.read(migrated).tree
         XCTAssertEqual(try SecureCodingCheck.errors(in: after, policy: SecurePolicy(rules: rules)), [])

@@ -17,8 +17,7 @@ final class CoreSnippets: XCTestCase {
         }
         XCTAssertEqual(document.format, .binary)
 
-        guard case .dictionary(let info) = document.value,
-              case .string(let identifier)? = info["CFBundleIdentifier"] else {
+        guard let identifier = document.tree.rootNode["CFBundleIdentifier"]?.stringValue else {
             throw PlistError(.invalidValue, "no bundle identifier")
         }
         print(identifier)                           // org.example.Archivist
@@ -33,7 +32,7 @@ final class CoreSnippets: XCTestCase {
 
         // Foundation reads both back to the same values.
         for written in [xml, json] {
-            let back = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try PropertyList.write(try PropertyList.read(written).value, as: .json))) as? [String: Any])
+            let back = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try PropertyList.write(try PropertyList.read(written).tree.value, as: .json))) as? [String: Any])
             XCTAssertEqual(back["CFBundleIdentifier"] as? String, "org.example.Archivist")
             XCTAssertEqual(back["LaunchCount"] as? Int, 12)
             XCTAssertEqual(back["Ratio"] as? Double, 0.75)

@@ -106,7 +106,7 @@ final class DatabaseSnippets: XCTestCase {
         XCTAssertEqual(records, ["Ada", "Grace", "Edsger"].enumerated().map {
             ContactRecord(tel: "555-010\($0.offset)", fax: "555-020\($0.offset)", email: "\($0.element.lowercased())@example.com")
         })
-        let again = try fill.run(on: store) { try PropertyList.write(try CodableExport.tree(try PropertyList.read($0).value), as: .json) }
+        let again = try fill.run(on: store) { try PropertyList.write(try CodableExport.tree(try PropertyList.read($0).tree.value), as: .json) }
         XCTAssertEqual(again.unchanged, 3, "a second run rewrites nothing")
     }
 }

@@ -14,10 +14,10 @@ final class GuideSnippets: XCTestCase {
     func testLibraryPage() throws {
         let bytes = corpus("foundation/info-plist.bplist")
         let document = try PropertyList.read(bytes)                  // any format, detected from the content
-        let tree = try document.tree                                 // the compact tree every reader builds
+        let tree = document.tree                                 // the compact tree every reader builds
         print(tree.rootNode["CFBundleIdentifier"]?.stringValue ?? "") // typed navigation, nil where the file differs
         let xml = try PropertyList.write(tree, as: .xml)             // Foundation's XML, byte for byte
-        var settings = document.value                                // the editable form, for changes
+        var settings = tree.value                                    // the editable form, for changes
         if case .dictionary(var entries) = settings {
             entries["CFBundleVersion"] = .string("43")
             settings = .dictionary(entries)

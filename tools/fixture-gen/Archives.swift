@@ -137,7 +137,7 @@ enum ArchiveFixtures {
     /// names the scenarios have on disk (Foundation on Linux ignores setClassName).
     static func archive(_ root: Any, names: [String: String]) throws -> [UInt8] {
         let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
-        var tree = try PropertyList.read([UInt8](data)).value
+        var tree = try PropertyList.read([UInt8](data)).tree.value
         guard case .dictionary(var envelope) = tree, case .array(var objects)? = envelope["$objects"] else { return [UInt8](data) }
         func rename(_ s: String) -> String { names[s] ?? names[s.replacingOccurrences(of: "fixture_gen.", with: "")] ?? s }
         for (i, object) in objects.enumerated() {

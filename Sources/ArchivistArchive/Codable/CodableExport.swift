@@ -375,7 +375,7 @@ struct CodableExporter {
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
         if expandsNestedArchives, nesting < NestedData.maxLevels, let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
-            return try exportEmbedded(nested.document.value, path: path, depth: depth) ?? .null
+            return try exportEmbedded(nested.document.tree.value, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
     }
@@ -414,7 +414,7 @@ struct CodableExporter {
     /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
     private func embedded(_ bytes: [UInt8]) -> PlistValue? {
         guard let nested = NestedData.read(bytes), nested.isPropertyList || nested.kind == .json else { return nil }
-        return nested.document.value
+        return nested.document.tree.value
     }
 }
 

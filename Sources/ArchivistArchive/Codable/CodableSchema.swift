@@ -316,7 +316,7 @@ struct SchemaInference: Sendable {
         case .null, .uid: return nil
         case .data(let bytes):
             if let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
-                return try value(nested.document.value, nameHint: nameHint, path: path, depth: depth + 1)
+                return try value(nested.document.tree.value, nameHint: nameHint, path: path, depth: depth + 1)
             }
             return .data
         case .array(let items):
@@ -437,7 +437,7 @@ struct SchemaInference: Sendable {
 
     private mutating func payload(_ bytes: [UInt8], name: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         guard let nested = NestedData.read(bytes), nested.isPropertyList || nested.kind == .json else { return .data }
-        return try value(nested.document.value, nameHint: name, path: path, depth: depth + 1)
+        return try value(nested.document.tree.value, nameHint: name, path: path, depth: depth + 1)
     }
 
     private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {

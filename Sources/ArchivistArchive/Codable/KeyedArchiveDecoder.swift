@@ -28,7 +28,7 @@ public struct KeyedArchiveDecoder: Sendable {
 
     /// Decodes an archive's bytes (binary, XML or any supported format).
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decode(type, fromTree: try PropertyList.read(bytes).value)
+        try decode(type, from: try PropertyList.read(bytes).tree)
     }
 
     /// Decodes an archive's bytes.
@@ -36,10 +36,10 @@ public struct KeyedArchiveDecoder: Sendable {
         try decode(type, from: [UInt8](data))
     }
 
-    /// Decodes an archive tree (or a plain property list).
-    public func decode<T: Decodable>(_ type: T.Type, fromTree value: PlistValue) throws -> T {
-        let tree = try CodableExport.tree(value, rules: rules, options: CodableOptions(cycles: cycles, nativeLeaves: true))
-        return try TreeDecoder(tree, codingPath: []).decodeValue(type)
+    /// Decodes an archive (or a plain property list) as a reader built it.
+    public func decode<T: Decodable>(_ type: T.Type, from tree: PlistTree) throws -> T {
+        let exported = try CodableExport.tree(tree, rules: rules, options: CodableOptions(cycles: cycles, nativeLeaves: true))
+        return try TreeDecoder(exported, codingPath: []).decodeValue(type)
     }
 }
 

@@ -148,7 +148,7 @@ public struct PlistDiff: Sendable {
         case (.data(let x), .data(let y)) where x != y && depth < 1_000 && levels < NestedData.maxLevels:
             // Property lists in data are compared by content.
             if let dx = NestedData.read(x), let dy = NestedData.read(y),
-               let cx = try? Self.comparable(dx.document.value), let cy = try? Self.comparable(dy.document.value) {
+               let cx = try? Self.comparable(dx.document.tree.value), let cy = try? Self.comparable(dy.document.tree.value) {
                 compare(cx, cy, path: path, depth: depth + 1, levels: levels + 1)
             } else {
                 record(.changed, path, a, b)

@@ -77,7 +77,8 @@ public struct TreeDumper {
             out += pad(indent) + "}"
         case .data:
             let bytes = tree.data(at: n) ?? []
-            if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedData.read(bytes), let inside = try? nested.document.tree {
+            if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedData.read(bytes) {
+                let inside = nested.document.tree
                 out += DumpText.data(bytes, stable: options.stable) + " holding " + nested.label + " "
                 var inner = options
                 inner.nestedLevels -= 1

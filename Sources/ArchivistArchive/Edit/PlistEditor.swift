@@ -104,7 +104,7 @@ public enum PlistEditor {
         guard nesting < 8, let document = try? PropertyList.read(bytes) else {
             throw fail(path, i, "data of \(bytes.count) bytes holds no property list to look into")
         }
-        let edited = try applying(edit, to: document.value, path: path, at: i, create: create, nesting: nesting + 1)
+        let edited = try applying(edit, to: document.tree.value, path: path, at: i, create: create, nesting: nesting + 1)
         return try PropertyList.write(edited, as: document.format)
     }
 }

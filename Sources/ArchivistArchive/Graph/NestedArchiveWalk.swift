@@ -40,7 +40,8 @@ package enum NestedArchiveWalk {
                              broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
         guard level <= NestedData.maxLevels else { return }
         func data(_ bytes: [UInt8], at path: String) throws {
-            guard level < NestedData.maxLevels, let nested = NestedData.read(bytes), let inner = try? nested.document.tree else { return }
+            guard level < NestedData.maxLevels, let nested = NestedData.read(bytes) else { return }
+            let inner = nested.document.tree
             try walk(inner, keyPath: path, level: level + 1, kind: nested.kind, size: bytes.count, broken: broken, visit)
         }
         if KeyedArchive.looksLikeArchive(tree) {

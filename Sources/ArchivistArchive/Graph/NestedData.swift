@@ -35,14 +35,14 @@ package struct NestedData {
     /// above or does not read as what it starts like.
     package static func read(_ bytes: [UInt8]) -> NestedData? {
         if Bookmark.looksLikeBookmark(bytes) {
-            return Bookmark.decode(bytes).map { NestedData(kind: .bookmark, document: PlistDocument(value: $0.value, format: .binary)) }
+            return Bookmark.decode(bytes).flatMap { try? PlistTree($0.value) }.map { NestedData(kind: .bookmark, document: PlistDocument(tree: $0, format: .binary)) }
         }
         if Typedstream.looksLikeTypedstream(bytes) {
             return (try? Typedstream.document(bytes)).map { NestedData(kind: .typedstream, document: $0) }
         }
         if bytes.starts(with: Array("bplist00".utf8)) || bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8)) {
-            guard let doc = try? PropertyList.read(bytes), let tree = try? doc.tree else { return nil }
-            return NestedData(kind: KeyedArchive.looksLikeArchive(tree) ? .keyedArchive(doc.format) : .propertyList(doc.format), document: doc)
+            guard let doc = try? PropertyList.read(bytes) else { return nil }
+            return NestedData(kind: KeyedArchive.looksLikeArchive(doc.tree) ? .keyedArchive(doc.format) : .propertyList(doc.format), document: doc)
         }
         guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "["),

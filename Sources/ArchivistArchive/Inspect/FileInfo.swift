@@ -20,7 +20,7 @@ public struct FileInfo: Sendable {
             r["version"] = .string("bplist00")
         }
         r["size"] = .int(Int64(bytes.count))
-        let tree = try document.tree
+        let tree = document.tree
         let counter = TreeCounter(tree)
         r["values"] = .int(Int64(counter.values))
         r["maxDepth"] = .int(Int64(counter.maxDepth))

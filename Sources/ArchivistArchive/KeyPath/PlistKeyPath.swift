@@ -127,7 +127,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 guard levels < NestedData.maxLevels else {
                     throw PlistError(.limitExceeded, "\(path): data nested more than \(NestedData.maxLevels) levels deep")
                 }
-                return try step(try start(nested.document.value), key, path: path, levels: levels + 1)
+                return try step(try start(nested.document.tree.value), key, path: path, levels: levels + 1)
             case .string, .integer, .real, .bool, .date, .uid, .null:
                 throw fail(path, "\(v.aTypeName) has no key \"\(key)\"")
             }

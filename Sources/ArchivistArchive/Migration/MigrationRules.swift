@@ -153,7 +153,7 @@ public struct MigrationRules: Sendable, Equatable {
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
     public init(bytes: [UInt8]) throws {
-        try self.init(value: try PropertyList.read(bytes).value)
+        try self.init(value: try PropertyList.read(bytes).tree.value)
     }
 
     /// Reads rules from a tree.

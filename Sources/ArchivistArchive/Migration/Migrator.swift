@@ -127,9 +127,9 @@ public struct Migrator: Sendable {
                       refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> [UInt8]? {
         guard depth < NestedData.maxLevels, let nested = NestedData.read(bytes), let format = nested.propertyListFormat else { return nil }
         if let codable, nested.kind == .keyedArchive(format) {
-            return try encode(nested.document.value, as: codable, at: path, report: &report)
+            return try encode(nested.document.tree.value, as: codable, at: path, report: &report)
         }
-        guard let new = try tree(nested.document.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
+        guard let new = try tree(nested.document.tree.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
         return try PropertyList.write(new, as: format)
     }
 

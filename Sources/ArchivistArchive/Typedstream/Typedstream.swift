@@ -52,7 +52,7 @@ public enum Typedstream {
     /// The typedstream as a document (its tree is ``archive(_:)``'s), for the
     /// commands that read archives.
     public static func document(_ bytes: [UInt8]) throws -> PlistDocument {
-        PlistDocument(value: try archive(bytes), format: .binary)
+        PlistDocument(tree: try PlistTree(try archive(bytes)), format: .binary)
     }
 
     /// Reads a file's or blob's bytes as an archive reader wants them: a

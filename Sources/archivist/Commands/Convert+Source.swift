@@ -18,7 +18,7 @@ extension Convert {
                                                          options: limits.readOptions)
                     document.diagnostics.forEach { Console.error($0.formatted(path: input, severity: "warning")) }
                     let name = input == "-" ? "plist" : input
-                    let bytes = try SourceLiteralWriter.write(try document.tree, language: language, name: name,
+                    let bytes = try SourceLiteralWriter.write(document.tree, language: language, name: name,
                                                               origin: input == "-" ? "standard input" : baseName(input),
                                                               options: style.writeOptions)
                     let destination = try sourceDestination(for: input, language: language, taken: &written)

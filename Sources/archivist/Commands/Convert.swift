@@ -175,7 +175,7 @@ struct Convert: ParsableCommand {
             let item = converter.items[index]
             return BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn, transform: codable ? { document in
-                    .value(try CodableExport.tree(try document.tree, rules: workRules, options: options))
+                    .value(try CodableExport.tree(document.tree, rules: workRules, options: options))
                 } : nil)
             }
         }
@@ -188,7 +188,7 @@ struct Convert: ParsableCommand {
         for input in inputs {
             guard let bytes = input == "-" ? stdinBytes : try? FileIO.read(input),
                   let document = try? PropertyList.read(bytes) else { continue }
-            suggestion.add(try document.tree)
+            suggestion.add(document.tree)
         }
         try write(suggestion)
     }

@@ -150,7 +150,7 @@ struct Dump: ParsableCommand {
         if format == .dot { return Console.text(try dot(document)) }
         if let keyPath { return Console.text(try text(document, keyPath: keyPath), painted: options.color) }
         let sink = Console.outputSink(painted: options.color)
-        let tree = try document.tree
+        let tree = document.tree
         if !raw, KeyedArchive.looksLikeArchive(tree) {
             try ArchiveDumper.render(try ObjectGraph(tree), options: options, into: sink)
         } else {
@@ -199,7 +199,7 @@ struct Dump: ParsableCommand {
     /// The text view of what --key-path leads to.
     private func text(_ document: PlistDocument, keyPath: String) throws -> String {
         let options = self.options
-        switch try PlistKeyPath(keyPath).resolve(in: try document.tree) {
+        switch try PlistKeyPath(keyPath).resolve(in: document.tree) {
         case .value(let v):
             return try TreeDumper.render(v, options: options)
         case .archive(let graph):
@@ -213,7 +213,7 @@ struct Dump: ParsableCommand {
 
     /// The object graph for Graphviz, from the root or from where --key-path leads.
     private func dot(_ document: PlistDocument) throws -> String {
-        let tree = try document.tree
+        let tree = document.tree
         if let keyPath {
             // A key path names where to start: an object of an archive, nested ones included.
             switch try PlistKeyPath(keyPath).resolve(in: tree) {
@@ -231,7 +231,7 @@ struct Dump: ParsableCommand {
     /// The JSON view, written as the next value of `json`: an archive's
     /// objects, or the plain tree.
     func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
-        let tree = try document.tree
+        let tree = document.tree
         // A plain tree's bookmark data is shown decoded beside its bytes.
         guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(raw ? tree.value : BookmarkJSON.decoded(tree.value)) }
         try ArchiveJSONView.write(try ObjectGraph(tree), options: options, into: &json)

@@ -58,7 +58,7 @@ struct Get: ParsableCommand {
             let document = try FileIO.input(file).withUnsafeBytes {
                 FormatSniffer.isTypedstream($0) ? try Typedstream.document(Array($0)) : try PropertyList.read($0)
             }
-            let target = try PlistKeyPath(keyPath).resolve(in: try document.tree)
+            let target = try PlistKeyPath(keyPath).resolve(in: document.tree)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")
             }

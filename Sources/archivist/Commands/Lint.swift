@@ -252,7 +252,7 @@ struct Lint: ParsableCommand {
                         requiredFormat: requireFormat) { document -> [PlistError] in
             var extra: [PlistError] = []
             // Every check reads the compact tree reading built.
-            let tree = try document.tree
+            let tree = document.tree
             if KeyedArchive.looksLikeArchive(tree) { extra += UnarchiverCheck.errors(in: try KeyedArchive(tree)) }
             census?.add(tree)
             if let policy { extra += try SecureCodingCheck.errors(in: tree, policy: policy) }

@@ -163,7 +163,7 @@ struct Migrate: ParsableCommand {
             var report = MigrationReport()
             var outcome = BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
-                    let result = try migrator.migrate(document.value)
+                    let result = try migrator.migrate(document.tree.value)
                     report = result.report
                     return result.report.isEmpty ? .nothingToChange : .value(result.value)
                 }
@@ -244,7 +244,7 @@ struct Migrate: ParsableCommand {
             let document = try PropertyList.read(bytes)
             let result: Migrator.Outcome
             do {
-                result = try migrator.migrate(document.value)
+                result = try migrator.migrate(document.tree.value)
             } catch let error as PlistError where item.relative != nil && error.kind == .noArchive {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input, reason: error.message)) }
                 return true

@@ -57,7 +57,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
             if let lossy = document.diagnostics.first(where: { $0.kind == .integerBeyond64Bits }) {
                 throw PlistError(.invalidValue, lossy.message)
             }
-            return document.value
+            return document.tree.value
         case .dictionary:
             return .dictionary(PlistDictionary())
         case .array:
@@ -65,7 +65,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         case .xml:
             let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
             let document = trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") ? text : "<plist version=\"1.0\">\(text)</plist>"
-            return try Array(document.utf8).withUnsafeBytes { try PropertyList.read($0, as: .xml).value }
+            return try Array(document.utf8).withUnsafeBytes { try PropertyList.read($0, as: .xml).tree.value }
         }
     }
 }

@@ -19,7 +19,7 @@ enum BookmarkFixtures {
         for file in realFiles {
             let url = realWorld.appendingPathComponent(file)
             guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("no ../shared/real-world/\(file)") }
-            let value = try PropertyList.read(Array(try Data(contentsOf: url))).value
+            let value = try PropertyList.read(Array(try Data(contentsOf: url))).tree.value
             collect(value) { found.append((file, $0)) }
         }
         return found

@@ -8,7 +8,7 @@ import XCTest
 /// with Foundation's decoders.
 final class CodableEncodingTests: XCTestCase {
     private func archive(_ name: String) throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: MigratorTests.archives.appendingPathComponent(name)))).value
+        try PropertyList.read([UInt8](try Data(contentsOf: MigratorTests.archives.appendingPathComponent(name)))).tree.value
     }
 
     private func rules(_ json: String) throws -> MigrationRules {

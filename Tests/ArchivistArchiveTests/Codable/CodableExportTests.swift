@@ -15,8 +15,8 @@ final class CodableExportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(names.count, 10)
         for name in names {
             let document = try PropertyList.read([UInt8](try Data(contentsOf: folder.appendingPathComponent(name))))
-            let fromTree = Result { try CodableExport.tree(try document.tree) }
-            let fromValue = Result { try CodableExport.tree(document.value) }
+            let fromTree = Result { try CodableExport.tree(document.tree) }
+            let fromValue = Result { try CodableExport.tree(document.tree.value) }
             switch (fromTree, fromValue) {
             case (.success(let a), .success(let b)): XCTAssertEqual(a, b, name)
             case (.failure(let a), .failure(let b)): XCTAssertEqual("\(a)", "\(b)", name)
@@ -34,7 +34,7 @@ final class CodableExportTests: XCTestCase {
         options.maxSharedBytes = 1_600_000
         func archive(_ count: Int) throws -> PlistValue {
             let data = try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: Array(repeating: long as NSString, count: count)), requiringSecureCoding: false)
-            return try PropertyList.read([UInt8](data)).value
+            return try PropertyList.read([UInt8](data)).tree.value
         }
         XCTAssertThrowsError(try CodableExport.tree(try archive(40), options: options)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
@@ -48,7 +48,7 @@ final class CodableExportTests: XCTestCase {
     static let corpus = TestPaths.corpus
 
     func archive(_ name: String) throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("archives/\(name)")))).value
+        try PropertyList.read([UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("archives/\(name)")))).tree.value
     }
 
     func rules(_ name: String) throws -> MigrationRules {
@@ -99,7 +99,7 @@ final class CodableExportTests: XCTestCase {
     /// nil are left out, as encodeIfPresent does.
     func testFreshArchiveWithMissingOptional() throws {
         let data = try NSKeyedArchiver.archivedData(withRootObject: CoordinateWrapper(latitude: 1.25, longitude: nil), requiringSecureCoding: false)
-        let tree = try PropertyList.read([UInt8](data)).value
+        let tree = try PropertyList.read([UInt8](data)).tree.value
         XCTAssertEqual(try text(tree), #"{"latitude":1.25}"#)
         struct Loose: Codable, Equatable { var latitude: Double?; var longitude: Double? }
         XCTAssertEqual(try JSONDecoder().decode(Loose.self, from: try json(tree)), Loose(latitude: 1.25, longitude: nil))

@@ -16,8 +16,8 @@ final class PlistDiffTests: XCTestCase {
         var differing = 0
         for (nameA, a) in documents {
             for (nameB, b) in documents {
-                let fromTrees = Result { try PlistDiff(try a.tree, try b.tree).changes }
-                let fromValues = Result { try PlistDiff(a.value, b.value).changes }
+                let fromTrees = Result { try PlistDiff(a.tree, b.tree).changes }
+                let fromValues = Result { try PlistDiff(a.tree.value, b.tree.value).changes }
                 switch (fromTrees, fromValues) {
                 case (.success(let t), .success(let v)):
                     XCTAssertEqual(t, v, "\(nameA) \(nameB)")
@@ -32,8 +32,8 @@ final class PlistDiffTests: XCTestCase {
 
     func testFormatsDoNotMatterAndChangesAreLocated() throws {
         let a = PlistValue.dictionary(PlistDictionary([("k", .int(1)), ("list", .array([.string("x")])), ("gone", .bool(true))]))
-        let xml = try PropertyList.read(try PropertyList.write(a, as: .xml)).value
-        let binary = try PropertyList.read(try PropertyList.write(a, as: .binary)).value
+        let xml = try PropertyList.read(try PropertyList.write(a, as: .xml)).tree.value
+        let binary = try PropertyList.read(try PropertyList.write(a, as: .binary)).tree.value
         XCTAssertTrue(try PlistDiff(xml, binary).changes.isEmpty)
         let b = PlistValue.dictionary(PlistDictionary([("k", .string("1")), ("list", .array([.string("x"), .string("y")])), ("new.key", .null)]))
         XCTAssertEqual(try PlistDiff(a, b).lines, [
@@ -46,7 +46,7 @@ final class PlistDiffTests: XCTestCase {
 
     /// Archives compare as object graphs: the same objects at other indices are equal.
     func testArchivesCompareAsGraphs() throws {
-        let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).value
+        let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).tree.value
         let rewritten = try GraphWriter.archive(try ObjectGraph(tree))
         XCTAssertTrue(try PlistDiff(tree, rewritten).changes.isEmpty)
         let edited = try PlistEditor.apply(.set(.string("Z")), at: PlistKeyPath("root.cpu_coder.cores.1.coreID"), in: tree)
@@ -60,7 +60,7 @@ final class PlistDiffTests: XCTestCase {
     /// A mangled name spelled readably is a rename of the archived class; a
     /// renamed superclass changes the chain; boxing changes the storage.
     func testMigrationsAreChanges() throws {
-        let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).value
+        let tree = try PropertyList.read([UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/computer.plist")))).tree.value
         var graph = try ObjectGraph(tree)
         graph.renameClass("_TtCV8MusicBox3CPU8CPUCoder", to: "MusicBox.CPU.CPUCoder")
         XCTAssertEqual(try PlistDiff(tree, try GraphWriter.archive(graph)).lines,
@@ -74,7 +74,7 @@ final class PlistDiffTests: XCTestCase {
                        ["~ root: class chain MusicBox.Computer < NSObject -> MusicBox.Computer < MusicBox.Machine < NSObject"])
         // An archive in data inside an archive: compared as an archive, by the paths get takes.
         let scary = try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist"))
-        let holder = try PropertyList.read([UInt8](try NSKeyedArchiver.archivedData(withRootObject: ["inner": scary] as NSDictionary, requiringSecureCoding: false))).value
+        let holder = try PropertyList.read([UInt8](try NSKeyedArchiver.archivedData(withRootObject: ["inner": scary] as NSDictionary, requiringSecureCoding: false))).tree.value
         let scaryRules = try MigrationRules(bytes: [UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("rules/scary-creatures.json"))))
         let migratedHolder = try Migrator(rules: scaryRules).migrate(holder).value
         let nestedLines = try PlistDiff(holder, migratedHolder).lines

@@ -13,7 +13,7 @@ final class DumpGoldenTests: XCTestCase {
     static let goldenDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
     static func render(_ url: URL, options: DumpOptions = DumpOptions()) throws -> String {
-        let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).value
+        let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value
         if KeyedArchive.looksLikeArchive(value) {
             return try ArchiveDumper.render(try ObjectGraph(value), options: options)
         }
@@ -83,7 +83,7 @@ final class DumpGoldenTests: XCTestCase {
 
     func testJSONView() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
-        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
         let text = String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self)
         let goldenURL = Self.goldenDir.appendingPathComponent("cycle.json")
         if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
@@ -151,10 +151,10 @@ final class JSONViewReferenceTests: XCTestCase {
         let values: [NSObject] = [NSString(string: "shared text"), NSData(bytes: [1, 2, 3], length: 3), NSDate(timeIntervalSinceReferenceDate: 12.5)]
         for value in values {
             let data = try NSKeyedArchiver.archivedData(withRootObject: SharedValuePair(value), requiringSecureCoding: false)
-            let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).value)
+            let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree.value)
             let json = try ArchiveJSONView.json(graph)
             var ids: Set<Int64> = []
-            refsHaveIds(try json.withUnsafeBytes { try PropertyList.read($0, as: .json).value }, ids: &ids)
+            refsHaveIds(try json.withUnsafeBytes { try PropertyList.read($0, as: .json).tree.value }, ids: &ids)
             let text = String(decoding: json, as: UTF8.self)
             XCTAssertFalse(text.contains("\"ref\""), text)
         }
@@ -162,9 +162,9 @@ final class JSONViewReferenceTests: XCTestCase {
         let folder = TestPaths.archives
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-            guard let graph = try? ObjectGraph(try PropertyList.read(bytes).value) else { continue }
+            guard let graph = try? ObjectGraph(try PropertyList.read(bytes).tree.value) else { continue }
             var ids: Set<Int64> = []
-            refsHaveIds(try ArchiveJSONView.json(graph).withUnsafeBytes { try PropertyList.read($0, as: .json).value }, ids: &ids)
+            refsHaveIds(try ArchiveJSONView.json(graph).withUnsafeBytes { try PropertyList.read($0, as: .json).tree.value }, ids: &ids)
         }
     }
 }

@@ -21,10 +21,10 @@ final class PlistEditorTests: XCTestCase {
     func testBinaryEditReadsBackInFoundation() throws {
         let document = try read("foundation/info-plist.bplist")
         XCTAssertEqual(document.format, .binary)
-        let edited = try edit(.set(.string("43")), "CFBundleVersion", document.value)
+        let edited = try edit(.set(.string("43")), "CFBundleVersion", document.tree.value)
         let bytes = try PropertyList.write(edited, as: document.format)
         XCTAssertEqual(Array(bytes.prefix(8)), Array("bplist00".utf8))
-        let before = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(try PropertyList.write(document.value, as: .binary)), format: nil) as? NSDictionary)
+        let before = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(try PropertyList.write(document.tree.value, as: .binary)), format: nil) as? NSDictionary)
         let after = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? NSDictionary)
         let expected = NSMutableDictionary(dictionary: before as? [AnyHashable: Any] ?? [:])
         expected["CFBundleVersion"] = "43"
@@ -32,7 +32,7 @@ final class PlistEditorTests: XCTestCase {
     }
 
     func testPlainTreeEdits() throws {
-        let tree = try read("foundation/info-plist.bplist").value
+        let tree = try read("foundation/info-plist.bplist").tree.value
         var t = try edit(.append(.string("Landscape")), "UISupportedInterfaceOrientations", tree)
         XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.1").resolve(in: t).plainTree(), .string("Landscape"))
         t = try edit(.set(.int(1)), "UISupportedInterfaceOrientations.2", t)
@@ -61,7 +61,7 @@ final class PlistEditorTests: XCTestCase {
         let shared = NSMutableDictionary(dictionary: ["name": "shared"])
         let root = NSDictionary(dictionary: ["a": shared, "b": shared, "list": NSArray(array: ["x", "y"])])
         let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
-        let tree = try PropertyList.read([UInt8](data)).value
+        let tree = try PropertyList.read([UInt8](data)).tree.value
         var t = try edit(.set(.string("changed")), "root.a.name", tree)
         t = try edit(.append(.string("z")), "root.list", t)
         t = try edit(.set(.date(PlistDate(secondsSinceReferenceDate: 10))), "root.when", t)
@@ -75,7 +75,7 @@ final class PlistEditorTests: XCTestCase {
     }
 
     func testCustomObjectFieldsAndNestedArchives() throws {
-        let computer = try read("archives/computer.plist").value
+        let computer = try read("archives/computer.plist").tree.value
         let edited = try edit(.set(.int(7)), "root.cpu_coder.cores.0.constant", computer)
         let graph = try ObjectGraph(edited)
         guard case .node(let g, let core) = try PlistKeyPath("root.cpu_coder.cores.0").resolve(in: edited) else { return XCTFail() }
@@ -85,7 +85,7 @@ final class PlistEditorTests: XCTestCase {
             XCTAssertEqual((error as? PlistError)?.message, "root.cpu_coder.nope: MusicBox.CPU.CPUCoder has no field \"nope\" (fields: clock, constant, cores)")
         }
         let prefs = try read("archives/preferences-with-user.plist")
-        let renamed = try edit(.set(.string("Grace")), "currentUser.root.name", prefs.value)
+        let renamed = try edit(.set(.string("Grace")), "currentUser.root.name", prefs.tree.value)
         XCTAssertEqual(try PlistKeyPath("currentUser.root.name").resolve(in: renamed).plainTree(), .string("Grace"))
         XCTAssertEqual(try PlistKeyPath("launchCount").resolve(in: renamed).plainTree(), .int(12), "the rest of the outer file stays")
         guard case .dictionary(let d) = renamed, case .data(let inner)? = d["currentUser"] else { return XCTFail() }

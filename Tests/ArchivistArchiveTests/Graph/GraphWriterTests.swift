@@ -7,7 +7,7 @@ import XCTest
 /// Graphs written back by Archivist decode in Foundation's NSKeyedUnarchiver.
 final class GraphWriterTests: XCTestCase {
     func roundTrip(_ data: Data, edit: (inout ObjectGraph) throws -> Void = { _ in }) throws -> Data {
-        var graph = try ObjectGraph(try PropertyList.read([UInt8](data)).value)
+        var graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree.value)
         try edit(&graph)
         let tree = try GraphWriter.archive(graph)
         _ = try KeyedArchive(tree)
@@ -36,7 +36,7 @@ final class GraphWriterTests: XCTestCase {
                 XCTAssertTrue(graph.boxInlinePrimitive("weight", inObject: i))
             }
         }
-        let graph = try ObjectGraph(try PropertyList.read([UInt8](written)).value)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](written)).tree.value)
         let petObjects = graph.nodes.indices.compactMap { graph.object($0) }.filter { $0.className.readable.hasSuffix("Pet") }
         XCTAssertEqual(petObjects.count, 2, "Rex is written once")
         XCTAssertTrue(petObjects.allSatisfy { if case .reference? = $0["weight"] { return true } else { return false } })
@@ -49,7 +49,7 @@ final class GraphWriterTests: XCTestCase {
 
     func testEditsRenameAndRemove() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/scary-creature-v1.plist")
-        var graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
+        var graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
         XCTAssertEqual(graph.renameClass("ScaryCreatures.ScaryCreatureData", to: "ScaryCreatures2.ScaryCreatureData"), 1)
         let root = graph.top[0].object
         XCTAssertTrue(graph.renameField("Title", to: "Name", inObject: root))
@@ -67,7 +67,7 @@ final class GraphWriterTests: XCTestCase {
 
     func testCyclesSurviveWriting() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
-        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).value)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
         let rewritten = try ObjectGraph(try GraphWriter.archive(graph))
         XCTAssertEqual(try ArchiveDumper.render(rewritten), try ArchiveDumper.render(graph))
     }

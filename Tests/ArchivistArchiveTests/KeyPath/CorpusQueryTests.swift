@@ -40,17 +40,17 @@ final class CorpusQueryTests: XCTestCase {
             let info = try FileInfo(bytes)
             XCTAssertEqual(info.report["format"], .string(document.format.rawValue), name)
             // Converting to binary (which holds every type exactly) is no change.
-            if let other = try? PropertyList.read(try PropertyList.write(document.value, as: .binary)).value {
-                XCTAssertEqual(try PlistDiff(document.value, other).lines, [], name)
+            if let other = try? PropertyList.read(try PropertyList.write(document.tree.value, as: .binary)).tree.value {
+                XCTAssertEqual(try PlistDiff(document.tree.value, other).lines, [], name)
             }
-            guard let path = firstPath(document.value) else { continue }
-            XCTAssertNoThrow(try PlistKeyPath(path).resolve(in: document.value), "\(name): \(path)")
+            guard let path = firstPath(document.tree.value) else { continue }
+            XCTAssertNoThrow(try PlistKeyPath(path).resolve(in: document.tree.value), "\(name): \(path)")
             // Adding a key and removing it again is no change (plain dictionaries).
-            guard case .dictionary = document.value, !KeyedArchive.looksLikeArchive(document.value) else { continue }
-            let added = try PlistEditor.apply(.set(.string("added")), at: PlistKeyPath("archivist\\.probe"), in: document.value)
-            XCTAssertEqual(try PlistDiff(document.value, added).lines, ["+ archivist\\.probe: string \"added\""], name)
+            guard case .dictionary = document.tree.value, !KeyedArchive.looksLikeArchive(document.tree.value) else { continue }
+            let added = try PlistEditor.apply(.set(.string("added")), at: PlistKeyPath("archivist\\.probe"), in: document.tree.value)
+            XCTAssertEqual(try PlistDiff(document.tree.value, added).lines, ["+ archivist\\.probe: string \"added\""], name)
             let removed = try PlistEditor.apply(.remove, at: PlistKeyPath("archivist\\.probe"), in: added)
-            XCTAssertEqual(removed, document.value, name)
+            XCTAssertEqual(removed, document.tree.value, name)
         }
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 
 final class PlistKeyPathTests: XCTestCase {
     func load(_ name: String) throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: TestPaths.corpus.appendingPathComponent("\(name)")))).value
+        try PropertyList.read([UInt8](try Data(contentsOf: TestPaths.corpus.appendingPathComponent("\(name)")))).tree.value
     }
 
     func testParsingWithEscapes() {

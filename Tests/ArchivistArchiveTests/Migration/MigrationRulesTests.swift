@@ -89,7 +89,7 @@ final class MigrationRulesTests: XCTestCase {
     /// The census of a real archive (written by NSKeyedArchiver): its classes
     /// and keys decide which rules are errors and which are warnings.
     func testRulesCheckedAgainstAnArchive() throws {
-        let archive = try PropertyList.read([UInt8](try Data(contentsOf: CodableExportTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist")))).value
+        let archive = try PropertyList.read([UInt8](try Data(contentsOf: CodableExportTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist")))).tree.value
         var census = RulesCensus()
         census.add(try PlistTree(archive))
         XCTAssertEqual(census.classNames.map(\.archived), ["ScaryCreatures.ScaryCreatureData", "NSObject"])

@@ -10,7 +10,7 @@ final class MigratorTests: XCTestCase {
     static let archives = TestPaths.archives
 
     func corpus(_ name: String) throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: Self.archives.appendingPathComponent(name)))).value
+        try PropertyList.read([UInt8](try Data(contentsOf: Self.archives.appendingPathComponent(name)))).tree.value
     }
 
     func migrator(_ json: String) throws -> Migrator {
@@ -34,7 +34,7 @@ final class MigratorTests: XCTestCase {
         for (key, value) in before where key != "currentUser" { XCTAssertEqual(after[key], value, key) }
         guard case .data(let inner)? = after["currentUser"] else { return XCTFail("currentUser is no longer data") }
         XCTAssertTrue(inner.starts(with: Array("bplist00".utf8)), "the nested archive keeps its binary format")
-        let graph = try ObjectGraph(try PropertyList.read(inner).value)
+        let graph = try ObjectGraph(try PropertyList.read(inner).tree.value)
         guard let user = graph.top.first.flatMap({ graph.object($0.object) }) else { return XCTFail() }
         XCTAssertEqual(user.className.archived, "Accounts.User")
         guard case .reference(let age)? = user["age"], case .value(.integer(let n)) = graph.nodes[age] else { return XCTFail("age not boxed") }

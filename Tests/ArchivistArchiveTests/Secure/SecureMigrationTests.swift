@@ -20,7 +20,7 @@ final class SecureMigrationTests: XCTestCase {
 
     func archive(_ root: Any) throws -> PlistValue {
         let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
-        return try PropertyList.read([UInt8](data)).value
+        return try PropertyList.read([UInt8](data)).tree.value
     }
 
     func rules(_ json: String) throws -> MigrationRules {

@@ -14,11 +14,11 @@ final class BinaryCorpusTests: XCTestCase {
             do {
                 let doc = try BinaryPlistReader.read(bytes)
                 XCTAssertFalse(isBrokenPlist, "\(row.path): malformed file was accepted")
-                let rewritten = try PropertyList.write(doc.value, as: .binary)
+                let rewritten = try PropertyList.write(doc.tree.value, as: .binary)
                 let again = try BinaryPlistReader.read(rewritten)
-                XCTAssertEqual(again.value, doc.value, row.path)
+                XCTAssertEqual(again.tree.value, doc.tree.value, row.path)
                 if row.format == "binary", let foundation = try? FoundationBridge.foundationRead(bytes) {
-                    XCTAssertEqual(doc.value, foundation, "\(row.path): differs from Foundation")
+                    XCTAssertEqual(doc.tree.value, foundation, "\(row.path): differs from Foundation")
                 }
             } catch let error as PlistError {
                 XCTAssertTrue(isBrokenPlist, "\(row.path): valid file rejected: \(error)")

@@ -44,13 +44,13 @@ final class BinaryOracleTests: XCTestCase {
         let tree = SampleTrees.everyType
         let bytes = try PropertyList.write(tree, as: .binary)
         XCTAssertEqual(try FoundationBridge.foundationRead(bytes), tree)
-        XCTAssertEqual(try BinaryPlistReader.read(bytes).value, tree)
+        XCTAssertEqual(try BinaryPlistReader.read(bytes).tree.value, tree)
     }
 
     func testArchivistReadsWhatFoundationWrites() throws {
         let tree = SampleTrees.everyType
         guard let bytes = try FoundationBridge.foundationWrite(tree, format: .binary) else { return XCTFail("bridge") }
-        XCTAssertEqual(try BinaryPlistReader.read(bytes).value, tree)
+        XCTAssertEqual(try BinaryPlistReader.read(bytes).tree.value, tree)
     }
 
     func testDeterministicAndScalarsShared() throws {
@@ -60,7 +60,7 @@ final class BinaryOracleTests: XCTestCase {
         XCTAssertLessThan(a.count, 3000)
         // Canonically equivalent strings stay distinct objects.
         let b = try PropertyList.write(.array([.string("\u{E9}"), .string("e\u{301}")]), as: .binary)
-        guard case .array(let items) = try BinaryPlistReader.read(b).value else { return XCTFail() }
+        guard case .array(let items) = try BinaryPlistReader.read(b).tree.value else { return XCTFail() }
         XCTAssertEqual(items.map { Array($0.stringValue?.utf8 ?? "".utf8) }, [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
     }
 
@@ -92,7 +92,7 @@ final class BinaryHostileTests: XCTestCase {
 
     func testSharedSubtreeIsNotACycle() throws {
         let doc = try BinaryPlistReader.read(make([[0xA2, 0x01, 0x01], [0xA1, 0x02], [0x10, 0x07]]))
-        XCTAssertEqual(doc.value, .array([.array([.int(7)]), .array([.int(7)])]))
+        XCTAssertEqual(doc.tree.value, .array([.array([.int(7)]), .array([.int(7)])]))
     }
 
     func testExponentialSharingIsBounded() throws {
@@ -132,8 +132,8 @@ final class BinaryHostileTests: XCTestCase {
     func testDuplicateKeysAndLoneSurrogates() throws {
         let repeated = make([[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x10, 1], [0x10, 2]])
         let doc = try BinaryPlistReader.read(repeated)
-        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .int(1))])), "CoreFoundation keeps the first value")
-        XCTAssertEqual(try FoundationBridge.foundationRead(repeated), doc.value)
+        XCTAssertEqual(doc.tree.value, .dictionary(PlistDictionary([("a", .int(1))])), "CoreFoundation keeps the first value")
+        XCTAssertEqual(try FoundationBridge.foundationRead(repeated), doc.tree.value)
         XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey])
         // The same text in separate key objects: ASCII, ASCII beside UTF-16,
         // long keys, and two lone surrogates (both read as U+FFFD).
@@ -151,7 +151,7 @@ final class BinaryHostileTests: XCTestCase {
         // UTF-16 keys with a duplicate before another key.
         let utf16 = try BinaryPlistReader.read(make([[0xD3, 1, 2, 3, 4, 4, 4], [0x61, 0, 0x61], [0x61, 0, 0x61], [0x61, 0, 0x62], [0x10, 1]]))
         XCTAssertEqual(utf16.diagnostics.map(\.kind), [.duplicateKey])
-        XCTAssertEqual(utf16.value.dictionaryValue?.keys, ["a", "b"])
+        XCTAssertEqual(utf16.tree.value.dictionaryValue?.keys, ["a", "b"])
         // 30 keys in separate objects, one repeated.
         var objects: [[UInt8]] = [[0xDF, 0x10, 30] + (1...30).map(UInt8.init) + Array(repeating: UInt8(31), count: 30)]
         for k in 0..<30 {
@@ -161,7 +161,7 @@ final class BinaryHostileTests: XCTestCase {
         objects.append([0x10, 1])
         let thirty = try BinaryPlistReader.read(make(objects))
         XCTAssertEqual(thirty.diagnostics.map(\.kind), [.duplicateKey])
-        XCTAssertEqual(thirty.value.dictionaryValue?.count, 29)
+        XCTAssertEqual(thirty.tree.value.dictionaryValue?.count, 29)
         // 20 and 80 long keys written by Archivist, one repeated (the same key
         // object twice: the writer writes a key once, so its last key
         // reference is made to point at key 5's object).
@@ -174,10 +174,10 @@ final class BinaryHostileTests: XCTestCase {
             bytes[11 + total - 1] = bytes[11 + 5]
             let doc = try PropertyList.read(bytes)
             XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey], "\(total) keys")
-            XCTAssertEqual(doc.value.dictionaryValue?.count, total - 1)
+            XCTAssertEqual(doc.tree.value.dictionaryValue?.count, total - 1)
         }
         let lone = try BinaryPlistReader.read(make([[0x61, 0xD8, 0x00]]))
-        XCTAssertEqual(lone.value, .string("\u{FFFD}"))
+        XCTAssertEqual(lone.tree.value, .string("\u{FFFD}"))
         XCTAssertEqual(lone.diagnostics.map(\.kind), [.loneSurrogate])
     }
 }

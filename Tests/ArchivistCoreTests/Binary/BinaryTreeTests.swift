@@ -12,10 +12,10 @@ final class BinaryTreeTests: XCTestCase {
         let root: [Any] = Array(repeating: record, count: 50)
         let bytes = [UInt8](try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0))
         let document = try BinaryPlistReader.read(bytes)
-        let tree = try document.tree
+        let tree = document.tree
         let objects = try bytes.withUnsafeBytes { try BinaryTrailer($0).numObjects }
         XCTAssertLessThanOrEqual(tree.nodeCount, objects)
-        XCTAssertEqual(document.value, try FoundationBridge.foundationRead(bytes))
+        XCTAssertEqual(document.tree.value, try FoundationBridge.foundationRead(bytes))
         // An array referring 20 times to one 150-byte string: one string node,
         // its bytes in the arena once.
         let note = [0x5F, 0x10, 150] + [UInt8](repeating: 0x78, count: 150)
@@ -23,9 +23,9 @@ final class BinaryTreeTests: XCTestCase {
         let sharedTree = try BinaryPlistReader.read(shared).tree
         XCTAssertEqual(sharedTree.nodeCount, 2)
         XCTAssertEqual(sharedTree.bytes.count, 150)
-        XCTAssertEqual(try BinaryPlistReader.read(shared).value, try FoundationBridge.foundationRead(shared))
+        XCTAssertEqual(try BinaryPlistReader.read(shared).tree.value, try FoundationBridge.foundationRead(shared))
         // As a value, the uses after the second share one string's storage.
-        guard case .array(let items) = try BinaryPlistReader.read(shared).value,
+        guard case .array(let items) = try BinaryPlistReader.read(shared).tree.value,
               case .string(var second) = items[1], case .string(var last) = items[19] else { return XCTFail("strings") }
         let a = second.withUTF8 { UInt(bitPattern: $0.baseAddress) }
         let b = last.withUTF8 { UInt(bitPattern: $0.baseAddress) }
@@ -46,12 +46,12 @@ final class BinaryTreeTests: XCTestCase {
         let document = try BinaryPlistReader.read(bytes)
         XCTAssertEqual(document.diagnostics.map(\.kind), [.duplicateKey])
         XCTAssertEqual(document.diagnostics.first?.message, "duplicate key \"a\" in dictionary (the first value is kept)")
-        let tree = try document.tree
+        let tree = document.tree
         let second = tree.element(1, of: tree.root)
         XCTAssertEqual(tree.count(of: second), 2)
         XCTAssertEqual(tree.entry(0, of: second).key, tree.entry(0, of: tree.element(0, of: tree.root)).key)
         XCTAssertEqual(tree.integer(at: tree.entry(0, of: second).value), PlistInteger(Int64(1)))
-        XCTAssertEqual(try FoundationBridge.foundationRead(bytes), document.value)
+        XCTAssertEqual(try FoundationBridge.foundationRead(bytes), document.tree.value)
     }
 
     /// CoreFoundation compares keys code unit by code unit, as the text
@@ -66,12 +66,12 @@ final class BinaryTreeTests: XCTestCase {
         let distinct = Fixtures.bplist([[0xD2, 1, 2, 3, 3], precomposed, decomposed, [0x10, 1]])
         let a = try BinaryPlistReader.read(distinct)
         XCTAssertEqual(a.diagnostics, [])
-        guard case .dictionary(let d) = a.value else { return XCTFail() }
+        guard case .dictionary(let d) = a.tree.value else { return XCTFail() }
         XCTAssertEqual(d.count, 2)
         let same = Fixtures.bplist([[0xD2, 1, 2, 3, 3], latin1, precomposed, [0x10, 1]])
         let b = try BinaryPlistReader.read(same)
         XCTAssertEqual(b.diagnostics.map(\.kind), [.duplicateKey])
-        XCTAssertEqual(b.value.dictionaryValue?.count, 1)
+        XCTAssertEqual(b.tree.value.dictionaryValue?.count, 1)
         XCTAssertEqual((try FoundationBridge.foundationRead(same))?.dictionaryValue?.count, 1)
     }
 
@@ -82,7 +82,7 @@ final class BinaryTreeTests: XCTestCase {
         let bytes = Fixtures.bplist([[0xA2, 1, 2], [0x62, 0x00, 0x6B, 0xD8, 0x00], [0xD1, 1, 3], [0x10, 7]])
         let document = try BinaryPlistReader.read(bytes)
         XCTAssertEqual(document.diagnostics.map(\.kind), [.loneSurrogate])
-        let tree = try document.tree
+        let tree = document.tree
         let dict = tree.element(1, of: tree.root)
         XCTAssertEqual(tree.entry(0, of: dict).key, tree.element(0, of: tree.root))
         XCTAssertEqual(tree.string(at: tree.element(0, of: tree.root)), "k\u{FFFD}")

@@ -40,13 +40,13 @@ final class SharedExpansionTests: XCTestCase {
         var limits = Limits()
         limits.maxSharedExpansion = 1 << 32
         let document = try PropertyList.read(bomb, options: ReadOptions(limits: limits))
-        guard case .array(let items) = document.value else { return XCTFail("an array") }
+        guard case .array(let items) = document.tree.value else { return XCTFail("an array") }
         XCTAssertEqual(items.count, 2_000)
         XCTAssertEqual(items.first, .data([UInt8](repeating: 0x2A, count: 1 << 20)))
         // Reuses of a small value are nothing to refuse, and the builder's
         // files are what Foundation reads too.
         let small = sharedData(length: 100, references: 1_000)
-        guard case .array(let smallItems) = try PropertyList.read(small).value else { return XCTFail("an array") }
+        guard case .array(let smallItems) = try PropertyList.read(small).tree.value else { return XCTFail("an array") }
         let foundation = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(small), format: nil) as? [Data])
         XCTAssertEqual(smallItems, foundation.map { .data([UInt8]($0)) })
     }

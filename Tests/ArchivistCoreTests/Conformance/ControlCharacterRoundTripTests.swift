@@ -44,7 +44,7 @@ final class ControlCharacterRoundTripTests: XCTestCase {
                 XCTFail("\(format) refuses text it should carry: \(error)")
                 continue
             }
-            XCTAssertEqual(try PropertyList.read(bytes).value, value, "\(format)")
+            XCTAssertEqual(try PropertyList.read(bytes).tree.value, value, "\(format)")
         }
     }
 
@@ -58,7 +58,7 @@ final class ControlCharacterRoundTripTests: XCTestCase {
             for format in PlistFormat.allCases {
                 let name = "\(format) U+\(String(s.value, radix: 16, uppercase: true))"
                 guard let bytes = XCTAssertNoThrowResult(try PropertyList.write(value, as: format), name) else { continue }
-                XCTAssertEqual(try PropertyList.read(bytes).value, value, name)
+                XCTAssertEqual(try PropertyList.read(bytes).tree.value, value, name)
             }
         }
     }
@@ -71,8 +71,8 @@ final class ControlCharacterRoundTripTests: XCTestCase {
         XCTAssertEqual(try FoundationBridge.foundationWrite(value, format: .xml), ours)
         XCTAssertEqual(try FoundationBridge.foundationRead(ours), value)
         try ours.withUnsafeBytes { b in
-            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: true).value, value)
-            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: false).value, value)
+            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: true).tree.value, value)
+            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: false).tree.value, value)
         }
     }
 
@@ -81,10 +81,10 @@ final class ControlCharacterRoundTripTests: XCTestCase {
     func testFoundationBinaryConvertedToXMLReadsBack() throws {
         let value = Self.sample()
         let binary = try XCTUnwrap(FoundationBridge.foundationWrite(value, format: .binary))
-        let tree = try PropertyList.read(binary).value
+        let tree = try PropertyList.read(binary).tree.value
         XCTAssertEqual(tree, value)
         let xml = try PropertyList.write(tree, as: .xml)
-        XCTAssertEqual(try PropertyList.read(xml).value, value)
+        XCTAssertEqual(try PropertyList.read(xml).tree.value, value)
     }
 
     private func XCTAssertNoThrowResult<T>(_ body: @autoclosure () throws -> T, _ message: String) -> T? {

@@ -21,8 +21,8 @@ final class CoreFoundationEdgeTests: XCTestCase {
     /// Both XML paths (the direct reader and libxml2's), which must agree.
     private func readBothWays(_ bytes: [UInt8]) -> (direct: Result<PlistValue, Error>, libxml: Result<PlistValue, Error>) {
         bytes.withUnsafeBytes { b in
-            (Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: true).value },
-             Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: false).value })
+            (Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: true).tree.value },
+             Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: false).tree.value })
         }
     }
 
@@ -52,7 +52,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
         let bytes = xml(Array("AQ======AQID A===".utf8), element: "data")
         let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         let foundationXML = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
-        let ours = try PropertyList.write(try PropertyList.read(bytes).value, as: .xml)
+        let ours = try PropertyList.write(try PropertyList.read(bytes).tree.value, as: .xml)
         XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: foundationXML, as: UTF8.self))
     }
 
@@ -180,20 +180,20 @@ final class CoreFoundationEdgeTests: XCTestCase {
                 for bytes in cases {
                     let expected = try FoundationBridge.foundationRead(bytes)
                     XCTAssertNotNil(expected)
-                    XCTAssertEqual(try BinaryPlistReader.read(bytes).value, expected, "count of \(1 << Int(k)) bytes")
+                    XCTAssertEqual(try BinaryPlistReader.read(bytes).tree.value, expected, "count of \(1 << Int(k)) bytes")
                 }
             }
         }
         // The last 8 bytes of a 16-byte count are the count, in dictionaries too.
         let dict = Fixtures.bplist([[0xDF, 0x14] + [UInt8](repeating: 0, count: 15) + [1] + [1, 2], [0x51, 0x61], [0x10, 7]])
-        XCTAssertEqual(try BinaryPlistReader.read(dict).value, try FoundationBridge.foundationRead(dict))
+        XCTAssertEqual(try BinaryPlistReader.read(dict).tree.value, try FoundationBridge.foundationRead(dict))
     }
 
     /// The UID Foundation reads from `bytes`, through its own XML.
     private func foundationUID(_ bytes: [UInt8]) throws -> PlistValue? {
         let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         let xml = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
-        return try PropertyList.read([UInt8](xml)).value
+        return try PropertyList.read([UInt8](xml)).tree.value
     }
 
     /// UIDs written in 1 to 16 bytes read as in Foundation (the last 8 bytes
@@ -205,7 +205,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
             if width > 1 { payload[width - 2] = 1 }
             if width > 8 { payload[0] = 0x7F }
             let bytes = Fixtures.bplist([[0x80 | UInt8(width - 1)] + payload])
-            let ours = try BinaryPlistReader.read(bytes).value
+            let ours = try BinaryPlistReader.read(bytes).tree.value
             XCTAssertEqual(ours, try foundationUID(bytes), "UID of \(width) bytes")
         }
         for payload: [UInt8] in [[1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]] {
@@ -216,7 +216,7 @@ final class CoreFoundationEdgeTests: XCTestCase {
             }
         }
         let largest = Fixtures.bplist([[0x83, 0xFF, 0xFF, 0xFF, 0xFF]])
-        XCTAssertEqual(try BinaryPlistReader.read(largest).value, .uid(4_294_967_295))
+        XCTAssertEqual(try BinaryPlistReader.read(largest).tree.value, .uid(4_294_967_295))
         XCTAssertEqual(try foundationUID(largest), .uid(4_294_967_295))
         // Nor is such a UID written, where Foundation could not read it back.
         XCTAssertEqual(try foundationUID(try PropertyList.write(.array([.uid(4_294_967_295)]), as: .binary)), .array([.uid(4_294_967_295)]))

@@ -109,7 +109,7 @@ final class CorpusRoundTripTests: XCTestCase {
             let back = try PropertyList.read(bytes)
             // `{}` and a quoted string are both JSON and OpenStep; JSON is sniffed first.
             if format != .openstep { XCTAssertEqual(back.format, format, "\(name) via \(format)") }
-            XCTAssertEqual(back.value, expected(back.value), "\(name) via \(format)")
+            XCTAssertEqual(back.tree.value, expected(back.tree.value), "\(name) via \(format)")
         } catch let error as PlistError {
             XCTAssertFalse(canHold, "\(name) via \(format): \(error)")
             XCTAssertEqual(error.kind, .notRepresentable, "\(name) via \(format): \(error)")
@@ -124,7 +124,7 @@ final class CorpusRoundTripTests: XCTestCase {
         for row in rows {
             let original: PlistValue
             do {
-                original = try PropertyList.read(try Fixtures.bytes(row.url)).value
+                original = try PropertyList.read(try Fixtures.bytes(row.url)).tree.value
             } catch {
                 XCTFail("\(row.path): \(error)")
                 continue
@@ -158,7 +158,7 @@ final class CorpusRoundTripTests: XCTestCase {
             } else {
                 do {
                     let document = try PropertyList.read(bytes)
-                    XCTFail("\(row.path): malformed file accepted as \(document.value.typeName)")
+                    XCTFail("\(row.path): malformed file accepted as \(document.tree.value.typeName)")
                 } catch let error as PlistError {
                     XCTAssertNotEqual(error.location, .unknown, "\(row.path): \(error)")
                     XCTAssertNotEqual(error.kind, .io, "\(row.path): \(error)")

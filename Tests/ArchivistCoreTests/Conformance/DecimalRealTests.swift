@@ -22,7 +22,7 @@ final class DecimalRealTests: XCTestCase {
         XCTAssertEqual(foundation.count, texts.count)
         for direct in [true, false] {
             let document = try Array(xml.utf8).withUnsafeBytes { try XMLPlistReader.read($0, options: ReadOptions(), direct: direct) }
-            let ours = try XCTUnwrap(document.value.arrayValue)
+            let ours = try XCTUnwrap(document.tree.value.arrayValue)
             XCTAssertEqual(ours.count, texts.count)
             for (k, (mine, theirs)) in zip(ours, foundation).enumerated() {
                 guard case .real(let r) = mine, let number = theirs as? NSNumber else {

@@ -39,7 +39,7 @@ final class XMLCoreFoundationTextTests: XCTestCase {
         for input in inputs {
             input.withUnsafeBytes { b in
                 for direct in [true, false] {
-                    let ours = Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: direct).value }
+                    let ours = Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: direct).tree.value }
                     switch (foundation, ours) {
                     case (.success(let expected), .success(let value)):
                         XCTAssertEqual(value, expected, "\(name) direct: \(direct)", file: file, line: line)
@@ -115,7 +115,7 @@ final class XMLCoreFoundationTextTests: XCTestCase {
             let foundation = Result { try FoundationBridge.foundationRead(bytes) }
             bytes.withUnsafeBytes { b in
                 for direct in [true, false] {
-                    let ours = Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: direct).value }
+                    let ours = Result { try XMLPlistReader.read(b, options: ReadOptions(), direct: direct).tree.value }
                     switch (foundation, ours) {
                     case (.success(let expected), .success(let value)): XCTAssertEqual(value, expected, "\(prefix)")
                     case (.failure, .failure): break
@@ -134,8 +134,8 @@ final class XMLCoreFoundationTextTests: XCTestCase {
         let value = PlistValue.array([.data(data), .string(text), .string("\r")])
         let bytes = try PropertyList.write(value, as: .xml)
         try bytes.withUnsafeBytes { b in
-            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: true).value, value)
-            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: false).value, value)
+            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: true).tree.value, value)
+            XCTAssertEqual(try XMLPlistReader.read(b, options: ReadOptions(), direct: false).tree.value, value)
         }
     }
 

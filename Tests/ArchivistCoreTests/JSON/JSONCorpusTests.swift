@@ -28,13 +28,13 @@ final class JSONCorpusTests: XCTestCase {
             XCTAssertEqual(document.format, .json, row.path)
             let detected = try PropertyList.read(bytes)
             XCTAssertEqual(detected.format, .json, row.path)
-            XCTAssertEqual(detected.value, document.value, row.path)
+            XCTAssertEqual(detected.tree.value, document.tree.value, row.path)
 
             for pretty in [false, true] {
-                let written = try PropertyList.write(document.value, as: .json, options: WriteOptions(pretty: pretty))
+                let written = try PropertyList.write(document.tree.value, as: .json, options: WriteOptions(pretty: pretty))
                 let again = try JSONPlistReader.read(written)
-                XCTAssertEqual(again.value, document.value, "\(row.path) pretty=\(pretty)")
-                XCTAssertEqual(again.value.description, document.value.description, "key order kept: \(row.path)")
+                XCTAssertEqual(again.tree.value, document.tree.value, "\(row.path) pretty=\(pretty)")
+                XCTAssertEqual(again.tree.value.description, document.tree.value.description, "key order kept: \(row.path)")
             }
         }
     }
@@ -42,7 +42,7 @@ final class JSONCorpusTests: XCTestCase {
     func testValidFilesMatchJSONSerialization() throws {
         for row in rows where row.valid {
             let bytes = try Fixtures.bytes(row.url)
-            let ours = try JSONPlistReader.read(bytes).value
+            let ours = try JSONPlistReader.read(bytes).tree.value
             let object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
             let theirs = try XCTUnwrap(FoundationBridge.value(from: object), row.path)
             XCTAssertTrue(Self.sameJSONValue(ours, theirs), "\(row.path): ours \(ours), Foundation \(theirs)")
@@ -68,7 +68,7 @@ final class JSONCorpusTests: XCTestCase {
     func testDuplicateKeyFileReportsTheDuplicate() throws {
         let row = try XCTUnwrap(rows.first { $0.kind.contains("duplicate keys") })
         let document = try JSONPlistReader.read(Fixtures.bytes(row.url))
-        XCTAssertEqual(document.value, .dictionary(PlistDictionary([("a", .int(1))])))
+        XCTAssertEqual(document.tree.value, .dictionary(PlistDictionary([("a", .int(1))])))
         XCTAssertEqual(document.diagnostics.map(\.kind), [.duplicateKey])
         XCTAssertEqual(document.diagnostics.first?.location, .text(line: 1, column: 9))
         XCTAssertEqual(document.diagnostics.first?.related, .text(line: 1, column: 2))

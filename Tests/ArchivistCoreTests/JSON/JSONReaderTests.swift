@@ -8,14 +8,14 @@ final class JSONReaderTests: XCTestCase {
     }
 
     private func value(_ text: String) throws -> PlistValue {
-        try read(text).value
+        try read(text).tree.value
     }
 
     /// The error reading `text`, or a failure when it reads.
     private func error(_ text: String, limits: Limits = .default, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
         do {
             let document = try read(text, limits: limits)
-            XCTFail("read \(document.value) from \(text.debugDescription)", file: file, line: line)
+            XCTFail("read \(document.tree.value) from \(text.debugDescription)", file: file, line: line)
         } catch let error as PlistError {
             return error
         } catch {
@@ -62,7 +62,7 @@ final class JSONReaderTests: XCTestCase {
         let text = "{\n  \"ok\": 18446744073709551615,\n  \"big\": 123456789012345678901234567890,\n  \"r\": [1e30, 1.5, -9223372036854775809]\n}"
         let document = try read(text)
         let foundation = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        let dict = try XCTUnwrap(document.value.dictionaryValue)
+        let dict = try XCTUnwrap(document.tree.value.dictionaryValue)
         XCTAssertEqual(dict["big"], .double(try XCTUnwrap(foundation["big"] as? NSNumber).doubleValue))
         XCTAssertEqual(dict["r"]?.arrayValue?[2], .double(try XCTUnwrap((foundation["r"] as? [NSNumber])?[2]).doubleValue))
         XCTAssertEqual(document.diagnostics.map(\.kind), [.integerBeyond64Bits, .integerBeyond64Bits])
@@ -130,7 +130,7 @@ final class JSONReaderTests: XCTestCase {
 
     func testLoneSurrogatesBecomeReplacementCharacters() throws {
         let document = try read("[\"a\\ud800b\",\n \"\\udc00\", \"\\ud800\\u0041\"]")
-        XCTAssertEqual(document.value, .array([.string("a\u{FFFD}b"), .string("\u{FFFD}"), .string("\u{FFFD}A")]))
+        XCTAssertEqual(document.tree.value, .array([.string("a\u{FFFD}b"), .string("\u{FFFD}"), .string("\u{FFFD}A")]))
         XCTAssertEqual(document.diagnostics.map(\.kind), [.loneSurrogate, .loneSurrogate, .loneSurrogate])
         XCTAssertEqual(document.diagnostics.map(\.location), [.text(line: 1, column: 4), .text(line: 2, column: 3), .text(line: 2, column: 13)])
         XCTAssertTrue(document.diagnostics[0].message.contains("D800"), document.diagnostics[0].message)
@@ -138,7 +138,7 @@ final class JSONReaderTests: XCTestCase {
 
     func testDuplicateKeysKeepTheLastValueInPlace() throws {
         let document = try read("{\"a\": 1, \"b\": 2,\n \"a\": 3}")
-        let dict = try XCTUnwrap(document.value.dictionaryValue)
+        let dict = try XCTUnwrap(document.tree.value.dictionaryValue)
         XCTAssertEqual(dict.keys, ["a", "b"])
         XCTAssertEqual(dict["a"], .int(3))
         XCTAssertEqual(document.diagnostics.count, 1)
@@ -150,7 +150,7 @@ final class JSONReaderTests: XCTestCase {
     func testDuplicateKeysInLargeObjects() throws {
         let members = (0..<100).map { "\"k\($0)\": \($0)" } + ["\"k7\": -1", "\"k99\": -2"]
         let document = try read("{" + members.joined(separator: ", ") + "}")
-        let dict = try XCTUnwrap(document.value.dictionaryValue)
+        let dict = try XCTUnwrap(document.tree.value.dictionaryValue)
         XCTAssertEqual(dict.count, 100)
         XCTAssertEqual(dict["k7"], .int(-1))
         XCTAssertEqual(dict["k99"], .int(-2))
@@ -161,7 +161,7 @@ final class JSONReaderTests: XCTestCase {
     func testCanonicallyEquivalentKeysStayDistinct() throws {
         // Core Foundation compares keys by UTF-16 code units, not canonical equivalence.
         let document = try read("{\"\u{E9}\": 1, \"e\u{301}\": 2}")
-        XCTAssertEqual(document.value.dictionaryValue?.keys.map { Array($0.unicodeScalars) }, [["\u{E9}"], ["e", "\u{301}"]])
+        XCTAssertEqual(document.tree.value.dictionaryValue?.keys.map { Array($0.unicodeScalars) }, [["\u{E9}"], ["e", "\u{301}"]])
         XCTAssertEqual(document.diagnostics, [])
     }
 
@@ -177,23 +177,23 @@ final class JSONReaderTests: XCTestCase {
     func testByteOrderMarksAndUTF16() throws {
         let expected = PlistValue.dictionary(PlistDictionary([("k", .string("é😀"))]))
         let text = "{\"k\": \"é😀\"}"
-        XCTAssertEqual(try JSONPlistReader.read([0xEF, 0xBB, 0xBF] + Array(text.utf8)).value, expected)
+        XCTAssertEqual(try JSONPlistReader.read([0xEF, 0xBB, 0xBF] + Array(text.utf8)).tree.value, expected)
         let utf16 = Array(text.utf16)
         let le = utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let be = utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
-        XCTAssertEqual(try JSONPlistReader.read([0xFF, 0xFE] + le).value, expected)
-        XCTAssertEqual(try JSONPlistReader.read([0xFE, 0xFF] + be).value, expected)
-        XCTAssertEqual(try JSONPlistReader.read(le).value, expected, "UTF-16LE without a BOM")
-        XCTAssertEqual(try JSONPlistReader.read(be).value, expected, "UTF-16BE without a BOM")
+        XCTAssertEqual(try JSONPlistReader.read([0xFF, 0xFE] + le).tree.value, expected)
+        XCTAssertEqual(try JSONPlistReader.read([0xFE, 0xFF] + be).tree.value, expected)
+        XCTAssertEqual(try JSONPlistReader.read(le).tree.value, expected, "UTF-16LE without a BOM")
+        XCTAssertEqual(try JSONPlistReader.read(be).tree.value, expected, "UTF-16BE without a BOM")
         let utf32 = text.unicodeScalars.flatMap { s -> [UInt8] in
             let v = s.value
             return [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
         }
-        XCTAssertEqual(try JSONPlistReader.read([0, 0, 0xFE, 0xFF] + utf32).value, expected)
-        XCTAssertEqual(try JSONPlistReader.read(utf32).value, expected, "UTF-32BE without a BOM")
+        XCTAssertEqual(try JSONPlistReader.read([0, 0, 0xFE, 0xFF] + utf32).tree.value, expected)
+        XCTAssertEqual(try JSONPlistReader.read(utf32).tree.value, expected, "UTF-32BE without a BOM")
         let utf32LE = stride(from: 0, to: utf32.count, by: 4).flatMap { Array(utf32[$0..<$0 + 4].reversed()) }
-        XCTAssertEqual(try JSONPlistReader.read([0xFF, 0xFE, 0, 0] + utf32LE).value, expected)
-        XCTAssertEqual(try JSONPlistReader.read(utf32LE).value, expected, "UTF-32LE without a BOM")
+        XCTAssertEqual(try JSONPlistReader.read([0xFF, 0xFE, 0, 0] + utf32LE).tree.value, expected)
+        XCTAssertEqual(try JSONPlistReader.read(utf32LE).tree.value, expected, "UTF-32LE without a BOM")
     }
 
     func testInvalidUTF8IsAnEncodingError() {

@@ -21,8 +21,8 @@ final class JSONStreamTests: XCTestCase {
             let dir = Fixtures.corpus.appendingPathComponent(folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
                 guard let document = try? PropertyList.read(try Fixtures.bytes(dir.appendingPathComponent(name))),
-                      (try? PropertyList.write(document.value, as: .json)) != nil else { continue }
-                out.append(("\(folder)/\(name)", document.value))
+                      (try? PropertyList.write(document.tree.value, as: .json)) != nil else { continue }
+                out.append(("\(folder)/\(name)", document.tree.value))
             }
         }
         return out

@@ -65,7 +65,7 @@ final class JSONWriterTests: XCTestCase {
             let value = Double(bitPattern: generator.next())
             guard value.isFinite else { continue }
             let written = try PropertyList.write(.double(value), as: .json)
-            guard case .real(let back) = try JSONPlistReader.read(written).value else {
+            guard case .real(let back) = try JSONPlistReader.read(written).tree.value else {
                 XCTFail("\(value) did not read back as a real")
                 continue
             }
@@ -112,7 +112,7 @@ final class JSONWriterTests: XCTestCase {
         let value = PlistValue.dictionary(dict)
         for pretty in [false, true] {
             let written = try PropertyList.write(value, as: .json, options: WriteOptions(pretty: pretty))
-            XCTAssertEqual(try JSONPlistReader.read(written).value, value)
+            XCTAssertEqual(try JSONPlistReader.read(written).tree.value, value)
             let theirs = try JSONSerialization.jsonObject(with: Data(written))
             XCTAssertTrue(JSONCorpusTests.sameJSONValue(value, try XCTUnwrap(FoundationBridge.value(from: theirs))))
         }

@@ -31,18 +31,18 @@ final class OpenStepCorpusTests: XCTestCase {
 
             // Detection picks OpenStep, except for text that is JSON too (`{}`).
             let detected = try PropertyList.read(bytes)
-            let alsoJSON = (try? JSONPlistReader.read(bytes))?.value == document.value
+            let alsoJSON = (try? JSONPlistReader.read(bytes))?.tree.value == document.tree.value
             XCTAssertEqual(detected.format, alsoJSON ? .json : .openstep, row.path)
-            XCTAssertEqual(detected.value, document.value, row.path)
+            XCTAssertEqual(detected.tree.value, document.tree.value, row.path)
 
             let theirs = try FoundationBridge.foundationRead(bytes)
-            XCTAssertEqual(document.value, theirs, row.path)
+            XCTAssertEqual(document.tree.value, theirs, row.path)
 
             for keepKeyOrder in [false, true] {
-                let written = try PropertyList.write(document.value, as: .openstep, options: WriteOptions(keepKeyOrder: keepKeyOrder))
+                let written = try PropertyList.write(document.tree.value, as: .openstep, options: WriteOptions(keepKeyOrder: keepKeyOrder))
                 let again = try OpenStepReader.read(written)
-                XCTAssertEqual(again.value, document.value, "\(row.path) keepKeyOrder=\(keepKeyOrder)")
-                XCTAssertEqual(try FoundationBridge.foundationRead(written), document.value, "Foundation reads our output: \(row.path)")
+                XCTAssertEqual(again.tree.value, document.tree.value, "\(row.path) keepKeyOrder=\(keepKeyOrder)")
+                XCTAssertEqual(try FoundationBridge.foundationRead(written), document.tree.value, "Foundation reads our output: \(row.path)")
             }
         }
     }

@@ -8,13 +8,13 @@ final class OpenStepReaderTests: XCTestCase {
     }
 
     private func value(_ text: String) throws -> PlistValue {
-        try read(text).value
+        try read(text).tree.value
     }
 
     private func error(_ text: String, limits: Limits = .default, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
         do {
             let document = try read(text, limits: limits)
-            XCTFail("read \(document.value) from \(text.debugDescription)", file: file, line: line)
+            XCTFail("read \(document.tree.value) from \(text.debugDescription)", file: file, line: line)
         } catch let error as PlistError {
             return error
         } catch {
@@ -115,7 +115,7 @@ final class OpenStepReaderTests: XCTestCase {
 
     func testLoneSurrogateEscapes() throws {
         let document = try read("(\"\\UD800\", \"x\\UDC00\", \"\\UD83D\\U0041\")")
-        XCTAssertEqual(document.value, .array([.string("\u{FFFD}"), .string("x\u{FFFD}"), .string("\u{FFFD}A")]))
+        XCTAssertEqual(document.tree.value, .array([.string("\u{FFFD}"), .string("x\u{FFFD}"), .string("\u{FFFD}A")]))
         XCTAssertEqual(document.diagnostics.map(\.kind), [.loneSurrogate, .loneSurrogate, .loneSurrogate])
         XCTAssertEqual(document.diagnostics.map(\.location), [.text(line: 1, column: 3), .text(line: 1, column: 14), .text(line: 1, column: 24)])
     }
@@ -126,10 +126,10 @@ final class OpenStepReaderTests: XCTestCase {
         let text = "\"clé\" = \"valeur 😀\";\n"
         let expected = dict([("clé", .string("valeur 😀"))])
         let utf16 = Array(text.utf16)
-        XCTAssertEqual(try OpenStepReader.read([0xFF, 0xFE] + utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).value, expected)
-        XCTAssertEqual(try OpenStepReader.read([0xFE, 0xFF] + utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }).value, expected)
-        XCTAssertEqual(try OpenStepReader.read([0xEF, 0xBB, 0xBF] + Array(text.utf8)).value, expected)
-        XCTAssertEqual(try OpenStepReader.read(Array(text.utf8)).value, expected)
+        XCTAssertEqual(try OpenStepReader.read([0xFF, 0xFE] + utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).tree.value, expected)
+        XCTAssertEqual(try OpenStepReader.read([0xFE, 0xFF] + utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }).tree.value, expected)
+        XCTAssertEqual(try OpenStepReader.read([0xEF, 0xBB, 0xBF] + Array(text.utf8)).tree.value, expected)
+        XCTAssertEqual(try OpenStepReader.read(Array(text.utf8)).tree.value, expected)
     }
 
     func testInvalidUTF8IsAnEncodingError() {
@@ -146,8 +146,8 @@ final class OpenStepReaderTests: XCTestCase {
 
     func testDuplicateKeysKeepTheLastValue() throws {
         let document = try read("{\n  a = 1;\n  b = 2;\n  a = 3;\n}")
-        XCTAssertEqual(document.value.dictionaryValue?.keys, ["a", "b"])
-        XCTAssertEqual(document.value.dictionaryValue?["a"], .string("3"))
+        XCTAssertEqual(document.tree.value.dictionaryValue?.keys, ["a", "b"])
+        XCTAssertEqual(document.tree.value.dictionaryValue?["a"], .string("3"))
         XCTAssertEqual(document.diagnostics.count, 1)
         XCTAssertEqual(document.diagnostics.first?.kind, .duplicateKey)
         XCTAssertEqual(document.diagnostics.first?.location, .text(line: 4, column: 3))

@@ -68,7 +68,7 @@ final class OpenStepWriterTests: XCTestCase {
         ]
         for (string, written) in cases {
             XCTAssertEqual(try text(.string(string)), written + "\n", string.debugDescription)
-            XCTAssertEqual(try OpenStepReader.read(Array((written + "\n").utf8)).value, .string(string), string.debugDescription)
+            XCTAssertEqual(try OpenStepReader.read(Array((written + "\n").utf8)).tree.value, .string(string), string.debugDescription)
         }
     }
 
@@ -107,7 +107,7 @@ final class OpenStepWriterTests: XCTestCase {
         let value = PlistValue.dictionary(dict)
         for keepKeyOrder in [false, true] {
             let written = try PropertyList.write(value, as: .openstep, options: WriteOptions(keepKeyOrder: keepKeyOrder))
-            XCTAssertEqual(try OpenStepReader.read(written).value, value)
+            XCTAssertEqual(try OpenStepReader.read(written).tree.value, value)
             XCTAssertEqual(try FoundationBridge.foundationRead(written), value)
         }
     }
@@ -116,6 +116,6 @@ final class OpenStepWriterTests: XCTestCase {
         var value = PlistValue.string("x")
         for _ in 0..<2_000 { value = .array([value]) }
         let written = try PropertyList.write(value, as: .openstep)
-        XCTAssertEqual(try OpenStepReader.read(written, options: ReadOptions(limits: { var l = Limits(); l.maxDepth = 2_000; return l }())).value, value)
+        XCTAssertEqual(try OpenStepReader.read(written, options: ReadOptions(limits: { var l = Limits(); l.maxDepth = 2_000; return l }())).tree.value, value)
     }
 }

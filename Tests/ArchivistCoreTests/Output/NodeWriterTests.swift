@@ -78,7 +78,7 @@ final class NodeWriterTests: XCTestCase {
         for row in CorpusRoundTripTests.rows where row.valid {
             let bytes = try Fixtures.bytes(row.url)
             guard let document = try? PropertyList.read(bytes) else { continue }
-            let value = document.value
+            let value = document.tree.value
             guard let tree = try? PlistTree(value) else { continue }
             let shared = try Self.sharedTree(value)
             XCTAssertEqual(shared.value, value, row.path)
@@ -289,12 +289,12 @@ final class NodeWriterTests: XCTestCase {
             [0x10, 1], [0x10, 2], [0x10, 3],
         ])
         let expected = PlistValue.dictionary(PlistDictionary([("b", .int(1)), ("a", .int(2))]))
-        XCTAssertEqual(try PropertyList.read(bytes).value.description, expected.description, "first position, first value")
+        XCTAssertEqual(try PropertyList.read(bytes).tree.value.description, expected.description, "first position, first value")
         XCTAssertEqual(try FoundationBridge.foundationRead(bytes), expected)
         // The view that conversions stream from writes the same.
         try bytes.withUnsafeBytes { buffer in
             var view = try BinaryPlistView(buffer)
-            XCTAssertEqual(try PropertyList.read(try { let out = ByteSink(); try XMLPlistWriter.write(&view, into: out); return out.bytes() }()).value, expected)
+            XCTAssertEqual(try PropertyList.read(try { let out = ByteSink(); try XMLPlistWriter.write(&view, into: out); return out.bytes() }()).tree.value, expected)
         }
         let xml = Array("<plist><dict><key>b</key><integer>1</integer><key>a</key><integer>2</integer><key>b</key><integer>3</integer></dict></plist>".utf8)
         XCTAssertEqual(try FoundationBridge.foundationRead(xml), .dictionary(PlistDictionary([("b", .int(3)), ("a", .int(2))])),
@@ -346,7 +346,7 @@ final class NodeWriterTests: XCTestCase {
 
     func testStreamingGivesTheBufferedBytes() throws {
         let url = Fixtures.sharedCorpus.appendingPathComponent("bpylist/tests/fixture_data/AccessibilityDefinitions.plist")
-        let tree = try PlistTree(try PropertyList.read(try Fixtures.bytes(url)).value)
+        let tree = try PlistTree(try PropertyList.read(try Fixtures.bytes(url)).tree.value)
         for format in PlistFormat.allCases {
             for options in Self.optionSets {
                 let whole: [UInt8]

@@ -45,8 +45,8 @@ final class TextReaderTreeTests: XCTestCase {
             for row in Fixtures.manifest(at: root) where row.valid && ["xml", "json", "openstep"].contains(row.format) {
                 let bytes = try Fixtures.bytes(row.url)
                 let document = try PropertyList.read(bytes)
-                let tree = try document.tree
-                XCTAssertEqual(tree.value, document.value, row.path)
+                let tree = document.tree
+                XCTAssertEqual(tree.value, document.tree.value, row.path)
                 for (text, nodes) in keyNodes(tree) {
                     XCTAssertEqual(nodes.count, 1, "\(row.path): key \"\(text)\" is stored once")
                 }
@@ -54,8 +54,8 @@ final class TextReaderTreeTests: XCTestCase {
                 case "xml":
                     // The other XML path builds the same tree, in the same order.
                     let other = try readXML(bytes, direct: false)
-                    XCTAssertEqual(try other.tree.value, tree.value, row.path)
-                    XCTAssertEqual(other.value.description, tree.value.description, row.path)
+                    XCTAssertEqual(other.tree.value, tree.value, row.path)
+                    XCTAssertEqual(other.tree.value.description, tree.value.description, row.path)
                     if let foundation = try? FoundationBridge.foundationRead(bytes) {
                         XCTAssertEqual(tree.value, foundation, "\(row.path): Foundation reads it the same")
                     }
@@ -91,7 +91,7 @@ final class TextReaderTreeTests: XCTestCase {
             ("openstep", try OpenStepReader.read(openStep)),
         ]
         for (name, document) in documents {
-            let tree = try document.tree
+            let tree = document.tree
             XCTAssertEqual(tree.value, value, name)
             XCTAssertEqual(tree.count(of: tree.root), 1000, name)
             for key in ["name", "id", "tags"] {
@@ -132,14 +132,14 @@ final class TextReaderTreeTests: XCTestCase {
         // The direct reader leaves repeated keys to libxml2's path, which reports them.
         for direct in [true, false] {
             let document = try readXML(xml, direct: direct)
-            XCTAssertEqual(document.value.description, expected.description)
+            XCTAssertEqual(document.tree.value.description, expected.description)
             XCTAssertEqual(document.diagnostics.map(\.kind), [.duplicateKey, .duplicateKey, .duplicateKey])
             XCTAssertEqual(document.diagnostics.map(\.location), [.text(line: 4, column: 1), .text(line: 5, column: 1), .text(line: 7, column: 1)])
             XCTAssertEqual(document.diagnostics.map(\.related), [.text(line: 2, column: 1), .text(line: 4, column: 1), .text(line: 6, column: 1)])
         }
 
         let json = try JSONPlistReader.read(Array("{\"a\": 1, \"b\": 2,\n\"a\": 3,\n\"a\": {\"x\": true, \"x\": false}}".utf8))
-        XCTAssertEqual(json.value.description, expected.description)
+        XCTAssertEqual(json.tree.value.description, expected.description)
         XCTAssertEqual(json.diagnostics.map(\.location), [.text(line: 2, column: 1), .text(line: 3, column: 18), .text(line: 3, column: 1)])
         XCTAssertEqual(json.diagnostics.map(\.related), [.text(line: 1, column: 2), .text(line: 3, column: 7), .text(line: 1, column: 2)])
         XCTAssertEqual(json.diagnostics.first?.message, "duplicate key \"a\"; the last value is kept")
@@ -150,7 +150,7 @@ final class TextReaderTreeTests: XCTestCase {
             ("a", .dictionary(PlistDictionary([("x", .data([2, 3]))]))), ("b", .string("2")),
         ]))
         XCTAssertEqual(try FoundationBridge.foundationRead(openStep), expectedOpenStep)
-        XCTAssertEqual(document.value.description, expectedOpenStep.description)
+        XCTAssertEqual(document.tree.value.description, expectedOpenStep.description)
         XCTAssertEqual(document.diagnostics.map(\.location), [.text(line: 2, column: 1), .text(line: 3, column: 16), .text(line: 3, column: 1)])
         XCTAssertEqual(document.diagnostics.map(\.related), [.text(line: 1, column: 2), .text(line: 3, column: 6), .text(line: 1, column: 2)])
     }

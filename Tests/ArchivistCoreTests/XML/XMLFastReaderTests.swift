@@ -24,8 +24,8 @@ final class XMLFastReaderTests: XCTestCase {
             guard let direct else { return false }
             switch slow {
             case .success(let doc):
-                XCTAssertEqual(direct, doc.value, name, file: file, line: line)
-                XCTAssertEqual(ordered(direct), ordered(doc.value), name, file: file, line: line)
+                XCTAssertEqual(direct, doc.tree.value, name, file: file, line: line)
+                XCTAssertEqual(ordered(direct), ordered(doc.tree.value), name, file: file, line: line)
                 XCTAssertTrue(doc.diagnostics.filter { $0.kind != .encodingMismatch }.isEmpty,
                               "\(name): the direct reader took an input with diagnostics", file: file, line: line)
             case .failure(let error):
@@ -116,10 +116,10 @@ final class XMLFastReaderTests: XCTestCase {
         for (a, b) in [("K", "\u{212A}"), ("caf\u{E9}", "cafe\u{301}")] {
             let xml = "<plist><dict><key>\(a)</key><true/><key>\(b)</key><false/></dict></plist>"
             let json = try JSONPlistReader.read(Array("{\"\(a)\": true, \"\(b)\": false}".utf8))
-            XCTAssertEqual(json.value.dictionaryValue?.count, 2)
+            XCTAssertEqual(json.tree.value.dictionaryValue?.count, 2)
             for direct in [true, false] {
                 let document = try Array(xml.utf8).withUnsafeBytes { try XMLPlistReader.read($0, options: ReadOptions(), direct: direct) }
-                XCTAssertEqual(document.value.dictionaryValue?.keys.map { Array($0.unicodeScalars) },
+                XCTAssertEqual(document.tree.value.dictionaryValue?.keys.map { Array($0.unicodeScalars) },
                                [Array(a.unicodeScalars), Array(b.unicodeScalars)], "direct: \(direct)")
                 XCTAssertEqual(document.diagnostics, [], "direct: \(direct)")
             }

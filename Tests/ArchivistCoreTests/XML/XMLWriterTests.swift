@@ -65,7 +65,7 @@ final class XMLReaderTests: XCTestCase {
         for body in ["AQI=", "AQI", "A*QI=", "AQ==", "AQ", "A", "AQIDB", "AB=CD",
                      "AQIDBA==AQ==", "QUJD RA==", "AQ=QI", "  QU\n\tJD  "] {
             let xml = "<plist version=\"1.0\"><data>\(body)</data></plist>"
-            let ours = try read(xml).value
+            let ours = try read(xml).tree.value
             XCTAssertEqual(ours, try FoundationBridge.foundationRead(Array(xml.utf8)), body)
         }
     }
@@ -80,7 +80,7 @@ final class XMLReaderTests: XCTestCase {
             <key>e</key><array/><key>t</key><true/><key>d</key><date>2024-02-29T13:45:59Z</date>
             </dict></plist>
             """)
-        guard case .dictionary(let d) = doc.value else { return XCTFail() }
+        guard case .dictionary(let d) = doc.tree.value else { return XCTFail() }
         XCTAssertEqual(d["i"], .int(31))
         XCTAssertEqual(d["n"], .int(Int64.min))
         XCTAssertEqual(d["u"], .integer(PlistInteger(UInt64.max)))
@@ -129,8 +129,8 @@ final class XMLReaderTests: XCTestCase {
         let utf16 = [UInt8]([0xFF, 0xFE]) + file(50_000, on: "string").utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         XCTAssertThrowsError(try utf16.withUnsafeBytes { try XMLPlistReader.read($0) })
         let many = file(XMLPrescan.maxAttributes, on: "string")
-        XCTAssertEqual(try read(many).value, try FoundationBridge.foundationRead(Array(many.utf8)))
-        XCTAssertEqual(try read(many).value, .dictionary(PlistDictionary([("k", .string("v"))])))
+        XCTAssertEqual(try read(many).tree.value, try FoundationBridge.foundationRead(Array(many.utf8)))
+        XCTAssertEqual(try read(many).tree.value, .dictionary(PlistDictionary([("k", .string("v"))])))
     }
 
     /// Reading `<data>` raw costs no scan of the file per element: 20,000 of
@@ -139,13 +139,13 @@ final class XMLReaderTests: XCTestCase {
     func testManyDataElementsReadInLinearTime() throws {
         let body = (0..<20_000).map { "\t<data>AQID&#65;\($0 % 10)==</data>\r\n" }.joined()
         let xml = "<?xml version=\"1.0\"?>\r\n<plist version=\"1.0\">\r\n<array>\r\n\(body)</array>\r\n</plist>\r\n"
-        let ours = try read(xml).value
+        let ours = try read(xml).tree.value
         XCTAssertEqual(ours, try FoundationBridge.foundationRead(Array(xml.utf8)))
     }
 
     func testDuplicateKeyDiagnostic() throws {
         let doc = try read("<plist><dict>\n<key>k</key><integer>1</integer>\n<key>k</key><integer>2</integer>\n</dict></plist>")
-        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("k", .int(2))])))
+        XCTAssertEqual(doc.tree.value, .dictionary(PlistDictionary([("k", .int(2))])))
         XCTAssertEqual(doc.diagnostics.map(\.kind), [.duplicateKey])
         XCTAssertEqual(doc.diagnostics.first?.location, .text(line: 3, column: 1))
         XCTAssertEqual(doc.diagnostics.first?.related, .text(line: 2, column: 1))
@@ -160,11 +160,11 @@ final class XMLCarriageReturnTests: XCTestCase {
             ("crlf\r\nkey", .string("line 1\r\nline 2\rend")), ("cdata", .string("x")),
         ]))
         let xml = try PropertyList.write(tree, as: .xml)
-        XCTAssertEqual(try xml.withUnsafeBytes { try XMLPlistReader.read($0) }.value, tree)
+        XCTAssertEqual(try xml.withUnsafeBytes { try XMLPlistReader.read($0) }.tree.value, tree)
         XCTAssertEqual(try FoundationBridge.foundationRead(xml), tree)
         let windows = Array("<?xml version=\"1.0\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n\t<key>a</key>\r\n\t<string><![CDATA[p\r\nq]]>\r</string>\r\n\t<key>b</key>\r\n\t<true/>\r\n</dict>\r\n</plist>\r\n".utf8)
         let doc = try windows.withUnsafeBytes { try XMLPlistReader.read($0) }
-        XCTAssertEqual(doc.value, try FoundationBridge.foundationRead(windows))
-        XCTAssertEqual(doc.value, .dictionary(PlistDictionary([("a", .string("p\r\nq\r")), ("b", .bool(true))])))
+        XCTAssertEqual(doc.tree.value, try FoundationBridge.foundationRead(windows))
+        XCTAssertEqual(doc.tree.value, .dictionary(PlistDictionary([("a", .string("p\r\nq\r")), ("b", .bool(true))])))
     }
 }

@@ -15,13 +15,13 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     _ = try? GraphWriter.archive(graph)
     _ = try? CodableExport.tree(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
-    _ = try? Migrator(rules: MigrationRules()).migrate(document.value)
-    _ = try? CodableSchema(document.value)
+    _ = try? Migrator(rules: MigrationRules()).migrate(document.tree.value)
+    _ = try? CodableSchema(document.tree.value)
     _ = ArchiveGraphviz.render(graph)
-    if let archive = try? KeyedArchive(document.value) { _ = UnarchiverCheck.errors(in: archive) }
-    _ = try? PlistDiff(document.value, document.value)
+    if let archive = try? KeyedArchive(document.tree.value) { _ = UnarchiverCheck.errors(in: archive) }
+    _ = try? PlistDiff(document.tree.value, document.tree.value)
     var codegen = SwiftCodegen()
-    if (try? codegen.add(document.value)) != nil {
+    if (try? codegen.add(document.tree.value)) != nil {
         _ = codegen.secureCodingSource
         _ = codegen.allowedClassesSource
     }
