@@ -49,8 +49,9 @@ struct Lint: ParsableCommand {
             from the file's folder, an exclude glob leaves out named files too, any
             other key is a usage error. --rules, --allow and --require-format replace
             the file's values; --secure turns the check on.
-            --stamp FILE writes FILE when every input is valid and removes it
-            otherwise, an output for a build system to track (the build tool plugin).
+            --stamp FILE writes FILE (one line, a '//' comment) when every input is valid
+            and removes it otherwise, an output for a build system to track (the
+            build tool plugin makes it a Swift file the target compiles to nothing).
             With --sqlite STORE --table T --column C every blob of the column is checked
             (rows named 'STORE: T.C row N'; --row ID checks one); a table or column that
             does not exist or holds no blobs is an error listing the blob columns. With
@@ -162,10 +163,14 @@ struct Lint: ParsableCommand {
         return settings
     }
 
+    /// What `--stamp` writes: one comment line, so that a build tool plugin
+    /// can make the stamp a Swift (or C) source the target compiles to nothing.
+    static let stampText = "// archivist lint: every input is valid\n"
+
     /// Writes the stamp of a run where every input was valid.
     private static func write(stamp: String) throws {
         do {
-            try FileIO.writeAtomically(Array("archivist lint: every input is valid\n".utf8), to: stamp)
+            try FileIO.writeAtomically(Array(Self.stampText.utf8), to: stamp)
         } catch let error as PlistError {
             Console.error(error.formatted(path: stamp))
             throw ExitCode.failure
