@@ -19,7 +19,8 @@ struct ArchivistLintPlugin: BuildToolPlugin {
         let config = URL(fileURLWithPath: String(describing: target.directory)).appendingPathComponent(LintInputs.configName)
         return try LintInputs.commands(
             tool: context.tool(named: "archivist").url,
-            candidates: target.sourceFiles.map(\.url),
+            // Resources, and files the target leaves unhandled; not its code.
+            candidates: target.sourceFiles.filter { $0.type != .source && $0.type != .header }.map(\.url),
             config: FileManager.default.fileExists(atPath: config.path) ? config : nil,
             workDirectory: context.pluginWorkDirectoryURL,
             targetName: target.name,
@@ -33,7 +34,9 @@ import XcodeProjectPlugin
 
 extension ArchivistLintPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        let project = context.xcodeProject.directoryURL
+        // The Path members are taken as they print, which every Xcode that
+        // runs tools-version 6.0 plugins has (their URL twins may be newer).
+        let project = URL(fileURLWithPath: String(describing: context.xcodeProject.directory))
         let configs = [
             project.appendingPathComponent(target.displayName).appendingPathComponent(LintInputs.configName),
             project.appendingPathComponent(LintInputs.configName),
@@ -42,7 +45,7 @@ extension ArchivistLintPlugin: XcodeBuildToolPlugin {
             tool: context.tool(named: "archivist").url,
             candidates: target.inputFiles.map(\.url),
             config: configs.first { FileManager.default.fileExists(atPath: $0.path) },
-            workDirectory: context.pluginWorkDirectoryURL,
+            workDirectory: URL(fileURLWithPath: String(describing: context.pluginWorkDirectory)),
             targetName: target.displayName,
             swiftStamp: true
         )
