@@ -18,7 +18,7 @@ extension CLITests {
         make("bad.json", "{\n \"a\": 1,\n \"a\": 2\n}")
         make("big.json", "{\"a\": 99999999999999999999}")
         let short = "short.bplist"
-        FileManager.default.createFile(atPath: work.appendingPathComponent(short).path, contents: Data("bplist00".utf8) + Data([1, 2]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent(short).path, contents: Data("bplist00".utf8) + Data([1, 2])))
         let archive = corpus("archives/coordinate.plist")
 
         // Text positions: the text format's lines, warnings included; valid files print nothing.
