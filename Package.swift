@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "ArchivistArchive", targets: ["ArchivistArchive"]),
         .library(name: "ArchivistDatabase", targets: ["ArchivistDatabase"]),
         .executable(name: "archivist", targets: ["archivist"]),
+        .plugin(name: "ArchivistLintPlugin", targets: ["ArchivistLintPlugin"]),
+        .plugin(name: "ArchivistCommandPlugin", targets: ["ArchivistCommandPlugin"]),
+        .plugin(name: "ArchivistWriteCommandPlugin", targets: ["ArchivistWriteCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,6 +59,30 @@ let package = Package(
                 "ArchivistDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Lints a target's property lists on every build (docs/guide/build-plugins.md).
+        .plugin(
+            name: "ArchivistLintPlugin",
+            capability: .buildTool(),
+            dependencies: ["archivist"]
+        ),
+        // `swift package archivist lint|dump|classes|info|get|diff|schema ...`: reads only.
+        .plugin(
+            name: "ArchivistCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "archivist", description: "Run an archivist command that only reads (lint, dump, classes, info, get, diff, schema) on the package's files."),
+                permissions: []
+            ),
+            dependencies: ["archivist"]
+        ),
+        // `swift package --allow-writing-to-package-directory archivist-write convert|migrate|set|remove|codegen ...`.
+        .plugin(
+            name: "ArchivistWriteCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "archivist-write", description: "Run any archivist command, convert, migrate, set, remove and codegen included, on the package's files."),
+                permissions: [.writeToPackageDirectory(reason: "archivist-write runs commands that write files (convert, migrate, set, remove, codegen).")]
+            ),
+            dependencies: ["archivist"]
         ),
         .executableTarget(
             name: "fixture-gen",

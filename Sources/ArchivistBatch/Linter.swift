@@ -38,6 +38,23 @@ package enum Linter {
             location.formatted(path: path, severity: severity.rawValue, message: message)
         }
 
+        /// The line Xcode and build logs show in place, as clang and swiftc
+        /// print it: `PATH:LINE:COL: error: MESSAGE` (`warning`), at `1:1`
+        /// with the place starting the message (`offset N (object I): ...`,
+        /// `$objects[I] (KEYPATH): ...`) for a binary plist or an archive, and
+        /// for no known place. Control characters are escaped as in `line`.
+        package var xcodeLine: String {
+            let first = SourceLocation.text(line: 1, column: 1)
+            switch location {
+            case .text:
+                return line
+            case .unknown:
+                return first.formatted(path: path, severity: severity.rawValue, message: message)
+            case .binary, .archive:
+                return first.formatted(path: path, severity: severity.rawValue, message: location.shortDescription + ": " + message)
+            }
+        }
+
         /// A GitHub Actions annotation: `::error file=PATH,line=L,col=C::MESSAGE`
         /// (`::warning` for a warning; the place inside the file goes in the
         /// message when it is not a line).

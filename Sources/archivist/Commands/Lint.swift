@@ -40,7 +40,19 @@ struct Lint: ParsableCommand {
             rules say "box": false for that key or "boxPrimitives": false).
             --require-format makes any other format an error (a repository policy).
             --format json prints one JSON report; --format github prints GitHub Actions
-            annotations (::error file=...,line=...,col=...::MESSAGE, ::warning for warnings).
+            annotations (::error file=...,line=...,col=...::MESSAGE, ::warning for warnings);
+            --format xcode prints 'PATH:LINE:COL: error: MESSAGE' for every problem, as clang
+            and swiftc do, so Xcode and build logs show it in place (a binary or archive
+            problem at 1:1, its offset or $objects index starting the message).
+            --config FILE reads settings from a configuration file (archivist.json):
+            {"secure": true, "allowedClasses": [...], "rules": "rules.json",
+            "requireFormat": "xml", "exclude": ["Generated/*"]}; relative paths are taken
+            from the file's folder, an exclude glob leaves out named files too, any
+            other key is a usage error. --rules, --allow and --require-format replace
+            the file's values; --secure turns the check on.
+            --stamp FILE writes FILE (one line, a '//' comment) when every input is valid
+            and removes it otherwise, an output for a build system to track (the
+            build tool plugin makes it a Swift file the target compiles to nothing).
             With --sqlite STORE --table T --column C every blob of the column is checked
             (rows named 'STORE: T.C row N'; --row ID checks one); a table or column that
             does not exist or holds no blobs is an error listing the blob columns. With
@@ -61,13 +73,14 @@ struct Lint: ParsableCommand {
               archivist lint --secure --allow MyApp.Document Documents/
               archivist lint --secure --rules migration.json Data.plist
               archivist lint --require-format xml --format github Resources/
+              archivist lint --config archivist.json --format xcode Resources/
               archivist lint --sqlite App.sqlite
               archivist lint --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --secure --allow App.Contact
             """
     )
 
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-        case text, json, github
+        case text, json, github, xcode
     }
 
     @Argument(help: ArgumentHelp("Files or folders to check ('-' reads standard input).", valueName: "PATH"))
@@ -88,8 +101,14 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("require-format"), help: ArgumentHelp("Report files in any other format: xml, binary, json or openstep.", valueName: "FORMAT"))
     var requireFormat: PlistFormat?
 
-    @Option(help: ArgumentHelp("Output: text (default), json (one report), github (Actions annotations).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Output: text (default), json (one report), github (Actions annotations), xcode (PATH:LINE:COL: error: lines).", valueName: "FORMAT"))
     var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("Read secure, allowedClasses, rules, requireFormat and exclude from a configuration file (archivist.json); options given here win.", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Write FILE when every input is valid, remove it otherwise (an output for build systems).", valueName: "FILE"))
+    var stamp: String?
 
     @OptionGroup var folders: FolderOptions
 
@@ -102,7 +121,7 @@ struct Lint: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of at least 1.") }
-        if !secure, rules != nil || !allow.isEmpty {
+        if !secure, config == nil, rules != nil || !allow.isEmpty {
             throw ValidationError("--rules and --allow go with --secure.")
         }
         try store.validate(requireColumn: false)
@@ -120,6 +139,47 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
+        var command = self
+        let settings = try config.map { try command.apply(LintConfig.load($0), from: $0) }
+        do {
+            try command.check(excluding: settings)
+        } catch {
+            if let stamp { _ = unlink(stamp) }
+            throw error
+        }
+        if let stamp { try Self.write(stamp: stamp) }
+    }
+
+    /// Takes the configuration's settings the command line did not give;
+    /// returns the configuration (for its excludes).
+    private mutating func apply(_ settings: LintConfig, from path: String) throws -> LintConfig {
+        if settings.secure == true { secure = true }
+        if rules == nil { rules = settings.rules }
+        if allow.isEmpty { allow = settings.allowedClasses ?? [] }
+        if requireFormat == nil { requireFormat = settings.requireFormat }
+        if !secure, rules != nil || !allow.isEmpty {
+            Console.error("\(path): error: rules and allowedClasses (or --rules and --allow) go with \"secure\": true or --secure")
+            throw ExitCode.validationFailure
+        }
+        return settings
+    }
+
+    /// What `--stamp` writes: one comment line, so that a build tool plugin
+    /// can make the stamp a Swift (or C) source the target compiles to nothing.
+    static let stampText = "// archivist lint: every input is valid\n"
+
+    /// Writes the stamp of a run where every input was valid.
+    private static func write(stamp: String) throws {
+        do {
+            try FileIO.writeAtomically(Array(Self.stampText.utf8), to: stamp)
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: stamp))
+            throw ExitCode.failure
+        }
+    }
+
+    /// Checks every input (less those `settings` excludes) and prints the results.
+    private func check(excluding settings: LintConfig?) throws {
         let (policy, ruleSet) = try securePolicy()
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
         var reporter = LintReporter(format: format, quiet: quiet)
@@ -139,7 +199,7 @@ struct Lint: ParsableCommand {
                     } else {
                         Console.error(FolderOptions.line(for: problem))
                     }
-                }.map { ($0, nil) }
+                }.filter { settings?.excludes($0.source) != true }.map { ($0, nil) }
                 items += unreadable
             } catch let error as PlistError {
                 items.append((BatchItem(source: path), error))
@@ -168,7 +228,7 @@ struct Lint: ParsableCommand {
             do {
                 try lintStore(path, policy: policy, census: &census, reporter: &reporter)
             } catch let error as PlistError {
-                Console.error(error.formatted(path: path))
+                Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.formatted(path: path))
                 reporter.failedToRead(path, error)
             }
         }
@@ -226,7 +286,7 @@ struct Lint: ParsableCommand {
             if folders.verbose { Console.error(FolderOptions.skippedLine(path)) }
             return true
         case .unreadable(let path, let error):
-            Console.error(error.formatted(path: path))
+            Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.formatted(path: path))
             reporter.failedToRead(path, error)
             return false
         }

@@ -1,7 +1,8 @@
 import ArchivistBatch
 import ArchivistCore
 
-/// Prints lint results as text lines, GitHub annotations or one JSON report.
+/// Prints lint results as text lines, GitHub annotations, Xcode's
+/// `PATH:LINE:COL: error:` lines or one JSON report.
 struct LintReporter {
     let format: Lint.OutputFormat
     let quiet: Bool
@@ -25,6 +26,8 @@ struct LintReporter {
             if valid, !quiet { Console.output("\(path): OK") }
         case .github:
             for f in findings { Console.output(f.githubAnnotation) }
+        case .xcode:
+            for f in findings { Console.output(f.xcodeLine) }
         case .json:
             report.append(.dictionary(PlistDictionary([
                 ("path", .string(path)), ("valid", .bool(valid)),

@@ -1,0 +1,1 @@
+../Shared/ArchivistTool.swift
