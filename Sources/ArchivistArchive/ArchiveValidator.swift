@@ -60,8 +60,8 @@ enum ArchiveValidator {
             }
             guard tree.kind(of: node) == .dictionary else { continue }
             // A dictionary in $objects is an object (with $class) or a class description.
-            guard let cls = tree.value(forKey: "$class", in: node) else {
-                if tree.value(forKey: "$classname", in: node) != nil { continue }
+            guard let cls = tree.node(forKey: "$class", in: node) else {
+                if tree.node(forKey: "$classname", in: node) != nil { continue }
                 throw PlistError(.archive, "object \(object) is a dictionary with neither $class nor $classname",
                                  at: .archive(object: object, keyPath: base()))
             }
@@ -85,11 +85,11 @@ enum ArchiveValidator {
             throw PlistError(.archive, "$class refers to object \(index), \(tree.value(at: node).aTypeName), not a class dictionary",
                              at: .archive(object: object, keyPath: path()))
         }
-        guard let name = tree.value(forKey: "$classname", in: node), tree.kind(of: name) == .string else {
+        guard let name = tree.node(forKey: "$classname", in: node), tree.kind(of: name) == .string else {
             throw PlistError(.archive, "class dictionary at object \(index) has no $classname string",
                              at: .archive(object: index, keyPath: path() + ".$classname"))
         }
-        if let chain = tree.value(forKey: "$classes", in: node) {
+        if let chain = tree.node(forKey: "$classes", in: node) {
             guard tree.kind(of: chain) == .array,
                   (0..<tree.count(of: chain)).allSatisfy({ tree.kind(of: tree.element($0, of: chain)) == .string }) else {
                 throw PlistError(.archive, "class dictionary at object \(index) has a $classes that is not an array of strings",
@@ -188,21 +188,21 @@ extension ContainerShape {
     /// collections by their class name, dictionary keys where they are strings.
     init(_ object: Int, in tree: PlistTree, objects: [UInt32]) {
         let node = Int(objects[object])
-        guard tree.kind(of: node) == .dictionary, let cls = tree.value(forKey: "$class", in: node), let c = tree.uid(at: cls),
+        guard tree.kind(of: node) == .dictionary, let cls = tree.node(forKey: "$class", in: node), let c = tree.uid(at: cls),
               c < UInt64(objects.count), case let clsNode = Int(objects[Int(c)]), tree.kind(of: clsNode) == .dictionary,
-              let nameNode = tree.value(forKey: "$classname", in: clsNode), let name = tree.string(at: nameNode) else {
+              let nameNode = tree.node(forKey: "$classname", in: clsNode), let name = tree.string(at: nameNode) else {
             self = .fields
             return
         }
         if FoundationValue.listClasses.contains(name) || name == "NSCountedSet" {
             self = .list
-        } else if FoundationValue.mapClasses.contains(name), let keys = tree.value(forKey: "NS.keys", in: node), tree.kind(of: keys) == .array {
+        } else if FoundationValue.mapClasses.contains(name), let keys = tree.node(forKey: "NS.keys", in: node), tree.kind(of: keys) == .array {
             self = .map(keys: (0..<tree.count(of: keys)).map { i in
                 guard let k = tree.uid(at: tree.element(i, of: keys)), k < UInt64(objects.count) else { return nil }
                 let key = Int(objects[Int(k)])
                 switch tree.kind(of: key) {
                 case .string: return tree.string(at: key)
-                case .dictionary: return tree.value(forKey: "NS.string", in: key).flatMap { tree.string(at: $0) }
+                case .dictionary: return tree.node(forKey: "NS.string", in: key).flatMap { tree.string(at: $0) }
                 case .integer, .real, .bool, .date, .data, .array, .uid, .null: return nil
                 }
             })

@@ -64,26 +64,26 @@ public struct KeyedArchive: Sendable {
         guard tree.kind(of: envelope) == .dictionary else {
             throw fail("a keyed archive is a dictionary, not \(tree.value(at: envelope).aTypeName)")
         }
-        guard let archiverNode = tree.value(forKey: "$archiver", in: envelope), let archiver = tree.string(at: archiverNode) else {
+        guard let archiverNode = tree.node(forKey: "$archiver", in: envelope), let archiver = tree.string(at: archiverNode) else {
             throw fail("$archiver is missing or not a string", keyPath: "$archiver")
         }
         guard archiver == "NSKeyedArchiver" else {
             throw fail("$archiver is \"\(archiver)\", not \"NSKeyedArchiver\"", keyPath: "$archiver")
         }
-        guard let versionNode = tree.value(forKey: "$version", in: envelope), let version = tree.integer(at: versionNode) else {
+        guard let versionNode = tree.node(forKey: "$version", in: envelope), let version = tree.integer(at: versionNode) else {
             throw fail("$version is missing or not an integer", keyPath: "$version")
         }
         guard version == PlistInteger(Int64(100_000)) else {
             throw fail("$version is \(version), not 100000", keyPath: "$version")
         }
-        guard let objectsNode = tree.value(forKey: "$objects", in: envelope), tree.kind(of: objectsNode) == .array else {
+        guard let objectsNode = tree.node(forKey: "$objects", in: envelope), tree.kind(of: objectsNode) == .array else {
             throw fail("$objects is missing or not an array", keyPath: "$objects")
         }
         let count = tree.count(of: objectsNode)
         guard count > 0, tree.string(at: tree.element(0, of: objectsNode), equals: "$null") else {
             throw fail("$objects[0] is not \"$null\"", keyPath: "$objects[0]")
         }
-        guard let topNode = tree.value(forKey: "$top", in: envelope), tree.kind(of: topNode) == .dictionary else {
+        guard let topNode = tree.node(forKey: "$top", in: envelope), tree.kind(of: topNode) == .dictionary else {
             throw fail("$top is missing or not a dictionary", keyPath: "$top")
         }
         var top: [(key: String, object: Int)] = []
@@ -105,7 +105,7 @@ public struct KeyedArchive: Sendable {
             top.append((key, Int(u)))
         }
         self.archiver = archiver
-        readFrom = tree.value(forKey: Typedstream.envelopeKey, in: envelope).flatMap { tree.string(at: $0) } == "NSArchiver" ? "NSArchiver" : nil
+        readFrom = tree.node(forKey: Typedstream.envelopeKey, in: envelope).flatMap { tree.string(at: $0) } == "NSArchiver" ? "NSArchiver" : nil
         self.version = version
         self.top = top
         self.topValues = topValues

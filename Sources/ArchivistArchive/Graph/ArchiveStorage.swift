@@ -43,9 +43,9 @@ final class ArchiveStorage: Sendable {
 
     /// `$classname` and `$classes` of a dictionary node (validated: a name is there).
     private static func classDescription(_ node: Int, in tree: PlistTree) -> ClassInfo {
-        let name = tree.value(forKey: "$classname", in: node).flatMap { tree.string(at: $0) } ?? ""
+        let name = tree.node(forKey: "$classname", in: node).flatMap { tree.string(at: $0) } ?? ""
         var chain: [String] = []
-        let list = tree.value(forKey: "$classes", in: node)
+        let list = tree.node(forKey: "$classes", in: node)
         if let list, tree.kind(of: list) == .array {
             chain = (0..<tree.count(of: list)).compactMap { tree.string(at: tree.element($0, of: list)) }
         }
@@ -73,7 +73,7 @@ final class ArchiveStorage: Sendable {
             }
             return .object(ArchivedObject(className: info.name, classChain: info.chain, fields: fields))
         }
-        if let name = tree.value(forKey: "$classname", in: node).flatMap({ tree.string(at: $0) }) {
+        if let name = tree.node(forKey: "$classname", in: node).flatMap({ tree.string(at: $0) }) {
             return .classDescription(ClassName(archived: name), chain: Self.classDescription(node, in: tree).chain)
         }
         return .value(tree.value(at: node))

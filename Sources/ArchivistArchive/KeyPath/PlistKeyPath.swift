@@ -63,7 +63,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             let next: Int?
             switch tree.kind(of: node) {
             case .dictionary:
-                next = tree.value(forKey: component, in: node)
+                next = tree.node(forKey: component, in: node)
             case .array:
                 next = Int(component).flatMap { i in i >= 0 && i < tree.count(of: node) ? tree.element(i, of: node) : nil }
             case .string, .integer, .real, .bool, .date, .data, .uid, .null:

@@ -56,7 +56,7 @@ public struct PlistNode: Sendable {
 
     /// The value of `key`, when the node is a dictionary that holds it.
     public subscript(key: String) -> PlistNode? {
-        tree.value(forKey: key, in: index).map { PlistNode(unchecked: tree, $0) }
+        tree.node(forKey: key, in: index).map { PlistNode(unchecked: tree, $0) }
     }
 
     /// Element `index` of an array; `nil` when the node is not an array or

@@ -158,9 +158,11 @@ public struct PlistTree: Sendable {
         return (Int(links[n.start + 2 * i]), Int(links[n.start + 2 * i + 1]))
     }
 
-    /// The value of `key` in a dictionary node, when present.
-    public func value(forKey key: String, in node: Int) -> Int? {
-        let n = nodes[node]
+    /// The node of `key`'s value in a dictionary node (keys compared by code
+    /// points), when present. ``value(at:)`` is what converts a node to a
+    /// ``PlistValue``; this only finds it.
+    public func node(forKey key: String, in dictionary: Int) -> Int? {
+        let n = nodes[dictionary]
         guard n.kind == .dictionary else { return nil }
         for i in 0..<n.count where string(at: Int(links[n.start + 2 * i]), equals: key) {
             return Int(links[n.start + 2 * i + 1])

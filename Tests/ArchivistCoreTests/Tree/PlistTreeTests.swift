@@ -26,13 +26,13 @@ final class PlistTreeTests: XCTestCase {
         XCTAssertEqual(tree.value, sample)
         // Order is kept, not only the unordered value.
         XCTAssertEqual(tree.value.dictionaryValue?.keys, sample.dictionaryValue?.keys)
-        XCTAssertEqual(tree.real(at: try XCTUnwrap(tree.value(forKey: "ratio", in: tree.root)))?.width, .bits32)
-        XCTAssertEqual(tree.integer(at: try XCTUnwrap(tree.value(forKey: "big", in: tree.root))), PlistInteger(UInt64.max))
+        XCTAssertEqual(tree.real(at: try XCTUnwrap(tree.node(forKey: "ratio", in: tree.root)))?.width, .bits32)
+        XCTAssertEqual(tree.integer(at: try XCTUnwrap(tree.node(forKey: "big", in: tree.root))), PlistInteger(UInt64.max))
     }
 
     func testKeysAreStoredOncePerDocument() throws {
         let tree = try PlistTree(sample)
-        let records = try XCTUnwrap(tree.value(forKey: "records", in: tree.root))
+        let records = try XCTUnwrap(tree.node(forKey: "records", in: tree.root))
         let first = tree.element(0, of: records), second = tree.element(1, of: records)
         XCTAssertEqual(tree.entry(0, of: first).key, tree.entry(0, of: second).key)
         XCTAssertEqual(tree.entry(0, of: first).key, tree.entry(0, of: tree.root).key, "\"name\" is one node everywhere")

@@ -98,7 +98,7 @@ final class TextReaderTreeTests: XCTestCase {
                 XCTAssertEqual(stringNodes(tree, key), 1, "\(name): \"\(key)\" is one node")
             }
             let first = tree.element(0, of: tree.root), last = tree.element(999, of: tree.root)
-            XCTAssertEqual(tree.value(forKey: "name", in: first).flatMap { tree.string(at: $0) }, "item 0", name)
+            XCTAssertEqual(tree.node(forKey: "name", in: first).flatMap { tree.string(at: $0) }, "item 0", name)
             // Foundation writes each dictionary's keys in its own order: find "name" in each.
             func nameKey(_ record: Int) -> Int? {
                 (0..<tree.count(of: record)).map { tree.entry($0, of: record).key }.first { tree.string(at: $0, equals: "name") }
