@@ -148,6 +148,6 @@ final class FuzzRegressionTests: XCTestCase {
         let url = TestPaths.corpus.appendingPathComponent("hostile/fuzz-schema-shared-containers.plist")
         let value = try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value
         _ = try CodableSchema(try PlistTree(value))
-        _ = try CodableExport.tree(value, options: CodableOptions(cycles: .omit, maxValues: 100_000))
+        _ = try CodableExport.value(converting: value, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     }
 }

@@ -113,7 +113,7 @@ final class StoreTests: XCTestCase {
         let exportRules = try rules
         let fill = ColumnFill(source: notes, target: "ZBODYJSON")
         let outcome = try fill.run(on: db) { bytes in
-            try PropertyList.write(try CodableExport.tree(PropertyList.read(bytes).tree.value, rules: exportRules), as: .json)
+            try PropertyList.write(try CodableExport.value(PropertyList.read(bytes).tree, rules: exportRules), as: .json)
         }
         XCTAssertTrue(outcome.addedColumn)
         XCTAssertEqual(outcome.written, [1, 2, 3])

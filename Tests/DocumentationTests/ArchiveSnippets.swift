@@ -99,7 +99,7 @@ final class ArchiveSnippets: XCTestCase {
         XCTAssertEqual(computer.cpu.cores.map(\.coreID).count, 2)
         XCTAssertEqual(computer.cpu.cores[1].coreID, "C3D4")
         // The same struct decodes `convert --to codable-json`'s JSON with JSONDecoder.
-        let json = try PropertyList.write(try CodableExport.tree(PropertyList.read(bytes).tree, rules: rules), as: .json)
+        let json = try PropertyList.write(try CodableExport.value(PropertyList.read(bytes).tree, rules: rules), as: .json)
         let viaJSON = try JSONDecoder().decode(Computer.self, from: Data(json))
         XCTAssertEqual(viaJSON.name, computer.name)
         XCTAssertEqual(viaJSON.cpu.clock, computer.cpu.clock)

@@ -92,8 +92,8 @@ final class DatabaseSnippets: XCTestCase {
 
         let fill = ColumnFill(source: contacts, target: "ZCONTACTJSON")
         let filled = try fill.run(on: store) { blob in
-            let tree = try CodableExport.tree(try PropertyList.read(blob).tree)
-            return try PropertyList.write(tree, as: .json)
+            let exported = try CodableExport.value(try PropertyList.read(blob).tree)
+            return try PropertyList.write(exported, as: .json)
         }
         print("\(filled.written.count) rows filled, \(filled.unchanged) unchanged")
 
@@ -106,7 +106,7 @@ final class DatabaseSnippets: XCTestCase {
         XCTAssertEqual(records, ["Ada", "Grace", "Edsger"].enumerated().map {
             ContactRecord(tel: "555-010\($0.offset)", fax: "555-020\($0.offset)", email: "\($0.element.lowercased())@example.com")
         })
-        let again = try fill.run(on: store) { try PropertyList.write(try CodableExport.tree(try PropertyList.read($0).tree.value), as: .json) }
+        let again = try fill.run(on: store) { try PropertyList.write(try CodableExport.value(try PropertyList.read($0).tree), as: .json) }
         XCTAssertEqual(again.unchanged, 3, "a second run rewrites nothing")
     }
 }

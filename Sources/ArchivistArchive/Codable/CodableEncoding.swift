@@ -28,13 +28,13 @@ public enum CodableEncoding: Sendable, Equatable {
         switch self {
         case .json(let sortedKeys):
             options.nativeLeaves = false
-            let tree = try CodableExport.tree(value, rules: rules, options: options)
-            let ordered = sortedKeys ? Self.sortingKeys(tree) : tree
+            let exported = try CodableExport.value(converting: value, rules: rules, options: options)
+            let ordered = sortedKeys ? Self.sortingKeys(exported) : exported
             return try PropertyList.write(ordered, as: .json, options: WriteOptions(jsonEncoderStyle: true))
         case .propertyList(let format):
             options.nativeLeaves = true
-            let tree = try CodableExport.tree(value, rules: rules, options: options)
-            return try PropertyList.write(Self.nullsAsPlaceholders(tree), as: format)
+            let exported = try CodableExport.value(converting: value, rules: rules, options: options)
+            return try PropertyList.write(Self.nullsAsPlaceholders(exported), as: format)
         }
     }
 

@@ -22,33 +22,34 @@ import ArchivistCore
 ///
 /// A plain property list converts the same way (dates and data as above).
 public enum CodableExport {
-    /// The Codable-shaped tree of a keyed archive or a plain property list.
-    public static func tree(_ value: PlistValue, rules: MigrationRules = MigrationRules(),
-                            options: CodableOptions = CodableOptions()) throws -> PlistValue {
+    /// The Codable-shaped value of a keyed archive or a plain property list,
+    /// as a reader built it (`document.tree`): an archive's graph is built on
+    /// the tree.
+    public static func value(_ tree: PlistTree, rules: MigrationRules = MigrationRules(),
+                             options: CodableOptions = CodableOptions()) throws -> PlistValue {
+        guard KeyedArchive.looksLikeArchive(tree) else { return try value(converting: tree.value, rules: rules, options: options) }
+        return try value(try ObjectGraph(tree), rules: rules, options: options)
+    }
+
+    /// The Codable-shaped value of a value built or migrated in code (what
+    /// `migrate --codable` encodes).
+    package static func value(converting value: PlistValue, rules: MigrationRules = MigrationRules(),
+                              options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var budget = options.maxValues
         return try CodableExporter.export(value, rules: rules, options: options, budget: &budget, nesting: 0) ?? .null
     }
 
-    /// The Codable-shaped tree of a document's compact tree (`try
-    /// document.tree`): an archive's graph is built on the tree, not on a
-    /// `PlistValue` converted from it.
-    public static func tree(_ tree: PlistTree, rules: MigrationRules = MigrationRules(),
-                            options: CodableOptions = CodableOptions()) throws -> PlistValue {
-        guard KeyedArchive.looksLikeArchive(tree) else { return try self.tree(tree.value, rules: rules, options: options) }
-        return try self.tree(try ObjectGraph(tree), rules: rules, options: options)
-    }
-
-    /// The Codable-shaped tree of one node of an object graph.
-    public static func tree(_ graph: ObjectGraph, node: Int, rules: MigrationRules = MigrationRules(),
+    /// The Codable-shaped value of one node of an object graph.
+    public static func value(_ graph: ObjectGraph, node: Int, rules: MigrationRules = MigrationRules(),
                             options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
         try exporter.refuseExpansion(of: [node], path: "")
         return try exporter.object(node, path: "", depth: 0) ?? .null
     }
 
-    /// The Codable-shaped tree of an object graph's root (`$top.root`, or every
-    /// `$top` entry as an object when there is no `root`).
-    public static func tree(_ graph: ObjectGraph, rules: MigrationRules = MigrationRules(),
+    /// The Codable-shaped value of an object graph's root (`$top.root`, or
+    /// every `$top` entry as an object when there is no `root`).
+    public static func value(_ graph: ObjectGraph, rules: MigrationRules = MigrationRules(),
                             options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
         return try exporter.root()

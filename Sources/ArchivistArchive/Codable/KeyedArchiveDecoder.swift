@@ -38,7 +38,7 @@ public struct KeyedArchiveDecoder: Sendable {
 
     /// Decodes an archive (or a plain property list) as a reader built it.
     public func decode<T: Decodable>(_ type: T.Type, from tree: PlistTree) throws -> T {
-        let exported = try CodableExport.tree(tree, rules: rules, options: CodableOptions(cycles: cycles, nativeLeaves: true))
+        let exported = try CodableExport.value(tree, rules: rules, options: CodableOptions(cycles: cycles, nativeLeaves: true))
         return try TreeDecoder(exported, codingPath: []).decodeValue(type)
     }
 }

@@ -34,17 +34,17 @@ extension PlistKeyPath.Target {
 
     /// A plain tree of what the path leads to (archived objects as
     /// `CodableExport` writes them), for writing in a format.
-    public func plainTree() throws -> PlistValue {
+    public func plainValue() throws -> PlistValue {
         switch self {
         case .value(let v):
             return v
         case .archive(let graph):
-            return try CodableExport.tree(graph, options: CodableOptions(cycles: .omit, nativeLeaves: true))
+            return try CodableExport.value(graph, options: CodableOptions(cycles: .omit, nativeLeaves: true))
         case .node(let graph, let i):
             if case .value(let v)? = graph.nodes[safe: i] { return v }
-            return try CodableExport.tree(graph, node: i, options: CodableOptions(cycles: .omit, nativeLeaves: true))
+            return try CodableExport.value(graph, node: i, options: CodableOptions(cycles: .omit, nativeLeaves: true))
         case .references(let graph, let refs):
-            return .array(try refs.map { try CodableExport.tree(graph, node: $0, options: CodableOptions(cycles: .omit, nativeLeaves: true)) })
+            return .array(try refs.map { try CodableExport.value(graph, node: $0, options: CodableOptions(cycles: .omit, nativeLeaves: true)) })
         }
     }
 }

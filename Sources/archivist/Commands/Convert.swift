@@ -175,7 +175,7 @@ struct Convert: ParsableCommand {
             let item = converter.items[index]
             return BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn, transform: codable ? { document in
-                    .value(try CodableExport.tree(document.tree, rules: workRules, options: options))
+                    .value(try CodableExport.value(document.tree, rules: workRules, options: options))
                 } : nil)
             }
         }
@@ -203,7 +203,7 @@ struct Convert: ParsableCommand {
 
     /// The Codable JSON of one archived blob, as written for files.
     private func codableJSON(_ bytes: [UInt8], rules ruleSet: MigrationRules) throws -> [UInt8] {
-        let tree = try CodableExport.tree(try PropertyList.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
+        let tree = try CodableExport.value(try PropertyList.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
                                           options: CodableOptions(dates: dates, cycles: cycles))
         return try PropertyList.write(tree, as: .json, options: writeOptions)
     }

@@ -67,7 +67,7 @@ struct Get: ParsableCommand {
                 return
             }
             if let to {
-                var bytes = try PropertyList.write(try target.plainTree(), as: to, options: WriteOptions(pretty: true))
+                var bytes = try PropertyList.write(try target.plainValue(), as: to, options: WriteOptions(pretty: true))
                 if noNewline, bytes.last == 0x0A { bytes.removeLast() }
                 try FileIO.writeAtomically(bytes, to: "-")
                 return
@@ -82,7 +82,7 @@ struct Get: ParsableCommand {
         case .value(let v): scalar = v
         case .node(let graph, let i):
             if graph.nodes.indices.contains(i), case .value(let v) = graph.nodes[i] { scalar = v } else {
-                let plain = try target.plainTree()
+                let plain = try target.plainValue()
                 switch plain {
                 case .string, .integer, .real, .bool, .date, .data: scalar = plain
                 default: scalar = nil

@@ -15,8 +15,8 @@ final class CodableExportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(names.count, 10)
         for name in names {
             let document = try PropertyList.read([UInt8](try Data(contentsOf: folder.appendingPathComponent(name))))
-            let fromTree = Result { try CodableExport.tree(document.tree) }
-            let fromValue = Result { try CodableExport.tree(document.tree.value) }
+            let fromTree = Result { try CodableExport.value(document.tree) }
+            let fromValue = Result { try CodableExport.value(converting: document.tree.value) }
             switch (fromTree, fromValue) {
             case (.success(let a), .success(let b)): XCTAssertEqual(a, b, name)
             case (.failure(let a), .failure(let b)): XCTAssertEqual("\(a)", "\(b)", name)
@@ -36,12 +36,12 @@ final class CodableExportTests: XCTestCase {
             let data = try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: Array(repeating: long as NSString, count: count)), requiringSecureCoding: false)
             return try PropertyList.read([UInt8](data)).tree.value
         }
-        XCTAssertThrowsError(try CodableExport.tree(try archive(40), options: options)) { error in
+        XCTAssertThrowsError(try CodableExport.value(converting: try archive(40), options: options)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
             XCTAssertTrue((error as? PlistError)?.message.contains("1600000 bytes") == true, "\(error)")
         }
         // Sixteen references repeat 1,500,000 bytes: within the bound.
-        XCTAssertEqual(try CodableExport.tree(try archive(16), options: options), .array(Array(repeating: .string(long), count: 16)))
+        XCTAssertEqual(try CodableExport.value(converting: try archive(16), options: options), .array(Array(repeating: .string(long), count: 16)))
         XCTAssertEqual(CodableOptions().maxSharedBytes, Limits.default.maxSharedExpansion)
     }
 
@@ -56,7 +56,7 @@ final class CodableExportTests: XCTestCase {
     }
 
     func json(_ value: PlistValue, rules: MigrationRules = MigrationRules(), options: CodableOptions = CodableOptions()) throws -> Data {
-        Data(try PropertyList.write(try CodableExport.tree(value, rules: rules, options: options), as: .json))
+        Data(try PropertyList.write(try CodableExport.value(converting: value, rules: rules, options: options), as: .json))
     }
 
     func text(_ value: PlistValue, rules: MigrationRules = MigrationRules(), options: CodableOptions = CodableOptions()) throws -> String {
@@ -109,7 +109,7 @@ final class CodableExportTests: XCTestCase {
 
     func testFoundationValueShapes() throws {
         let values = try archive("foundation-values.plist")
-        let tree = try CodableExport.tree(values)
+        let tree = try CodableExport.value(converting: values)
         guard case .dictionary(let d) = tree else { return XCTFail("\(tree)") }
         XCTAssertEqual(d["array"], .array([.string("shared string"), .string("shared string"), .int(42)]), "shared objects at every reference")
         XCTAssertEqual(d["uuid"], .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
@@ -118,7 +118,7 @@ final class CodableExportTests: XCTestCase {
         XCTAssertEqual(d["date"], .double(700_000_000.25))
         XCTAssertEqual(d["null"], .null)
         XCTAssertEqual(d["bool"], .int(1), "Foundation on Linux archives NSNumber(value: true) as the integer 1")
-        let classes = try CodableExport.tree(try archive("foundation-classes.plist"))
+        let classes = try CodableExport.value(converting: try archive("foundation-classes.plist"))
         guard case .dictionary(let c) = classes else { return XCTFail() }
         XCTAssertEqual(c["NSValue rect"], .array([.array([.double(0), .double(10)]), .array([.double(320), .double(240)])]))
         XCTAssertEqual(c["NSValue point"], .array([.double(1.5), .double(-2)]))
@@ -156,7 +156,7 @@ final class CodableExportTests: XCTestCase {
 
     func testCyclesAreErrorsOrOmitted() throws {
         let cycle = try archive("cycle.plist")
-        XCTAssertThrowsError(try CodableExport.tree(cycle)) { error in
+        XCTAssertThrowsError(try CodableExport.value(converting: cycle)) { error in
             let e = error as? PlistError
             XCTAssertEqual(e?.kind, .cycle)
             XCTAssertEqual(e?.message, "root.children.0.parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)")
@@ -179,14 +179,14 @@ final class CodableExportTests: XCTestCase {
             ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
             ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
         ]))
-        XCTAssertThrowsError(try CodableExport.tree(tree, options: CodableOptions(maxValues: 100_000))) { error in
+        XCTAssertThrowsError(try CodableExport.value(converting: tree, options: CodableOptions(maxValues: 100_000))) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
         }
     }
 
     func testUnwrapOfAMissingFieldIsLocated() throws {
         let rules = try MigrationRules(bytes: Array(#"{"classes": {"Shop.Cart.Box": {"unwrap": "contents"}}}"#.utf8))
-        XCTAssertThrowsError(try CodableExport.tree(try archive("order-with-cart.plist"), rules: rules)) { error in
+        XCTAssertThrowsError(try CodableExport.value(converting: try archive("order-with-cart.plist"), rules: rules)) { error in
             XCTAssertEqual((error as? PlistError)?.message, #"Shop.Cart.Box has no field "contents" to unwrap (fields: payload)"#)
             XCTAssertEqual((error as? PlistError)?.location, .archive(object: 3, keyPath: "root.cart"))
         }

@@ -33,7 +33,7 @@ final class ExpansionBoundTests: XCTestCase {
         }
         XCTAssertEqual(exporter.budget, 10_000_000, "no value was counted before the refusal")
         XCTAssertTrue(exporter.exported.isEmpty, "no object was exported before the refusal")
-        XCTAssertThrowsError(try CodableExport.tree(graph, node: 1, options: CodableOptions(cycles: .omit, nativeLeaves: true)))
+        XCTAssertThrowsError(try CodableExport.value(graph, node: 1, options: CodableOptions(cycles: .omit, nativeLeaves: true)))
         XCTAssertThrowsError(try PlistDiff.comparable(Self.sharedLevels(fields: 10, levels: 7)))
     }
 
@@ -61,7 +61,7 @@ final class ExpansionBoundTests: XCTestCase {
         XCTAssertEqual(failing.expandedCount(of: [1], cap: 100), 2)
         let omitting = CodableExporter(graph: graph, rules: MigrationRules(), options: CodableOptions(cycles: .omit), budget: 100, nesting: 0)
         XCTAssertEqual(omitting.expandedCount(of: [1], cap: 100), 2)
-        XCTAssertThrowsError(try CodableExport.tree(archive)) { error in
+        XCTAssertThrowsError(try CodableExport.value(converting: archive)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .cycle)
         }
     }

@@ -34,13 +34,13 @@ final class PlistEditorTests: XCTestCase {
     func testPlainTreeEdits() throws {
         let tree = try read("foundation/info-plist.bplist").tree.value
         var t = try edit(.append(.string("Landscape")), "UISupportedInterfaceOrientations", tree)
-        XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.1").resolve(in: t).plainTree(), .string("Landscape"))
+        XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.1").resolve(in: t).plainValue(), .string("Landscape"))
         t = try edit(.set(.int(1)), "UISupportedInterfaceOrientations.2", t)
-        XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.2").resolve(in: t).plainTree(), .int(1), "one past the end appends")
+        XCTAssertEqual(try PlistKeyPath("UISupportedInterfaceOrientations.2").resolve(in: t).plainValue(), .int(1), "one past the end appends")
         t = try edit(.remove, "CFBundleURLTypes.0", t)
-        XCTAssertEqual(try PlistKeyPath("CFBundleURLTypes").resolve(in: t).plainTree(), .array([]))
+        XCTAssertEqual(try PlistKeyPath("CFBundleURLTypes").resolve(in: t).plainValue(), .array([]))
         t = try edit(.set(.bool(true)), "a.b.c", t, create: true)
-        XCTAssertEqual(try PlistKeyPath("a.b.c").resolve(in: t).plainTree(), .bool(true))
+        XCTAssertEqual(try PlistKeyPath("a.b.c").resolve(in: t).plainValue(), .bool(true))
         let cases: [(PlistEdit, String, String)] = [
             (.set(.int(1)), "CFBundleURLTypes.5", "CFBundleURLTypes.5: index 5 out of range (array of 0)"),
             (.set(.int(1)), "x.y", "x: no key \"x\" (dictionary of 6 keys; --create makes missing dictionaries)"),
@@ -86,8 +86,8 @@ final class PlistEditorTests: XCTestCase {
         }
         let prefs = try read("archives/preferences-with-user.plist")
         let renamed = try edit(.set(.string("Grace")), "currentUser.root.name", prefs.tree.value)
-        XCTAssertEqual(try PlistKeyPath("currentUser.root.name").resolve(in: renamed).plainTree(), .string("Grace"))
-        XCTAssertEqual(try PlistKeyPath("launchCount").resolve(in: renamed).plainTree(), .int(12), "the rest of the outer file stays")
+        XCTAssertEqual(try PlistKeyPath("currentUser.root.name").resolve(in: renamed).plainValue(), .string("Grace"))
+        XCTAssertEqual(try PlistKeyPath("launchCount").resolve(in: renamed).plainValue(), .int(12), "the rest of the outer file stays")
         guard case .dictionary(let d) = renamed, case .data(let inner)? = d["currentUser"] else { return XCTFail() }
         XCTAssertEqual(Array(inner.prefix(8)), Array("bplist00".utf8), "the nested archive keeps its format")
     }

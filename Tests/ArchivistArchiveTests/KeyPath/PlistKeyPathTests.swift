@@ -47,7 +47,7 @@ final class PlistKeyPathTests: XCTestCase {
         guard case .archive(let graph) = target else { return XCTFail("\(target)") }
         XCTAssertEqual(graph.topEntries.map(\.key), ["root"])
         XCTAssertEqual(target.typeName, "archive")
-        XCTAssertEqual(try target.plainTree(), try CodableExport.tree(graph, options: CodableOptions(cycles: .omit, nativeLeaves: true)))
+        XCTAssertEqual(try target.plainValue(), try CodableExport.value(graph, options: CodableOptions(cycles: .omit, nativeLeaves: true)))
         // Inside data, the path's next component is still a $top key.
         let prefs = try load("archives/preferences-with-user.plist")
         guard case .node = try PlistKeyPath("currentUser.root").resolve(in: prefs) else { return XCTFail() }

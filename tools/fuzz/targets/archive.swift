@@ -11,9 +11,9 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
           let graph = try? ObjectGraph(tree) else { return 0 }
     _ = try? ArchiveDumper.render(graph)
     _ = try? ArchiveJSONView.json(graph)
-    _ = try? CodableExport.tree(tree, options: CodableOptions(cycles: .omit, maxValues: 100_000))
+    _ = try? CodableExport.value(tree, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = try? GraphWriter.archive(graph)
-    _ = try? CodableExport.tree(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
+    _ = try? CodableExport.value(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
     _ = try? Migrator(rules: MigrationRules()).migrate(document.tree.value)
     _ = try? CodableSchema(document.tree.value)
