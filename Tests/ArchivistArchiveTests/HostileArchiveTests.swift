@@ -54,7 +54,7 @@ final class HostileArchiveTests: XCTestCase {
         let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("Node { … }"))
         XCTAssertLessThan(text.utf8.count, 200_000)
-        _ = try ArchiveJSONView.json(graph)
+        _ = try ArchiveJSONDumper.json(graph)
         let written = try GraphWriter.archive(graph)
         XCTAssertEqual(try KeyedArchive(written).objects.count, n + 2)
         var census = ClassCensus()
@@ -83,7 +83,7 @@ final class HostileArchiveTests: XCTestCase {
         let graph = try ObjectGraph(list)
         var million = DumpOptions()
         million.maxValues = 1_000_000
-        XCTAssertThrowsError(try ArchiveJSONView.json(graph, options: million)) { e in
+        XCTAssertThrowsError(try ArchiveJSONDumper.json(graph, options: million)) { e in
             XCTAssertEqual((e as? PlistError)?.kind, .limitExceeded)
             XCTAssertEqual((e as? PlistError)?.location, .archive(object: 2, keyPath: ""))
         }
@@ -98,8 +98,8 @@ final class HostileArchiveTests: XCTestCase {
         var options = DumpOptions()
         options.maxValues = 100
         XCTAssertThrowsError(try ArchiveDumper.render(small, options: options))
-        XCTAssertThrowsError(try ArchiveJSONView.json(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 3)), options: options))
-        XCTAssertNoThrow(try ArchiveJSONView.json(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 2)), options: options))
+        XCTAssertThrowsError(try ArchiveJSONDumper.json(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 3)), options: options))
+        XCTAssertNoThrow(try ArchiveJSONDumper.json(try ObjectGraph(widelyShared(.array((0..<40).map { .int(Int64($0)) }), count: 2)), options: options))
     }
 
     func testDenseSharingIsNotExpanded() throws {
@@ -135,7 +135,7 @@ final class HostileArchiveTests: XCTestCase {
         let text = try ArchiveDumper.render(graph)
         XCTAssertTrue(text.contains("-> @1"), text)
         XCTAssertTrue(text.contains("-> @2"), text)
-        XCTAssertNoThrow(try ArchiveJSONView.json(graph))
+        XCTAssertNoThrow(try ArchiveJSONDumper.json(graph))
         XCTAssertThrowsError(try PlistKeyPath("root.1.x").resolve(in: envelope([.string("$null"), array, dict, arrayClass, dictClass])))
     }
 }

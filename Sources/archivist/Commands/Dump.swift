@@ -234,6 +234,6 @@ struct Dump: ParsableCommand {
         let tree = document.tree
         // A plain tree's bookmark data is shown decoded beside its bytes.
         guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(raw ? tree.value : BookmarkJSON.decoded(tree.value)) }
-        try ArchiveJSONView.write(try ObjectGraph(tree), options: options, into: &json)
+        try ArchiveJSONDumper.write(try ObjectGraph(tree), options: options, into: &json)
     }
 }

@@ -68,11 +68,11 @@ final class DumpGoldenTests: XCTestCase {
                 let graph = try ObjectGraph(tree)
                 if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
                     let golden = Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative)
-                    try Data(try ArchiveJSONView.json(graph)).write(to: golden.appendingPathExtension("json"))
+                    try Data(try ArchiveJSONDumper.json(graph)).write(to: golden.appendingPathExtension("json"))
                     try Data(try ArchiveDumper.render(graph).utf8).write(to: golden.appendingPathExtension("txt"))
                 }
                 let json = try String(contentsOf: Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative + ".json"), encoding: .utf8)
-                XCTAssertEqual(String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self), json, relative)
+                XCTAssertEqual(String(decoding: try ArchiveJSONDumper.json(graph), as: UTF8.self), json, relative)
                 let text = try String(contentsOf: Self.goldenDir.appendingPathComponent(folder).appendingPathComponent(relative + ".txt"), encoding: .utf8)
                 XCTAssertEqual(try ArchiveDumper.render(graph), text, relative)
                 checked += 1
@@ -84,7 +84,7 @@ final class DumpGoldenTests: XCTestCase {
     func testJSONView() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
         let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
-        let text = String(decoding: try ArchiveJSONView.json(graph), as: UTF8.self)
+        let text = String(decoding: try ArchiveJSONDumper.json(graph), as: UTF8.self)
         let goldenURL = Self.goldenDir.appendingPathComponent("cycle.json")
         if ProcessInfo.processInfo.environment["ARCHIVIST_UPDATE_GOLDEN"] != nil {
             try Data(text.utf8).write(to: goldenURL)
@@ -152,7 +152,7 @@ final class JSONViewReferenceTests: XCTestCase {
         for value in values {
             let data = try NSKeyedArchiver.archivedData(withRootObject: SharedValuePair(value), requiringSecureCoding: false)
             let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree.value)
-            let json = try ArchiveJSONView.json(graph)
+            let json = try ArchiveJSONDumper.json(graph)
             var ids: Set<Int64> = []
             refsHaveIds(try json.withUnsafeBytes { try PropertyList.read($0, as: .json).tree.value }, ids: &ids)
             let text = String(decoding: json, as: UTF8.self)
@@ -164,7 +164,7 @@ final class JSONViewReferenceTests: XCTestCase {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             guard let graph = try? ObjectGraph(try PropertyList.read(bytes).tree.value) else { continue }
             var ids: Set<Int64> = []
-            refsHaveIds(try ArchiveJSONView.json(graph).withUnsafeBytes { try PropertyList.read($0, as: .json).tree.value }, ids: &ids)
+            refsHaveIds(try ArchiveJSONDumper.json(graph).withUnsafeBytes { try PropertyList.read($0, as: .json).tree.value }, ids: &ids)
         }
     }
 }

@@ -10,7 +10,7 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     guard let document = try? PropertyList.read(buffer), let tree = try? document.tree,
           let graph = try? ObjectGraph(tree) else { return 0 }
     _ = try? ArchiveDumper.render(graph)
-    _ = try? ArchiveJSONView.json(graph)
+    _ = try? ArchiveJSONDumper.json(graph)
     _ = try? CodableExport.value(tree, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = try? GraphWriter.archive(graph)
     _ = try? CodableExport.value(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))

@@ -11,7 +11,7 @@ import ArchivistCore
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
 /// `{"class": "NSDictionary", "entries": {"key": v, ...}}` (`[[k, v], ...]`
 /// when a key is not a string).
-public struct ArchiveJSONView {
+public struct ArchiveJSONDumper {
     let graph: ObjectGraph
     let incoming: [Int]
     var shown: [Bool]
@@ -41,7 +41,7 @@ public struct ArchiveJSONView {
 
     /// Writes the view as the next value of a JSON stream.
     package static func write(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into json: inout JSONStream) throws {
-        var v = ArchiveJSONView(graph: graph, incoming: graph.incomingCounts(),
+        var v = ArchiveJSONDumper(graph: graph, incoming: graph.incomingCounts(),
                                 shown: [Bool](repeating: false, count: graph.nodes.count),
                                 onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit,
                                 budget: ViewBudget(options), json: json)

@@ -6,11 +6,11 @@ import XCTest
 /// `dump --json`'s view of archives written by Foundation's `NSKeyedArchiver`,
 /// read back with Foundation's `JSONSerialization` and compared with the
 /// objects archived.
-final class ArchiveJSONViewTests: XCTestCase {
+final class ArchiveJSONDumperTests: XCTestCase {
     private func view(_ root: Any, options: DumpOptions = DumpOptions()) throws -> [String: Any] {
         let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
         let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
-        let json = try ArchiveJSONView.json(graph, options: options)
+        let json = try ArchiveJSONDumper.json(graph, options: options)
         let parsed = try JSONSerialization.jsonObject(with: Data(json))
         guard let top = (parsed as? [String: Any])?["top"] as? [String: Any], let view = top["root"] as? [String: Any] else {
             XCTFail("no top.root in \(String(decoding: json, as: UTF8.self))")
@@ -64,7 +64,7 @@ final class ArchiveJSONViewTests: XCTestCase {
         let data = try NSKeyedArchiver.archivedData(withRootObject: many, requiringSecureCoding: false)
         XCTAssertLessThan(data.count, 110_000)
         let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
-        XCTAssertThrowsError(try ArchiveJSONView.json(graph, options: options)) { error in
+        XCTAssertThrowsError(try ArchiveJSONDumper.json(graph, options: options)) { error in
             XCTAssertEqual((error as? PlistError)?.kind, .limitExceeded)
             XCTAssertTrue((error as? PlistError)?.message.contains("1600000 bytes") == true, "\(error)")
         }
