@@ -1,8 +1,10 @@
-/// One node of Archivist's intermediate tree: everything a property list in any
+/// A property list as an editable value: everything a property list in any
 /// supported format can hold.
 ///
-/// Every reader produces a `PlistValue` and every writer consumes one, so a
-/// conversion is always `reader -> PlistValue -> writer`.
+/// Readers build a compact ``PlistTree`` and writers write one; a
+/// `PlistValue` is for values built or changed in code (`PlistTree.value`
+/// makes one from a tree, and `PropertyList.write(_:as:options:)` writes one
+/// by making it a tree).
 public enum PlistValue: Sendable {
     /// A Unicode string.
     case string(String)
