@@ -20,8 +20,9 @@ public struct RulesSuggestion: Sendable {
     /// An empty suggestion.
     public init() {}
 
-    /// Adds the keyed archives of a tree (the tree itself, and those its data
-    /// holds, as ``NestedArchiveWalk`` finds them).
+    /// Adds the keyed archives of a tree: the tree itself, and those its
+    /// `<data>` values hold, followed 8 levels deep as every command follows
+    /// them.
     public mutating func add(_ tree: PlistTree) {
         try? NestedArchiveWalk.archives(in: tree, broken: .skip) { archive in
             if archive.kind != .typedstream { add(archive.graph) }

@@ -59,8 +59,8 @@ public enum SecureCodingCheck {
     }
 
     /// Every violation in a tree: a keyed archive, and archives nested in its
-    /// `<data>` values or in those of a plain property list (as
-    /// ``NestedArchiveWalk`` finds them). A nested archive's errors carry the
+    /// `<data>` values or in those of a plain property list (followed 8
+    /// levels deep, as every command follows them). A nested archive's errors carry the
     /// key path of the data holding it (`currentUser.root.age`, as `get` takes
     /// it). Typedstreams are left out: NSUnarchiver reads them, not a secure
     /// decoder. Throws when an archive is broken.
