@@ -97,6 +97,7 @@ let package = Package(
         // What every test target shares: where the repository's and the shared folders' data are.
         .target(
             name: "ArchivistTestSupport",
+            dependencies: ["ArchivistCore"],
             path: "Tests/ArchivistTestSupport"
         ),
         .testTarget(

@@ -78,7 +78,7 @@ extension CLITests {
             let foundation = try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)
             try roundTrip(row, value, to: .binary, back: original.format, expected: value,
                           judge: foundation.map { try Self.foundationRewrite($0, .binary) })
-            try roundTrip(row, value, to: .xml, back: original.format, expected: Self.wholeSecondDates(value),
+            try roundTrip(row, value, to: .xml, back: original.format, expected: PlistLeaves.wholeSecondDates(value),
                           judge: foundation.map { try Self.foundationRewrite($0, .xml) })
             // PropertyListSerialization reads no JSON, and swift-corelibs-foundation's
             // JSONSerialization rounds some reals (25199.946528077126 to ...133):
@@ -86,7 +86,7 @@ extension CLITests {
             if Self.jsonHolds(value) {
                 try roundTrip(row, value, to: .json, back: original.format, expected: value, judge: nil)
             }
-            if Self.openStepHolds(value) {
+            if PlistLeaves.openStepHolds(value) {
                 try roundTrip(row, value, to: .openstep, back: original.format, expected: value, judge: foundation)
             } else {
                 let refused = try run(["convert", row.file, "--to", "openstep"])
@@ -218,49 +218,13 @@ extension CLITests {
         return x == y
     }
 
-    /// Applies `leaf` to every scalar of a tree.
-    static func mapLeaves(_ v: PlistValue, _ leaf: (PlistValue) -> PlistValue) -> PlistValue {
-        switch v {
-        case .array(let items): return .array(items.map { mapLeaves($0, leaf) })
-        case .dictionary(let d): return .dictionary(PlistDictionary(d.map { ($0.0, mapLeaves($0.1, leaf)) }))
-        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return leaf(v)
-        }
-    }
-
-    /// True when `test` holds for some scalar of the tree.
-    static func anyLeaf(_ v: PlistValue, _ test: (PlistValue) -> Bool) -> Bool {
-        switch v {
-        case .array(let items): return items.contains { anyLeaf($0, test) }
-        case .dictionary(let d): return d.values.contains { anyLeaf($0, test) }
-        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return test(v)
-        }
-    }
-
-    /// The tree with every date floored to a whole second, as XML keeps it.
-    static func wholeSecondDates(_ v: PlistValue) -> PlistValue {
-        mapLeaves(v) { leaf in
-            guard case .date(let d) = leaf else { return leaf }
-            return .date(PlistDate(secondsSinceReferenceDate: d.secondsSinceReferenceDate.rounded(.down)))
-        }
-    }
-
     /// JSON holds the tree as it is: no dates, data, UIDs, null or non-finite reals.
     static func jsonHolds(_ v: PlistValue) -> Bool {
-        !anyLeaf(v) { leaf in
+        !PlistLeaves.any(v) { leaf in
             switch leaf {
             case .date, .data, .uid, .null: return true
             case .real(let r): return !r.value.isFinite
             case .string, .integer, .bool, .array, .dictionary: return false
-            }
-        }
-    }
-
-    /// OpenStep holds strings, data, arrays and dictionaries only.
-    static func openStepHolds(_ v: PlistValue) -> Bool {
-        !anyLeaf(v) { leaf in
-            switch leaf {
-            case .string, .data, .array, .dictionary: return false
-            case .integer, .real, .bool, .date, .uid, .null: return true
             }
         }
     }

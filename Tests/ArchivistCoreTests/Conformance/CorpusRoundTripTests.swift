@@ -1,5 +1,6 @@
 import XCTest
 @testable import ArchivistCore
+import ArchivistTestSupport
 
 /// The conformance walk over `../shared/corpus` and `Corpus/` (their
 /// MANIFEST.tsv files): every valid file converts to every format that can hold
@@ -9,24 +10,6 @@ import XCTest
 final class CorpusRoundTripTests: XCTestCase {
     static var rows: [Fixtures.ManifestEntry] {
         [Fixtures.sharedCorpus, Fixtures.corpus].flatMap { Fixtures.manifest(at: $0) }
-    }
-
-    /// Applies `leaf` to every scalar of a tree.
-    static func mapLeaves(_ v: PlistValue, _ leaf: (PlistValue) -> PlistValue) -> PlistValue {
-        switch v {
-        case .array(let items): return .array(items.map { mapLeaves($0, leaf) })
-        case .dictionary(let d): return .dictionary(PlistDictionary(zip(d.keys, d.values.map { mapLeaves($0, leaf) }).map { ($0, $1) }))
-        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return leaf(v)
-        }
-    }
-
-    /// True when `test` holds for some scalar of the tree.
-    static func anyLeaf(_ v: PlistValue, _ test: (PlistValue) -> Bool) -> Bool {
-        switch v {
-        case .array(let items): return items.contains { anyLeaf($0, test) }
-        case .dictionary(let d): return d.values.contains { anyLeaf($0, test) }
-        case .string, .integer, .real, .bool, .date, .data, .uid, .null: return test(v)
-        }
     }
 
     /// The tree as JSON carries it back: dates and data become strings, UIDs
@@ -56,7 +39,7 @@ final class CorpusRoundTripTests: XCTestCase {
 
     /// `jsonShape(_:read:)` for leaves (dates at whole seconds).
     static func jsonShape(_ v: PlistValue) -> PlistValue {
-        mapLeaves(v) { leaf in
+        PlistLeaves.map(v) { leaf in
             switch leaf {
             case .date(let d): return .string(ISO8601.format(d))
             case .data(let bytes): return .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
@@ -66,32 +49,14 @@ final class CorpusRoundTripTests: XCTestCase {
         }
     }
 
-    /// The tree with every date floored to a whole second, as XML keeps it.
-    static func wholeSecondDates(_ v: PlistValue) -> PlistValue {
-        mapLeaves(v) { leaf in
-            guard case .date(let d) = leaf else { return leaf }
-            return .date(PlistDate(secondsSinceReferenceDate: d.secondsSinceReferenceDate.rounded(.down)))
-        }
-    }
-
     /// JSON holds every tree without null, non-finite reals or dates beyond ISO 8601.
     static func jsonCanHold(_ v: PlistValue) -> Bool {
-        !anyLeaf(v) { leaf in
+        !PlistLeaves.any(v) { leaf in
             switch leaf {
             case .null: return true
             case .real(let r): return !r.value.isFinite
             case .date(let d): return ISO8601.formatIfRepresentable(d) == nil
             case .string, .integer, .bool, .data, .uid, .array, .dictionary: return false
-            }
-        }
-    }
-
-    /// OpenStep holds strings, data, arrays and dictionaries only.
-    static func openStepCanHold(_ v: PlistValue) -> Bool {
-        !anyLeaf(v) { leaf in
-            switch leaf {
-            case .string, .data, .array, .dictionary: return false
-            case .integer, .real, .bool, .date, .uid, .null: return true
             }
         }
     }
@@ -129,11 +94,11 @@ final class CorpusRoundTripTests: XCTestCase {
                 XCTFail("\(row.path): \(error)")
                 continue
             }
-            let hasNull = Self.anyLeaf(original) { if case .null = $0 { return true } else { return false } }
+            let hasNull = PlistLeaves.any(original) { if case .null = $0 { return true } else { return false } }
             roundTrip(original, .binary, canHold: true, expected: original, row.path)
-            roundTrip(original, .xml, canHold: !hasNull, expected: Self.wholeSecondDates(original), row.path)
+            roundTrip(original, .xml, canHold: !hasNull, expected: PlistLeaves.wholeSecondDates(original), row.path)
             roundTrip(original, .json, canHold: Self.jsonCanHold(original), expected: { Self.jsonShape(original, read: $0) }, row.path)
-            roundTrip(original, .openstep, canHold: Self.openStepCanHold(original), expected: original, row.path)
+            roundTrip(original, .openstep, canHold: PlistLeaves.openStepHolds(original), expected: original, row.path)
         }
     }
 
