@@ -7,21 +7,21 @@ import ArchivistCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let buffer = UnsafeRawBufferPointer(start: data, count: size)
-    guard let document = try? PropertyList.read(buffer), let tree = try? document.tree,
-          let graph = try? ObjectGraph(tree) else { return 0 }
+    guard let document = try? PropertyList.read(buffer), let graph = try? ObjectGraph(document.tree) else { return 0 }
+    let tree = document.tree
     _ = try? ArchiveDumper.render(graph)
     _ = try? ArchiveJSONDumper.json(graph)
     _ = try? CodableExport.value(tree, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = try? GraphWriter.archive(graph)
     _ = try? CodableExport.value(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
-    _ = try? Migrator(rules: MigrationRules()).migrate(document.tree.value)
-    _ = try? CodableSchema(document.tree.value)
+    _ = try? Migrator(rules: MigrationRules()).migrate(tree.value)
+    _ = try? CodableSchema(tree)
     _ = ArchiveGraphviz.render(graph)
-    if let archive = try? KeyedArchive(document.tree.value) { _ = UnarchiverCheck.errors(in: archive) }
-    _ = try? PlistDiff(document.tree.value, document.tree.value)
+    if let archive = try? KeyedArchive(tree) { _ = UnarchiverCheck.errors(in: archive) }
+    _ = try? PlistDiff(tree, tree)
     var codegen = SwiftCodegen()
-    if (try? codegen.add(document.tree.value)) != nil {
+    if (try? codegen.add(tree)) != nil {
         _ = codegen.secureCodingSource
         _ = codegen.allowedClassesSource
     }
