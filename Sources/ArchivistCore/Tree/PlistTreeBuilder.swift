@@ -86,26 +86,34 @@ package struct PlistTreeBuilder {
 
     /// The key node stored with the UTF-8 `utf8`, or the free slot of the
     /// key table where such a key goes.
+    @inline(__always)
     private func lookUpKey(utf8: UnsafeRawBufferPointer) -> (node: Int?, slot: Int) {
+        bytes.withUnsafeBytes { stored in Self.probe(utf8, table: keyTable, nodes: nodes, stored: stored) }
+    }
+
+    /// The probe of the key table: pointers and array references only, so
+    /// no copy of the builder is made on the way.
+    @inline(__always)
+    private static func probe(_ utf8: UnsafeRawBufferPointer, table: [UInt32], nodes: [PlistTree.Node],
+                              stored: UnsafeRawBufferPointer) -> (node: Int?, slot: Int) {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let mask = keyTable.count - 1
+        let mask = table.count - 1
         var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
         while true {
-            let entry = keyTable[slot]
+            let entry = table[slot]
             if entry == 0 { return (nil, slot) }
             let candidate = nodes[Int(entry - 1)]
-            if candidate.count == utf8.count, bytes.withUnsafeBytes({ stored in
-                guard let a = stored.baseAddress, let b = utf8.baseAddress else { return utf8.isEmpty }
-                return memcmp(a + candidate.start, b, utf8.count) == 0
-            }) {
-                return (Int(entry - 1), slot)
+            if candidate.count == utf8.count {
+                guard let a = stored.baseAddress, let b = utf8.baseAddress else { return (Int(entry - 1), slot) }
+                if memcmp(a + candidate.start, b, utf8.count) == 0 { return (Int(entry - 1), slot) }
             }
             slot = (slot + 1) & mask
         }
     }
 
     /// Makes `node` the key stored in `slot`.
+    @inline(__always)
     private mutating func insertKey(_ node: Int, at slot: Int) {
         keyTable[slot] = UInt32(truncatingIfNeeded: node + 1)
         keyCount += 1
@@ -323,7 +331,10 @@ extension PlistTreeBuilder {
     /// value and as a key).
     package mutating func key(sameTextAs node: Int) -> Int {
         let n = nodes[node]
-        let found = bytes.withUnsafeBytes { lookUpKey(utf8: UnsafeRawBufferPointer(rebasing: $0[n.start..<(n.start + n.count)])) }
+        let (table, all) = (keyTable, nodes)
+        let found = bytes.withUnsafeBytes { stored in
+            Self.probe(UnsafeRawBufferPointer(rebasing: stored[n.start..<(n.start + n.count)]), table: table, nodes: all, stored: stored)
+        }
         if let existing = found.node { return existing }
         insertKey(node, at: found.slot)
         return node
