@@ -71,8 +71,12 @@ extension CLITests {
         // Start-up (shared libraries, CPU count) makes a fixed number more.
         let baseline = try syscallCounts(["convert", names[0], "--to", "binary", "--output-dir", "out1", "--jobs", "2"], calls: calls) ?? [:]
         let baseStats = ["newfstatat", "stat", "lstat", "fstat", "statx"].reduce(0) { $0 + (baseline[$1] ?? 0) }
-        XCTAssertLessThanOrEqual(stats - baseStats, 39 * 3, "\(counts) vs \(baseline)")
-        XCTAssertLessThanOrEqual((counts["openat"] ?? 0) - (baseline["openat"] ?? 0), 39 * 2, "\(counts) vs \(baseline)")
+        // With two threads the runtime's own start-up calls vary by a few
+        // from run to run (seen: one more stat); a call more per file would
+        // add 39.
+        let startUpVariation = 8
+        XCTAssertLessThanOrEqual(stats - baseStats, 39 * 3 + startUpVariation, "\(counts) vs \(baseline)")
+        XCTAssertLessThanOrEqual((counts["openat"] ?? 0) - (baseline["openat"] ?? 0), 39 * 2 + startUpVariation, "\(counts) vs \(baseline)")
     }
 
     func testABatchFlushesOnceNotOncePerFile() throws {
