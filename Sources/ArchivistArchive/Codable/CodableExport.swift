@@ -414,7 +414,7 @@ struct CodableExporter {
     /// A property list or JSON document held in data (a struct stored with
     /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
     private func embedded(_ bytes: [UInt8]) -> PlistValue? {
-        guard let nested = NestedData.read(bytes), nested.isPropertyList || nested.kind == .json else { return nil }
+        guard let nested = NestedData.read(bytes), nested.holdsEncodedValue else { return nil }
         return nested.document.tree.value
     }
 }

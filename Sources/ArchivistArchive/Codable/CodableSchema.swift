@@ -436,7 +436,7 @@ struct SchemaInference: Sendable {
     }
 
     private mutating func payload(_ bytes: [UInt8], name: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
-        guard let nested = NestedData.read(bytes), nested.isPropertyList || nested.kind == .json else { return .data }
+        guard let nested = NestedData.read(bytes), nested.holdsEncodedValue else { return .data }
         return try value(nested.document.tree.value, nameHint: name, path: path, depth: depth + 1)
     }
 

@@ -78,17 +78,16 @@ public struct TreeDumper {
         case .data:
             let bytes = tree.data(at: n) ?? []
             if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedData.read(bytes) {
-                let inside = nested.document.tree
                 out += DumpText.data(bytes, stable: options.stable) + " holding " + nested.label + " "
                 var inner = options
                 inner.nestedLevels -= 1
-                if let graph = nested.objectGraph(inside) {
+                if let graph = nested.objectGraph {
                     var a = ArchiveDumper(graph: graph, options: inner, budget: budget, out: out)
                     try a.body(indent: indent)
                     budget = a.budget
                 } else {
                     var t = TreeDumper(options: inner, budget: budget, out: out)
-                    try t.node(inside.root, in: inside, indent: indent)
+                    try t.node(nested.document.tree.root, in: nested.document.tree, indent: indent)
                     budget = t.budget
                 }
             } else {

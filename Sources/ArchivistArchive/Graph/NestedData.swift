@@ -50,12 +50,12 @@ package struct NestedData {
         return NestedData(kind: .json, document: doc)
     }
 
-    /// A binary or XML property list, archive or not: what `migrate` rewrites
-    /// in place and what Codable exports read.
-    package var isPropertyList: Bool {
+    /// A property list, archive or not, or JSON: what the Codable export and
+    /// schema read as a value stored with an encoder.
+    package var holdsEncodedValue: Bool {
         switch kind {
-        case .propertyList, .keyedArchive: return true
-        case .typedstream, .bookmark, .json: return false
+        case .propertyList, .keyedArchive, .json: return true
+        case .typedstream, .bookmark: return false
         }
     }
 
@@ -67,12 +67,12 @@ package struct NestedData {
         }
     }
 
-    /// The object graph of a keyed archive or typedstream, read from its
-    /// document's `tree`; nil for the other kinds or an archive that does not
-    /// read as one (shown then as the plain tree it is).
-    package func objectGraph(_ tree: PlistTree) -> ObjectGraph? {
+    /// The object graph of a keyed archive or typedstream; nil for the other
+    /// kinds or an archive that does not read as one (shown then as the plain
+    /// tree it is).
+    package var objectGraph: ObjectGraph? {
         switch kind {
-        case .keyedArchive, .typedstream: return try? ObjectGraph(tree)
+        case .keyedArchive, .typedstream: return try? ObjectGraph(document.tree)
         case .propertyList, .bookmark, .json: return nil
         }
     }
