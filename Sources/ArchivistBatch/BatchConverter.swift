@@ -196,7 +196,7 @@ package struct BatchConverter: Sendable {
             // What an in-place result checks before it replaces the input
             // (and a backup copies): the input as read.
             original = target == .inPlace && item.source != "-"
-                ? input.stamp.map { Original(file: FileIO.Precondition(path: item.source, stamp: $0), bytes: backupSuffix != nil ? input.array : nil) }
+                ? FileIO.Precondition(path: item.source, input: input).map { Original(file: $0, bytes: backupSuffix != nil ? input.array : nil) }
                 : nil
             if transform == nil, let format, format == .xml || format == .json,
                input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {

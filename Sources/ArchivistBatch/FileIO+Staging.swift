@@ -33,17 +33,44 @@ extension FileIO {
     }
 
     /// A file that must still be as it was read when a result is put in
-    /// place (an input replaced in place, or the original a backup copies).
+    /// place (an input replaced in place, or the original a backup copies):
+    /// the same file (stamp) holding the same bytes (digest).
     package struct Precondition: Sendable, Equatable {
         /// The file, as named.
         package var path: String
         /// Its stamp when it was read.
         package var stamp: FileStamp
+        /// The digest of the bytes read; nil where only the stamp is known
+        /// (a file about to be replaced that was not read).
+        package var digest: ContentDigest?
 
         /// A precondition.
-        package init(path: String, stamp: FileStamp) {
+        package init(path: String, stamp: FileStamp, digest: ContentDigest? = nil) {
             self.path = path
             self.stamp = stamp
+            self.digest = digest
+        }
+
+        /// The precondition of an input as it was read: its stamp and the
+        /// digest of its bytes; nil for standard input or bytes not read from
+        /// a file.
+        package init?(path: String, input: InputBytes) {
+            guard let stamp = input.stamp else { return nil }
+            self.init(path: path, stamp: stamp, digest: input.withUnsafeBytes { ContentDigest($0) })
+        }
+
+        /// True when the file at `current` (the file, or where it was
+        /// moved to) is this file as it was read: the same stamp, and then
+        /// the same bytes. The stamp alone can match another file (a new
+        /// file given the inode number the read one freed, within the file
+        /// system's timestamp granularity, with the same size) or a same-size
+        /// write in place that kept the modification time.
+        func holds(at current: String, following: Bool) -> Bool {
+            var st = stat()
+            guard (following ? Sys.stat(current, &st) : Sys.lstat(current, &st)) == 0,
+                  FileStamp(st).sameContent(as: stamp) else { return false }
+            guard let digest else { return true }
+            return ContentDigest(file: current) == digest
         }
     }
 
@@ -298,24 +325,26 @@ extension FileIO {
         guard let temporary = staged.temporary else { return }
         if let unchanged = staged.unchanged {
             let changed = PlistError(.io, "\(unchanged.path) changed while converting; it was left as it is (run again to convert what it holds now)")
-            if !staged.keepsExisting, Sys.exchange(temporary, staged.target) == 0 {
-                // Swapped in one step: what was replaced is now at the
-                // temporary name, where it is checked with no window for a
-                // save (a rename) to slip in between; a changed file is
-                // swapped back.
-                var st = stat()
-                if Sys.lstat(temporary, &st) == 0, FileStamp(st).sameContent(as: unchanged.stamp) {
-                    Sys.unlink(temporary)
-                    return
+            if !staged.keepsExisting {
+                // Our result, held open so its inode number stays its own
+                // while it is compared (a removed file frees its number).
+                let ours = PinnedFile(temporary)
+                defer { ours.release() }
+                if ours.isOpen, Sys.exchange(temporary, staged.target) == 0 {
+                    // Swapped in one step: what was replaced is now at the
+                    // temporary name, where it is checked with no window for
+                    // a save (a rename) to slip in between; a changed file is
+                    // swapped back.
+                    if unchanged.holds(at: temporary, following: false) {
+                        Sys.unlink(temporary)
+                        return
+                    }
+                    try putBack(temporary: temporary, target: staged.target, ours: ours, path: unchanged.path)
+                    throw changed
                 }
-                if Sys.exchange(temporary, staged.target) != 0 {
-                    throw ioError("\(unchanged.path) changed while converting, and could not be put back (it is at \(temporary))")
-                }
-                Sys.unlink(temporary)
-                throw changed
             }
             // No exchange here (other systems, some file systems): check, then rename.
-            guard let now = FileStamp(path: unchanged.path), now.sameContent(as: unchanged.stamp) else {
+            guard unchanged.holds(at: unchanged.path, following: true) else {
                 Sys.unlink(temporary)
                 throw changed
             }
@@ -338,6 +367,41 @@ extension FileIO {
             Sys.unlink(temporary)
             throw ioError("cannot write \(staged.path)", errno: code)
         }
+    }
+
+    /// Undoes the exchange of our result (`ours`, now at `target`) with a
+    /// changed file (now at `temporary`): the changed file goes back to
+    /// `target` and our result is removed. A save that lands on `target`
+    /// meanwhile replaces our result there and is newer than the changed
+    /// file, so it must stay: after each exchange, what came out must be
+    /// what was expected there (our result first, then the older file put
+    /// back); anything else is a newer save, exchanged back in turn. Every
+    /// file compared is held open, so an inode number cannot be a removed
+    /// file's reused. Throws when a file cannot be exchanged or examined, or
+    /// saves keep landing (the changed file is then left at `temporary`).
+    static func putBack(temporary: String, target: String, ours: PinnedFile, path: String) throws {
+        let stuck = ioError("\(path) changed while converting, and could not be put back (it is at \(temporary))")
+        var pinned: [PinnedFile] = []
+        defer { pinned.forEach { $0.release() } }
+        func pin() -> PinnedFile? {
+            let file = PinnedFile(temporary)
+            guard file.isOpen else { return nil }
+            pinned.append(file)
+            return file
+        }
+        guard var atTemporary = pin() else { throw stuck }
+        var expected = ours
+        for _ in 0..<100 {
+            guard Sys.exchange(temporary, target) == 0, let cameOut = pin() else { throw stuck }
+            if cameOut.isSameFile(as: expected) {
+                Sys.unlink(temporary)
+                return
+            }
+            // A newer save came out: the file just put back is the older one.
+            expected = atTemporary
+            atTemporary = cameOut
+        }
+        throw stuck
     }
 
     /// Removes a staged file that will not be placed.
@@ -388,5 +452,42 @@ extension FileIO {
             defer { close(fd) }
             guard fsync(fd) == 0 else { throw ioError("cannot write \(file.path)") }
         }
+    }
+}
+
+/// A file held open (without following a link) so that its inode number
+/// cannot be given to another file while it is compared.
+struct PinnedFile {
+    /// The descriptor, or -1 when the file could not be opened.
+    let descriptor: Int32
+    private let device: UInt64
+    private let inode: UInt64
+
+    /// Opens the file at `path` for reading; `isOpen` is false when it cannot.
+    init(_ path: String) {
+        let fd = Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        var st = stat()
+        if fd >= 0, fstat(fd, &st) == 0 {
+            descriptor = fd
+            device = UInt64(truncatingIfNeeded: st.st_dev)
+            inode = UInt64(truncatingIfNeeded: st.st_ino)
+        } else {
+            if fd >= 0 { close(fd) }
+            descriptor = -1
+            device = 0
+            inode = 0
+        }
+    }
+
+    var isOpen: Bool { descriptor >= 0 }
+
+    /// True when both are open and are the same file.
+    func isSameFile(as other: PinnedFile) -> Bool {
+        isOpen && other.isOpen && device == other.device && inode == other.inode
+    }
+
+    /// Closes the file (nothing when it was not open).
+    func release() {
+        if descriptor >= 0 { close(descriptor) }
     }
 }

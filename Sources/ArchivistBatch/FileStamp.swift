@@ -6,9 +6,11 @@ import Darwin
 
 /// What a file looked like when it was read: its identity, size, times,
 /// permissions and owner. Two stamps of one path whose content parts differ
-/// (`sameContent(as:)`) mean the file was replaced or written in between (a
-/// same-size write within the file system's timestamp granularity, or one
-/// that sets the modification time back, is what it cannot see).
+/// (`sameContent(as:)`) mean the file was replaced or written in between. Equal
+/// ones do not prove the opposite (a new file can get the inode number of one
+/// that was removed, within the file system's timestamp granularity and with
+/// the same size; a same-size write can set the modification time back):
+/// `FileIO.Precondition` compares the bytes' `ContentDigest` too.
 package struct FileStamp: Sendable, Equatable {
     package var device: UInt64
     package var inode: UInt64
@@ -41,13 +43,6 @@ package struct FileStamp: Sendable, Equatable {
         group = st.st_gid
         links = UInt64(truncatingIfNeeded: st.st_nlink)
         isRegular = (st.st_mode & S_IFMT) == S_IFREG
-    }
-
-    /// The stamp of the file at `path` (links followed), or nil when nothing is there.
-    package init?(path: String) {
-        var st = stat()
-        guard Sys.stat(path, &st) == 0 else { return nil }
-        self.init(st)
     }
 
     /// False when the content can have changed between the two stamps: a

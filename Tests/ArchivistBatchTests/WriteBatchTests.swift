@@ -133,6 +133,88 @@ final class WriteBatchTests: XCTestCase {
         XCTAssertEqual(try listing(dir).filter { $0.hasPrefix(".") }, [], "no temporary file is left")
     }
 
+    /// A rewrite the stamp cannot see (the same size, the modification time
+    /// set back, as a new file given the read file's freed inode number
+    /// within the timestamp granularity also looks) is still seen: the bytes
+    /// differ, so the item fails and the rewrite is kept.
+    func testARewriteWithTheSameStampIsLeftAsItWas() throws {
+        let input = dir + "/in.plist"
+        let ours = try foundationBinary(["k": "aaaa"])
+        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: Data(ours)))
+        var before = stat()
+        XCTAssertEqual(stat(input, &before), 0)
+        let batch = WriteBatch()
+        let converter = BatchConverter(items: [BatchItem(source: input)], format: .xml, target: .inPlace, staging: batch)
+        XCTAssertEqual(try converter.convert(0).status, .converted)
+        // Someone writes into the same file (same inode), as long as it was,
+        // and sets its modification time back.
+        let theirs = try foundationBinary(["k": "bbbb"])
+        XCTAssertEqual(theirs.count, ours.count)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: input))
+        handle.write(Data(theirs))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        XCTAssertEqual(utimensat(AT_FDCWD, input, &times, 0), 0)
+        var after = stat()
+        XCTAssertEqual(stat(input, &after), 0)
+        XCTAssertTrue(FileStamp(after).sameContent(as: FileStamp(before)), "the stamp cannot tell")
+        let failures = batch.commit()
+        XCTAssertEqual(failures.map(\.error.message), ["\(input) changed while converting; it was left as it is (run again to convert what it holds now)"])
+        XCTAssertEqual(try FileIO.read(input), theirs)
+        XCTAssertEqual(try listing(dir).filter { $0.hasPrefix(".") }, [], "no temporary file is left")
+    }
+
+    /// Putting back a changed file that our result was exchanged with: when
+    /// our result is still at the target, the changed file returns there;
+    /// when a save replaced our result meanwhile, that newer save stays and
+    /// the older changed file goes (the put-back exchanges again).
+    func testPuttingBackKeepsASaveThatLandedMeanwhile() throws {
+        let target = dir + "/f.plist", temporary = dir + "/.f.plist.tmp"
+        func write(_ text: String, _ path: String) {
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        }
+        // Our result at the target, the changed file at the temporary name.
+        write("ours", target)
+        write("changed", temporary)
+        var ours = PinnedFile(target)
+        try FileIO.putBack(temporary: temporary, target: target, ours: ours, path: target)
+        ours.release()
+        XCTAssertEqual(try FileIO.read(target), Array("changed".utf8))
+        XCTAssertFalse(FileIO.exists(temporary))
+
+        // A newer save replaced our result at the target before the put-back.
+        write("ours", dir + "/ours")
+        ours = PinnedFile(dir + "/ours")
+        write("changed", temporary)
+        write("newer save", target)
+        try FileIO.putBack(temporary: temporary, target: target, ours: ours, path: target)
+        ours.release()
+        XCTAssertEqual(try FileIO.read(target), Array("newer save".utf8))
+        XCTAssertFalse(FileIO.exists(temporary))
+    }
+
+    /// The digest of a file read a piece at a time is the digest of its
+    /// bytes in memory, at every length around the pieces' size; one bit
+    /// changed anywhere changes it.
+    func testContentDigestOfAFileIsThatOfItsBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let path = dir + "/digest"
+        for count in [0, 1, 15, 16, 17, 31, 1000, 65_535, 65_536, 65_537, 131_072, 200_003] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            let inMemory = bytes.withUnsafeBytes { ContentDigest($0) }
+            XCTAssertEqual(ContentDigest(file: path), inMemory, "\(count) bytes")
+            guard count > 0 else { continue }
+            var flipped = bytes
+            flipped[Int.random(in: 0..<count)] ^= 1 << UInt8.random(in: 0...7)
+            XCTAssertNotEqual(flipped.withUnsafeBytes { ContentDigest($0) }, inMemory, "\(count) bytes, one bit changed")
+            // A trailing zero byte is not the same content.
+            XCTAssertNotEqual((bytes + [0]).withUnsafeBytes { ContentDigest($0) }, inMemory, "\(count) bytes and a zero")
+        }
+        XCTAssertNil(ContentDigest(file: dir + "/absent"))
+        XCTAssertNil(ContentDigest(file: dir), "a folder has no digest")
+    }
+
     /// A backup that appears between staging and the commit is not replaced.
     func testABackupThatAppearedMeanwhileIsKept() throws {
         let input = dir + "/in.plist"

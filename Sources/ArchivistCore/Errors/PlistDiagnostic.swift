@@ -3,25 +3,39 @@
 /// `convert` prints them as warnings.
 public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// What was found.
-    public enum Kind: Sendable, Equatable {
-        /// A dictionary repeats a key; the last value is kept.
-        case duplicateKey
-        /// A string holds a UTF-16 surrogate without its partner; it became U+FFFD.
-        case loneSurrogate
-        /// An XML file's declared encoding does not match its bytes.
-        case encodingMismatch
-        /// A JSON integer does not fit in 64 bits; it was read as the nearest
-        /// real, as Apple's parsers read it.
-        case integerBeyond64Bits
-
+    ///
+    /// Kinds are values, not cases of a closed enum (as `PlistError.Kind`):
+    /// a kind added in a later release breaks no `switch`. Compare with `==`
+    /// or match in a `switch` with a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kind's name, as `description` prints it (`duplicateKey`...).
+        public let name: String
         /// True for what the file may mean, read as Apple reads it, but loses
         /// something: `lint` warns about it and still counts the file valid.
-        public var isWarning: Bool {
-            switch self {
-            case .integerBeyond64Bits: return true
-            case .duplicateKey, .loneSurrogate, .encodingMismatch: return false
-            }
+        public let isWarning: Bool
+
+        /// A kind named `name`; two kinds are the same when their names are.
+        public init(_ name: String, isWarning: Bool = false) {
+            self.name = name
+            self.isWarning = isWarning
         }
+
+        /// The name.
+        public var description: String { name }
+
+        public static func == (a: Kind, b: Kind) -> Bool { a.name == b.name }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+        /// A dictionary repeats a key; the last value is kept.
+        public static let duplicateKey = Kind("duplicateKey")
+        /// A string holds a UTF-16 surrogate without its partner; it became U+FFFD.
+        public static let loneSurrogate = Kind("loneSurrogate")
+        /// An XML file's declared encoding does not match its bytes.
+        public static let encodingMismatch = Kind("encodingMismatch")
+        /// A JSON integer does not fit in 64 bits; it was read as the nearest
+        /// real, as Apple's parsers read it (a warning).
+        public static let integerBeyond64Bits = Kind("integerBeyond64Bits", isWarning: true)
     }
 
     /// What was found.

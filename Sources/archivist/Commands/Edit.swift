@@ -22,7 +22,7 @@ enum FileEdit {
             let bytes = try PropertyList.write(edited, as: document.format, options: WriteOptions(keepKeyOrder: true, pretty: pretty))
             guard let output else {
                 // In place: only if nobody changed the file since it was read.
-                return try FileIO.writeAtomically(bytes, to: file, unchanged: input.stamp.map { FileIO.Precondition(path: file, stamp: $0) })
+                return try FileIO.writeAtomically(bytes, to: file, unchanged: FileIO.Precondition(path: file, input: input))
             }
             return try FileIO.writeAtomically(bytes, to: output)
         }
