@@ -50,6 +50,11 @@ final class KeyedArchiveTests: XCTestCase {
             XCTAssertEqual(archive.archiver, "NSKeyedArchiver")
             XCTAssertEqual(archive.top.map(\.key), ["root"])
             XCTAssertEqual(archive.className(of: archive.top[0].object), "NSDictionary")
+            // `$objects` entries are nodes of the archive's tree.
+            XCTAssertEqual(archive.objects[0].stringValue, "$null")
+            let rootObject = archive.objects[archive.top[0].object]
+            XCTAssertEqual(rootObject["$class"]?.uidValue.map { archive.objects[Int($0)]["$classname"]?.stringValue }, "NSDictionary")
+            XCTAssertEqual(rootObject["NS.keys"]?.elements.count, 4)
             let paths = archive.objects.indices.compactMap { archive.paths.path(to: $0) }
             // Paths are those `get` takes: elements by index, values by key
             // (a dictionary's key objects have no path of their own).

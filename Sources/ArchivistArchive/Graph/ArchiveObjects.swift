@@ -1,7 +1,7 @@
 import ArchivistCore
 
-/// `$objects` of a validated archive, each entry converted from the archive's
-/// compact tree when read.
+/// `$objects` of a validated archive: each entry a node of the archive's
+/// compact tree (nothing is copied; `value` makes an editable copy).
 public struct ArchiveObjects: RandomAccessCollection, Sendable {
     let storage: ArchiveStorage
 
@@ -10,8 +10,8 @@ public struct ArchiveObjects: RandomAccessCollection, Sendable {
     /// The number of entries of `$objects`.
     public var endIndex: Int { storage.objects.count }
 
-    /// Entry `index` as a value.
-    public subscript(index: Int) -> PlistValue {
-        storage.tree.value(at: Int(storage.objects[index]))
+    /// Entry `index`, a node of the archive's tree.
+    public subscript(index: Int) -> PlistNode {
+        PlistNode(unchecked: storage.tree, Int(storage.objects[index]))
     }
 }

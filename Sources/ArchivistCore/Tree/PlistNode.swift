@@ -26,8 +26,9 @@ public struct PlistNode: Sendable {
         self.index = index
     }
 
-    /// Every tree is built with its root among its nodes, and children are nodes of it.
-    fileprivate init(unchecked tree: PlistTree, _ index: Int) {
+    /// A node number known to be of `tree` (its root, a child of one of its
+    /// nodes, a node a validated structure over it names).
+    package init(unchecked tree: PlistTree, _ index: Int) {
         self.tree = tree
         self.index = index
     }
