@@ -6,28 +6,77 @@ import ArchivistCore
 ///
 /// Read only from the exact field sets AppKit writes; an object of these
 /// classes with any other field stays a generic object, so nothing is hidden.
-public enum AppKitValue: Equatable, Sendable {
-    /// An `NSColor`.
-    case color(ArchivedColor)
-    /// An `NSFont` (`NSName`, `NSSize`; `NSfFlags`, AppKit's private flags word, is not shown).
-    case font(name: String, size: Double)
-    /// A resource named in a nib: `NSCustomResource` (`NSClassName`, `NSResourceName`),
-    /// e.g. an `NSImage` by name; or `NSButtonImageSource` (`NSImageName`).
-    /// Newer nibs add Interface Builder's `IBNamespaceID` ("system") and
-    /// `IBDesignSize` (an NSValue size), with `IBDesignImageConfiguration` nil
+///
+/// A value, not a closed enum: a class added in a later release breaks no
+/// user's `switch`. Read `kind`, then the accessor it names (`color`,
+/// `font`, `resource`); `text` and `fields` cover every kind.
+public struct AppKitValue: Equatable, Sendable {
+    /// An `NSFont`: `NSName` and `NSSize` (`NSfFlags`, AppKit's private flags
+    /// word, is not shown).
+    public struct Font: Equatable, Sendable {
+        /// The font's PostScript name.
+        public var name: String
+        /// The point size.
+        public var size: Double
+    }
+
+    /// A resource named in a nib: `NSCustomResource` (`NSClassName`,
+    /// `NSResourceName`), e.g. an `NSImage` by name; or `NSButtonImageSource`
+    /// (`NSImageName`). Newer nibs add Interface Builder's `IBNamespaceID`
+    /// ("system") and `IBDesignSize` (an NSValue size), with
+    /// `IBDesignImageConfiguration` nil
     /// (`sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib`).
-    case resource(className: String, name: String, namespace: String? = nil, designSize: String? = nil)
+    public struct Resource: Equatable, Sendable {
+        /// The resource's class (`NSImage`, `NSSound`).
+        public var className: String
+        /// Its name.
+        public var name: String
+        /// `IBNamespaceID`, when the nib gives one.
+        public var namespace: String?
+        /// `IBDesignSize` as `dump` shows a size (`{w, h}`), when the nib gives one.
+        public var designSize: String?
+    }
+
+    private enum Shape: Equatable, Sendable {
+        case color(ArchivedColor)
+        case font(Font)
+        case resource(Resource)
+    }
+
+    private let shape: Shape
+
+    private init(_ shape: Shape) {
+        self.shape = shape
+    }
+
+    /// The colour, when the value is an `NSColor`.
+    public var color: ArchivedColor? {
+        if case .color(let c) = shape { return c }
+        return nil
+    }
+
+    /// The font, when the value is an `NSFont`.
+    public var font: Font? {
+        if case .font(let f) = shape { return f }
+        return nil
+    }
+
+    /// The named resource, when the value is one.
+    public var resource: Resource? {
+        if case .resource(let r) = shape { return r }
+        return nil
+    }
 
     /// The class's value read from an object, or nil when the object is not
     /// one of these classes in a shape AppKit writes.
     static func interpret(_ o: ArchivedObject, in graph: ObjectGraph) -> AppKitValue? {
         switch o.className.archived {
         case "NSColor":
-            return ArchivedColor(o, in: graph).map { .color($0) }
+            return ArchivedColor(o, in: graph).map { AppKitValue(.color($0)) }
         case "NSFont":
             guard Self.only(o, ["NSName", "NSSize"], optional: ["NSfFlags"]),
                   let name = graph.string(o["NSName"]), let size = graph.number(o["NSSize"]).flatMap(Self.double) else { return nil }
-            return .font(name: name, size: size)
+            return AppKitValue(.font(Font(name: name, size: size)))
         case "NSCustomResource":
             guard Self.only(o, ["NSClassName", "NSResourceName"], optional: ["IBNamespaceID", "IBDesignSize", "IBDesignImageConfiguration"]),
                   let className = graph.string(o["NSClassName"]), let name = graph.string(o["NSResourceName"]) else { return nil }
@@ -43,10 +92,10 @@ public enum AppKitValue: Equatable, Sendable {
             } else if o["IBDesignSize"] != nil {
                 return nil
             }
-            return .resource(className: className, name: name, namespace: namespace, designSize: designSize)
+            return AppKitValue(.resource(Resource(className: className, name: name, namespace: namespace, designSize: designSize)))
         case "NSButtonImageSource":
             guard Self.only(o, ["NSImageName"]), let name = graph.string(o["NSImageName"]) else { return nil }
-            return .resource(className: "NSImage", name: name)
+            return AppKitValue(.resource(Resource(className: "NSImage", name: name)))
         default:
             return nil
         }
@@ -56,20 +105,20 @@ public enum AppKitValue: Equatable, Sendable {
     /// `NSColor(catalog System/controlColor)`, `NSFont("LucidaGrande" 13)`,
     /// `NSImage(named "NSSwitch")`.
     public var text: String {
-        switch self {
+        switch shape {
         case .color(let c): return "NSColor(\(c.text))"
-        case .font(let name, let size): return "NSFont(\(PlistValue.quoted(name)) \(Self.number(size)))"
-        case .resource(let className, let name, let namespace, let designSize):
-            var text = "\(Self.word(className))(named \(PlistValue.quoted(name))"
-            if let namespace { text += " in \(Self.word(namespace))" }
-            if let designSize { text += " design size \(designSize)" }
+        case .font(let f): return "NSFont(\(PlistValue.quoted(f.name)) \(Self.number(f.size)))"
+        case .resource(let r):
+            var text = "\(Self.word(r.className))(named \(PlistValue.quoted(r.name))"
+            if let namespace = r.namespace { text += " in \(Self.word(namespace))" }
+            if let designSize = r.designSize { text += " design size \(designSize)" }
             return text + ")"
         }
     }
 
     /// The kind, as `dump --json` names its entry: `color`, `font` or `resource`.
     public var kind: String {
-        switch self {
+        switch shape {
         case .color: return "color"
         case .font: return "font"
         case .resource: return "resource"
@@ -78,13 +127,13 @@ public enum AppKitValue: Equatable, Sendable {
 
     /// The typed fields as a property-list dictionary, for JSON.
     public var fields: PlistValue {
-        switch self {
+        switch shape {
         case .color(let c): return c.fields
-        case .font(let name, let size): return .dictionary(PlistDictionary([("name", .string(name)), ("size", .double(size))]))
-        case .resource(let className, let name, let namespace, let designSize):
-            var d = PlistDictionary([("class", .string(className)), ("name", .string(name))])
-            if let namespace { d["namespace"] = .string(namespace) }
-            if let designSize { d["designSize"] = .string(designSize) }
+        case .font(let f): return .dictionary(PlistDictionary([("name", .string(f.name)), ("size", .double(f.size))]))
+        case .resource(let r):
+            var d = PlistDictionary([("class", .string(r.className)), ("name", .string(r.name))])
+            if let namespace = r.namespace { d["namespace"] = .string(namespace) }
+            if let designSize = r.designSize { d["designSize"] = .string(designSize) }
             return .dictionary(d)
         }
     }

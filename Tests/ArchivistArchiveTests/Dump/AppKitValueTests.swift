@@ -100,7 +100,14 @@ final class AppKitValueTests: XCTestCase {
         XCTAssertEqual(text(9), "NSImage(named \"NSMenuCheckmark\")")
         guard case .list(let members)? = value(10) else { return XCTFail("NSHashTable") }
         XCTAssertEqual(members, [2 + 7])
-        guard case .appKit(.color(.components(.calibratedRGB, let c)))? = value(0) else { return XCTFail("typed colour") }
+        guard case .appKit(let colour)? = value(0), case .components(.calibratedRGB, let c)? = colour.color else { return XCTFail("typed colour") }
+        guard case .appKit(let font)? = value(7) else { return XCTFail("typed font") }
+        XCTAssertEqual(font.kind, "font")
+        XCTAssertEqual(font.font, AppKitValue.Font(name: "LucidaGrande", size: 13))
+        XCTAssertNil(font.color)
+        guard case .appKit(let image)? = value(8) else { return XCTFail("typed resource") }
+        XCTAssertEqual(image.resource?.className, "NSImage")
+        XCTAssertEqual(image.resource?.name, "NSSwitch")
         XCTAssertEqual(c, [0.2, 0.4, 0.6, 1])
         for n in 11...16 { XCTAssertNil(value(n), "member \(n) keeps its fields") }
     }
