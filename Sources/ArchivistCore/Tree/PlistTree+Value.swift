@@ -1,40 +1,45 @@
-extension PlistTree {
-    /// The tree of a value (dictionary keys stored once, strings as UTF-8).
-    /// Nesting deeper than `limits.maxDepth` is refused.
-    public init(_ value: PlistValue, limits: Limits = .default) throws {
-        var builder = PlistTreeBuilder()
-        let root = try PlistTree.build(value, into: &builder, depth: 0, maxDepth: limits.maxDepth)
-        self = try builder.finish(root: root)
-    }
-
-    private static func build(_ value: PlistValue, into b: inout PlistTreeBuilder, depth: Int, maxDepth: Int) throws -> Int {
+extension PlistTreeBuilder {
+    /// The node of a value and everything below it (for writers that build
+    /// a tree from values made in code). Nesting deeper than `maxDepth`
+    /// levels below `depth` is refused.
+    package mutating func value(_ value: PlistValue, depth: Int = 0, maxDepth: Int = Limits.default.maxDepth) throws -> Int {
         switch value {
-        case .string(let s): return b.string(s)
-        case .integer(let i): return b.integer(i)
-        case .real(let r): return b.real(r)
-        case .bool(let v): return b.bool(v)
-        case .date(let d): return b.date(d)
-        case .data(let bytes): return bytes.withUnsafeBytes { b.data($0) }
-        case .uid(let u): return b.uid(u)
-        case .null: return b.null()
+        case .string(let s): return string(s)
+        case .integer(let i): return integer(i)
+        case .real(let r): return real(r)
+        case .bool(let v): return bool(v)
+        case .date(let d): return date(d)
+        case .data(let bytes): return bytes.withUnsafeBytes { data($0) }
+        case .uid(let u): return uid(u)
+        case .null: return null()
         case .array(let items):
-            guard depth < maxDepth else { throw tooDeep(maxDepth) }
-            let mark = b.openArray()
-            for item in items { b.append(try build(item, into: &b, depth: depth + 1, maxDepth: maxDepth), to: mark) }
-            return b.close(mark)
+            guard depth < maxDepth else { throw Self.tooDeep(maxDepth) }
+            let mark = openArray()
+            for item in items { append(try self.value(item, depth: depth + 1, maxDepth: maxDepth), to: mark) }
+            return close(mark)
         case .dictionary(let d):
-            guard depth < maxDepth else { throw tooDeep(maxDepth) }
-            var mark = b.openDictionary()
-            for (key, item) in d {
-                let v = try build(item, into: &b, depth: depth + 1, maxDepth: maxDepth)
-                _ = b.add(key: b.key(key), value: v, to: &mark)
+            guard depth < maxDepth else { throw Self.tooDeep(maxDepth) }
+            var mark = openDictionary()
+            for (k, item) in d {
+                let v = try self.value(item, depth: depth + 1, maxDepth: maxDepth)
+                _ = add(key: key(k), value: v, to: &mark)
             }
-            return b.close(mark)
+            return close(mark)
         }
     }
 
     private static func tooDeep(_ maxDepth: Int) -> PlistError {
         PlistError(.limitExceeded, "nesting deeper than \(maxDepth) levels")
+    }
+}
+
+extension PlistTree {
+    /// The tree of a value (dictionary keys stored once, strings as UTF-8).
+    /// Nesting deeper than `limits.maxDepth` is refused.
+    public init(_ value: PlistValue, limits: Limits = .default) throws {
+        var builder = PlistTreeBuilder()
+        let root = try builder.value(value, maxDepth: limits.maxDepth)
+        self = try builder.finish(root: root)
     }
 
     /// The whole tree as an editable `PlistValue` (shared nodes become copies
