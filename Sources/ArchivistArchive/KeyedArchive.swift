@@ -27,17 +27,9 @@ public struct KeyedArchive: Sendable {
     /// (`paths.path(to: 5)` is `root.cpu_coder.cores[1]`), nil when unreachable.
     public let paths: ArchivePaths
 
-    /// True when a tree claims to be a keyed archive: a dictionary with any of
-    /// `$archiver`, `$objects` or `$top`.
-    public static func looksLikeArchive(_ value: PlistValue) -> Bool {
-        guard case .dictionary(let d) = value else { return false }
-        // One pass, and only keys starting with "$" compared as strings.
-        return d.keys.contains { key in
-            key.utf8.first == UInt8(ascii: "$") && (key == "$archiver" || key == "$objects" || key == "$top")
-        }
-    }
-
-    /// `looksLikeArchive(_:)` for a compact tree, reading only the top dictionary's keys.
+    /// True when a tree claims to be a keyed archive: its top node is a
+    /// dictionary with any of `$archiver`, `$objects` or `$top` (only the top
+    /// dictionary's keys are read).
     public static func looksLikeArchive(_ tree: PlistTree) -> Bool {
         guard tree.kind(of: tree.root) == .dictionary else { return false }
         for i in 0..<tree.count(of: tree.root) {
@@ -47,11 +39,6 @@ public struct KeyedArchive: Sendable {
             }
         }
         return false
-    }
-
-    /// Validates a tree as a keyed archive.
-    public init(_ value: PlistValue) throws {
-        try self.init(try PlistTree(value))
     }
 
     /// Validates a compact tree (a document's `tree`) as a keyed archive,

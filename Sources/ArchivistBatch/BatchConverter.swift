@@ -56,8 +56,10 @@ package struct BatchConverter: Sendable {
         /// The document as read, written in the batch's format (from its
         /// compact tree, never through a `PlistValue`).
         case document
-        /// A new tree to write.
+        /// A new value to write (edited as a `PlistValue`).
         case value(PlistValue)
+        /// A new tree to write (as a migration builds it).
+        case tree(PlistTree)
         /// Nothing needs to change: an input converted in place to its own
         /// format is left alone; any other item is written as read.
         case nothingToChange
@@ -226,6 +228,8 @@ package struct BatchConverter: Sendable {
             tree = document.tree
         case .value(let value):
             tree = try PlistTree(value, limits: .writing)
+        case .tree(let built):
+            tree = built
         }
         let options = writeOptions
         return try deliver(index, bytesIn: bytesIn, original: original) { out in

@@ -155,9 +155,9 @@ public struct BlobColumnSummary: Sendable, Equatable {
                 var summary = BlobColumnSummary(column: column, blobs: 0, propertyLists: 0, archives: 0)
                 try column.eachBlob(in: db) { bytes in
                     summary.blobs += 1
-                    guard let value = try? PropertyList.read(bytes).tree.value else { return }
+                    guard let tree = try? PropertyList.read(bytes).tree else { return }
                     summary.propertyLists += 1
-                    if KeyedArchive.looksLikeArchive(value) { summary.archives += 1 }
+                    if KeyedArchive.looksLikeArchive(tree) { summary.archives += 1 }
                 }
                 if summary.propertyLists > 0 { found.append(summary) }
             }

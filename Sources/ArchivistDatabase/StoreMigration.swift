@@ -83,11 +83,11 @@ public struct StoreMigration {
             try column.forEachValue(in: db) { row, value in
                 do {
                     let document = try PropertyList.read(try Self.propertyListBytes(value))
-                    let result = try migrator.migrate(document.tree.value)
+                    let result = try migrator.migrate(document.tree)
                     if result.report.isEmpty {
                         outcome.unchanged += 1
                     } else {
-                        updates.append((row, value.replaced(by: try PropertyList.write(result.value, as: document.format))))
+                        updates.append((row, value.replaced(by: try PropertyList.write(result.tree, as: document.format))))
                         outcome.migrated.append((row, result.report))
                     }
                 } catch {

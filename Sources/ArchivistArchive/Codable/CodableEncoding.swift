@@ -18,22 +18,22 @@ public enum CodableEncoding: Sendable, Equatable {
         }
     }
 
-    /// The encoded root object of an archive. `options` gives the date
+    /// The encoded root object of an archive's graph. `options` gives the date
     /// strategy (JSON only: property lists hold dates) and the cycle policy.
     /// Throws when the root cannot be expressed as Codable data: a cycle, a
     /// class the rules do not map, a value the format cannot hold.
-    public func encode(archive value: PlistValue, rules: MigrationRules, options: CodableOptions = CodableOptions()) throws -> [UInt8] {
+    public func encode(archive graph: ObjectGraph, rules: MigrationRules, options: CodableOptions = CodableOptions()) throws -> [UInt8] {
         var options = options
         options.requireClassRules = true
         switch self {
         case .json(let sortedKeys):
             options.nativeLeaves = false
-            let exported = try CodableExport.value(converting: value, rules: rules, options: options)
+            let exported = try CodableExport.value(graph, rules: rules, options: options)
             let ordered = sortedKeys ? Self.sortingKeys(exported) : exported
             return try PropertyList.write(ordered, as: .json, options: WriteOptions(jsonEncoderStyle: true))
         case .propertyList(let format):
             options.nativeLeaves = true
-            let exported = try CodableExport.value(converting: value, rules: rules, options: options)
+            let exported = try CodableExport.value(graph, rules: rules, options: options)
             return try PropertyList.write(Self.nullsAsPlaceholders(exported), as: format)
         }
     }

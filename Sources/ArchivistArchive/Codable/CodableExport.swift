@@ -27,16 +27,8 @@ public enum CodableExport {
     /// the tree.
     public static func value(_ tree: PlistTree, rules: MigrationRules = MigrationRules(),
                              options: CodableOptions = CodableOptions()) throws -> PlistValue {
-        guard KeyedArchive.looksLikeArchive(tree) else { return try value(converting: tree.value, rules: rules, options: options) }
-        return try value(try ObjectGraph(tree), rules: rules, options: options)
-    }
-
-    /// The Codable-shaped value of a value built or migrated in code (what
-    /// `migrate --codable` encodes).
-    package static func value(converting value: PlistValue, rules: MigrationRules = MigrationRules(),
-                              options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var budget = options.maxValues
-        return try CodableExporter.export(value, rules: rules, options: options, budget: &budget, nesting: 0) ?? .null
+        return try CodableExporter.export(tree, rules: rules, options: options, budget: &budget, nesting: 0) ?? .null
     }
 
     /// The Codable-shaped value of one node of an object graph.
@@ -92,16 +84,17 @@ struct CodableExporter {
         self.nesting = nesting
     }
 
-    /// Exports a tree that may be an archive; nil when it is `$null`.
-    static func export(_ value: PlistValue, rules: MigrationRules, options: CodableOptions, budget: inout Int, nesting: Int) throws -> PlistValue? {
-        if KeyedArchive.looksLikeArchive(value) {
-            var exporter = CodableExporter(graph: try ObjectGraph(value), rules: rules, options: options, budget: budget, nesting: nesting)
+    /// Exports a tree that may be an archive (its graph is built on the
+    /// tree); nil when it is `$null`.
+    static func export(_ tree: PlistTree, rules: MigrationRules, options: CodableOptions, budget: inout Int, nesting: Int) throws -> PlistValue? {
+        if KeyedArchive.looksLikeArchive(tree) {
+            var exporter = CodableExporter(graph: try ObjectGraph(tree), rules: rules, options: options, budget: budget, nesting: nesting)
             defer { budget = exporter.budget }
             return try exporter.root()
         }
         var exporter = CodableExporter(graph: ObjectGraph.empty, rules: rules, options: options, budget: budget, nesting: nesting)
         defer { budget = exporter.budget }
-        return try exporter.plain(value, path: "", depth: 0)
+        return try exporter.plain(tree.value, path: "", depth: 0)
     }
 
     mutating func root() throws -> PlistValue {
@@ -376,17 +369,17 @@ struct CodableExporter {
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
         if expandsNestedArchives, nesting < NestedData.maxLevels, let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
-            return try exportEmbedded(nested.document.tree.value, path: path, depth: depth) ?? .null
+            return try exportEmbedded(nested.document.tree, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
     }
 
-    private mutating func exportEmbedded(_ value: PlistValue, path: String, depth: Int) throws -> PlistValue? {
+    private mutating func exportEmbedded(_ tree: PlistTree, path: String, depth: Int) throws -> PlistValue? {
         guard nesting < NestedData.maxLevels else {
             throw PlistError(.limitExceeded, "archives nest more than \(NestedData.maxLevels) deep", at: .archive(object: nil, keyPath: path))
         }
         do {
-            return try Self.export(value, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
+            return try Self.export(tree, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
         } catch var error as PlistError {
             if case .archive(let object, let keyPath) = error.location {
                 error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
@@ -413,9 +406,9 @@ struct CodableExporter {
 
     /// A property list or JSON document held in data (a struct stored with
     /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
-    private func embedded(_ bytes: [UInt8]) -> PlistValue? {
+    private func embedded(_ bytes: [UInt8]) -> PlistTree? {
         guard let nested = NestedData.read(bytes), nested.holdsEncodedValue else { return nil }
-        return nested.document.tree.value
+        return nested.document.tree
     }
 }
 

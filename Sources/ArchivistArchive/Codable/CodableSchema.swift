@@ -147,7 +147,7 @@ public struct CodableSchema: Sendable {
     public mutating func add(_ tree: PlistTree, label: String) throws {
         var next = inference
         next.label = label
-        let type = try next.value(tree.value, nameHint: "Root", path: "", depth: 0)
+        let type = try next.document(tree, nameHint: "Root", path: "", depth: 0)
         inference = next
         if let type { rootType = rootType.map { $0.unified(with: type) } ?? type }
     }
@@ -280,13 +280,15 @@ struct SchemaInference: Sendable {
         var path: String
     }
 
-    /// The type of a plain value or archive; nil for null. An archive is its
-    /// `$top` `root` object, or (as `convert --to codable-json` writes it) a
-    /// struct of every `$top` entry when there is no `root`.
-    mutating func value(_ v: PlistValue, nameHint: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
+    /// The type of a document (an input, or one held in data); nil for null.
+    /// An archive is its `$top` `root` object, or (as `convert --to
+    /// codable-json` writes it) a struct of every `$top` entry when there is
+    /// no `root`; its graph is built on the tree. A plain document is read as
+    /// the values it holds.
+    mutating func document(_ tree: PlistTree, nameHint: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         guard depth < 64 else { return .unknown }
-        if KeyedArchive.looksLikeArchive(v) {
-            let graph = try ObjectGraph(v)
+        if KeyedArchive.looksLikeArchive(tree) {
+            let graph = try ObjectGraph(tree)
             archiveCount += 1
             let tag = "\(archiveCount)"
             if let root = graph.top.first(where: { $0.key == "root" }) {
@@ -307,6 +309,13 @@ struct SchemaInference: Sendable {
             record(name, props)
             return .named(name)
         }
+        return try value(tree.value, nameHint: nameHint, path: path, depth: depth)
+    }
+
+    /// The type of a plain value (of a plain document, or a field or `$top`
+    /// entry of an archive); nil for null.
+    mutating func value(_ v: PlistValue, nameHint: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
+        guard depth < 64 else { return .unknown }
         switch v {
         case .string: return .string
         case .integer: return .int
@@ -316,7 +325,7 @@ struct SchemaInference: Sendable {
         case .null, .uid: return nil
         case .data(let bytes):
             if let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
-                return try value(nested.document.tree.value, nameHint: nameHint, path: path, depth: depth + 1)
+                return try document(nested.document.tree, nameHint: nameHint, path: path, depth: depth + 1)
             }
             return .data
         case .array(let items):
@@ -437,7 +446,7 @@ struct SchemaInference: Sendable {
 
     private mutating func payload(_ bytes: [UInt8], name: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
         guard let nested = NestedData.read(bytes), nested.holdsEncodedValue else { return .data }
-        return try value(nested.document.tree.value, nameHint: name, path: path, depth: depth + 1)
+        return try document(nested.document.tree, nameHint: name, path: path, depth: depth + 1)
     }
 
     private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {

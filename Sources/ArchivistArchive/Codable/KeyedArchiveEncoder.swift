@@ -32,8 +32,9 @@ public struct KeyedArchiveEncoder: Sendable {
     /// An encoder with default settings.
     public init() {}
 
-    /// The archive tree of a value.
-    public func encode<T: Encodable>(_ value: T) throws -> PlistValue {
+    /// The archive tree of a value, as ``GraphWriter`` builds it (read it
+    /// with ``ObjectGraph``, write it with `PropertyList.write`).
+    public func encode<T: Encodable>(_ value: T) throws -> PlistTree {
         let root = EncodedNode()
         try ArchiveEncodingCore.encode(value, into: root, codingPath: [])
         var builder = ArchiveGraphBuilder(classNames: classNames, primitives: primitives)

@@ -48,7 +48,7 @@ public struct SwiftCodegen: Sendable {
         ruleSet.allowedClasses.append("NSObject")
         let migrated: PlistTree
         do {
-            migrated = migrating ? try PlistTree(try Migrator(rules: ruleSet).migrate(tree.value).value) : tree
+            migrated = migrating ? try Migrator(rules: ruleSet).migrate(tree).tree : tree
         } catch let refused as MigrationRefused {
             // Only a class outside NSObject's hierarchy can still be refused.
             throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")

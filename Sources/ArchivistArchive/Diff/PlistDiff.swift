@@ -37,11 +37,6 @@ public struct PlistDiff: Sendable {
     /// The most changes collected; a diff beyond stops there.
     public static let maxChanges = 100_000
 
-    /// Compares two trees.
-    public init(_ a: PlistValue, _ b: PlistValue) throws {
-        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0, levels: 0)
-    }
-
     /// Compares two compact trees (documents' `tree`s): archives' graphs are
     /// built on the trees, not on values converted from them.
     public init(_ a: PlistTree, _ b: PlistTree) throws {
@@ -49,12 +44,6 @@ public struct PlistDiff: Sendable {
     }
 
     /// The tree compared for a file: an archive as its objects.
-    static func comparable(_ value: PlistValue) throws -> PlistValue {
-        guard KeyedArchive.looksLikeArchive(value) else { return value }
-        return try comparable(try ObjectGraph(value))
-    }
-
-    /// `comparable(_:)` of a compact tree.
     static func comparable(_ tree: PlistTree) throws -> PlistValue {
         guard KeyedArchive.looksLikeArchive(tree) else { return tree.value }
         return try comparable(try ObjectGraph(tree))
@@ -148,7 +137,7 @@ public struct PlistDiff: Sendable {
         case (.data(let x), .data(let y)) where x != y && depth < 1_000 && levels < NestedData.maxLevels:
             // Property lists in data are compared by content.
             if let dx = NestedData.read(x), let dy = NestedData.read(y),
-               let cx = try? Self.comparable(dx.document.tree.value), let cy = try? Self.comparable(dy.document.tree.value) {
+               let cx = try? Self.comparable(dx.document.tree), let cy = try? Self.comparable(dy.document.tree) {
                 compare(cx, cy, path: path, depth: depth + 1, levels: levels + 1)
             } else {
                 record(.changed, path, a, b)

@@ -15,10 +15,14 @@ public enum PlistEdit: Sendable, Equatable {
 /// back as archives Foundation decodes, an object shared with other places
 /// copied first so that only the edited path changes).
 public enum PlistEditor {
-    /// The tree with the edit applied. `create` makes missing intermediate
-    /// dictionaries. Errors name the component that failed and what was there.
-    public static func apply(_ edit: PlistEdit, at path: PlistKeyPath, in root: PlistValue, create: Bool = false) throws -> PlistValue {
+    /// The document with the edit applied, as a value to write. A keyed
+    /// archive is edited as its object graph (built on the tree) and written
+    /// back; a plain document is edited as its ``PlistValue``. `create` makes
+    /// missing intermediate dictionaries. Errors name the component that
+    /// failed and what was there.
+    public static func apply(_ edit: PlistEdit, at path: PlistKeyPath, in document: PlistTree, create: Bool = false) throws -> PlistValue {
         guard !path.components.isEmpty else {
+            let root = document.value
             switch edit {
             case .set(let v): return v
             case .append(let v):
@@ -28,7 +32,7 @@ public enum PlistEditor {
             case .remove: throw PlistError(.invalidValue, "the top level cannot be removed")
             }
         }
-        return try applying(edit, to: root, path: path, at: 0, create: create, nesting: 0)
+        return try applying(edit, to: document, path: path, at: 0, create: create, nesting: 0)
     }
 
     static func fail(_ path: PlistKeyPath, _ index: Int, _ message: String) -> PlistError {
@@ -36,12 +40,18 @@ public enum PlistEditor {
         return PlistError(.invalidValue, "\(shown): \(message)")
     }
 
-    private static func applying(_ edit: PlistEdit, to value: PlistValue, path: PlistKeyPath, at i: Int, create: Bool, nesting: Int) throws -> PlistValue {
-        if KeyedArchive.looksLikeArchive(value) {
-            var editor = ArchiveEditor(graph: try ObjectGraph(value), path: path, create: create, nesting: nesting)
-            try editor.apply(edit, from: i)
-            return try GraphWriter.archive(editor.graph)
+    /// Applies an edit to a document (the input, or one held in data): an
+    /// archive's graph is built on its tree, a plain document converted once.
+    private static func applying(_ edit: PlistEdit, to document: PlistTree, path: PlistKeyPath, at i: Int, create: Bool, nesting: Int) throws -> PlistValue {
+        guard KeyedArchive.looksLikeArchive(document) else {
+            return try applying(edit, to: document.value, path: path, at: i, create: create, nesting: nesting)
         }
+        var editor = ArchiveEditor(graph: try ObjectGraph(document), path: path, create: create, nesting: nesting)
+        try editor.apply(edit, from: i)
+        return try GraphWriter.archive(editor.graph).value
+    }
+
+    private static func applying(_ edit: PlistEdit, to value: PlistValue, path: PlistKeyPath, at i: Int, create: Bool, nesting: Int) throws -> PlistValue {
         let key = path.components[i]
         let last = i == path.components.count - 1
         switch value {
@@ -104,7 +114,7 @@ public enum PlistEditor {
         guard nesting < 8, let document = try? PropertyList.read(bytes) else {
             throw fail(path, i, "data of \(bytes.count) bytes holds no property list to look into")
         }
-        let edited = try applying(edit, to: document.tree.value, path: path, at: i, create: create, nesting: nesting + 1)
+        let edited = try applying(edit, to: document.tree, path: path, at: i, create: create, nesting: nesting + 1)
         return try PropertyList.write(edited, as: document.format)
     }
 }

@@ -80,7 +80,7 @@ final class ArchiveStorage: Sendable {
     }
 
     /// True for the key `$class` (its length compared first: most keys differ in it).
-    private func isClassKey(_ key: Int) -> Bool {
+    func isClassKey(_ key: Int) -> Bool {
         tree.count(of: key) == 6 && tree.string(at: key, equals: "$class")
     }
 
@@ -93,9 +93,18 @@ final class ArchiveStorage: Sendable {
         return .inline(tree.value(at: node))
     }
 
-    private func isReferenceList(_ node: Int) -> Bool {
+    /// True for a non-empty array of UIDs (a field's list of references).
+    func isReferenceList(_ node: Int) -> Bool {
         guard tree.kind(of: node) == .array, tree.count(of: node) > 0 else { return false }
         return (0..<tree.count(of: node)).allSatisfy { tree.kind(of: tree.element($0, of: node)) == .uid }
+    }
+
+    /// True when entry `index` is a class dictionary (`$classname`, no
+    /// `$class`), as ``node(_:)`` reads it, without making the node.
+    func isClassDescription(_ index: Int) -> Bool {
+        guard index > 0, index < objects.count, classOf(index) == nil else { return false }
+        let node = Int(objects[index])
+        return tree.kind(of: node) == .dictionary && tree.node(forKey: "$classname", in: node).flatMap { tree.string(at: $0) } != nil
     }
 
     /// The `$objects` indices an object refers to, in field order, read from the

@@ -4,99 +4,206 @@ import ArchivistCore
 /// objects numbered in the order they are first reached from `$top`, each
 /// shared object written once, one class dictionary per class, cycles kept.
 /// Objects no longer reachable from `$top` are left out.
+///
+/// The archive is built straight into a ``PlistTree``: a node no edit
+/// replaced is copied from the tree the graph was read from (its references
+/// renumbered), so only edited and added nodes pass through `PlistValue`.
 public enum GraphWriter {
-    /// Objects with more fields than this check their keys in a set.
-    static let fieldsSearched = 16
+    /// The archive tree (`$version`, `$archiver`, `$top`, `$objects`).
+    public static func archive(_ graph: ObjectGraph) throws -> PlistTree {
+        var writer = Writer(graph: graph)
+        return try writer.write()
+    }
 
-    /// The archive tree (`$archiver`, `$version`, `$top`, `$objects`).
-    public static func archive(_ graph: ObjectGraph) throws -> PlistValue {
-        var newIndex = [Int](repeating: -1, count: graph.nodes.count)
+    /// One write: the new numbering, the tree being built and the classes met.
+    private struct Writer {
+        let graph: ObjectGraph
+        let storage: ArchiveStorage?
+        var builder: PlistTreeBuilder
+        var copy: PlistTreeCopy?
+        /// The new index of each node reached from `$top`, -1 for the others.
+        var newIndex: [Int]
         var order: [Int] = []
-        newIndex[0] = 0
-        order.append(0)
-        // Number reachable nodes depth-first in field order, as NSKeyedArchiver does.
-        var stack = graph.top.map(\.object).reversed().map { $0 }
-        while let n = stack.popLast() {
-            guard n >= 0, n < graph.nodes.count else {
-                throw PlistError(.archive, "reference to object \(n), past the \(graph.nodes.count) nodes", at: .archive(object: n, keyPath: ""))
+        /// Class dictionaries by name and chain, their `$objects` indices.
+        var classIndices: [String: Int] = [:]
+        /// The class index of each class dictionary of the archive read.
+        var storedClassIndex: [UInt32: Int] = [:]
+        var pendingClasses: [(name: String, chain: [String])] = []
+
+        init(graph: ObjectGraph) {
+            self.graph = graph
+            storage = graph.nodes.storage
+            let tree = storage?.tree
+            builder = PlistTreeBuilder(expectedNodes: (tree?.nodeCount ?? 0) + graph.nodes.count + 16,
+                                       expectedLinks: (tree?.links.count ?? 0) + graph.nodes.count + 16,
+                                       expectedBytes: tree?.bytes.count ?? 0)
+            copy = tree.map { PlistTreeCopy(from: $0) }
+            newIndex = [Int](repeating: -1, count: graph.nodes.count)
+        }
+
+        mutating func write() throws -> PlistTree {
+            try number()
+            let objectsMark = builder.openArray()
+            let classBase = order.count
+            for old in order {
+                let entry = try node(old, classBase: classBase)
+                builder.append(entry, to: objectsMark)
             }
-            if newIndex[n] >= 0 { continue }
-            if case .classDescription = graph.nodes[n] { continue }
-            newIndex[n] = order.count
-            order.append(n)
-            for e in graph.edges(of: n).reversed() where e >= 0 && e < graph.nodes.count && newIndex[e] < 0 {
-                stack.append(e)
+            for (name, chain) in pendingClasses {
+                let entry = classDictionary(name, chain)
+                builder.append(entry, to: objectsMark)
+            }
+            let objects = builder.close(objectsMark)
+            var topMark = builder.openDictionary()
+            for (key, entry) in graph.topEntries {
+                let value: Int
+                switch entry {
+                case .object(let object): value = builder.uid(try uid(object))
+                case .value(let plain): value = try builder.value(plain, depth: 2, maxDepth: Limits.writing.maxDepth)
+                }
+                _ = builder.add(key: builder.key(key), value: value, to: &topMark)
+            }
+            let top = builder.close(topMark)
+            let version = builder.integer(PlistInteger(Int64(100_000)))
+            let archiver = builder.string("NSKeyedArchiver")
+            var envelope = builder.openDictionary()
+            for (key, value) in [("$version", version), ("$archiver", archiver), ("$top", top), ("$objects", objects)] {
+                _ = builder.add(key: builder.key(key), value: value, to: &envelope)
+            }
+            let root = builder.close(envelope)
+            return try builder.finish(root: root)
+        }
+
+        /// Numbers the reachable nodes depth-first in field order, as NSKeyedArchiver does.
+        private mutating func number() throws {
+            newIndex[0] = 0
+            order.append(0)
+            var stack = graph.top.map(\.object).reversed().map { $0 }
+            while let n = stack.popLast() {
+                guard n >= 0, n < graph.nodes.count else {
+                    throw PlistError(.archive, "reference to object \(n), past the \(graph.nodes.count) nodes", at: .archive(object: n, keyPath: ""))
+                }
+                if newIndex[n] >= 0 || isClassDescription(n) { continue }
+                newIndex[n] = order.count
+                order.append(n)
+                for e in graph.edges(of: n).reversed() where e >= 0 && e < graph.nodes.count && newIndex[e] < 0 {
+                    stack.append(e)
+                }
             }
         }
-        var objects: [PlistValue] = []
-        objects.reserveCapacity(order.count + 8)
-        var classIndex: [String: Int] = [:]
-        var pendingClasses: [(Int, ClassName, [String])] = []
-        var seenKeys: Set<PlistKey> = []  // by code points, as the dictionary's own keys
-        let classBase = order.count
-        func uid(_ old: Int) throws -> PlistValue {
+
+        private func isClassDescription(_ n: Int) -> Bool {
+            if let storage = graph.nodes.unedited(n) { return storage.isClassDescription(n) }
+            if case .classDescription = graph.nodes[n] { return true }
+            return false
+        }
+
+        /// The new index of a node referred to.
+        private func uid(_ old: Int) throws -> UInt64 {
             guard old >= 0, old < newIndex.count, newIndex[old] >= 0 else {
                 throw PlistError(.archive, "reference to object \(old), which is not part of the graph", at: .archive(object: old, keyPath: ""))
             }
-            return .uid(UInt64(newIndex[old]))
+            return UInt64(newIndex[old])
         }
-        for old in order {
+
+        /// The `$objects` entry of node `old`.
+        private mutating func node(_ old: Int, classBase: Int) throws -> Int {
+            if let storage = graph.nodes.unedited(old), old != 0 {
+                return try storedNode(old, storage, classBase: classBase)
+            }
             switch graph.nodes[old] {
             case .null:
-                objects.append(.string("$null"))
+                return builder.string("$null")
             case .value(let v):
-                objects.append(v)
+                return try builder.value(v, depth: 2, maxDepth: Limits.writing.maxDepth)
             case .classDescription(let name, _):
-                objects.append(.string(name.archived))
+                return builder.string(name.archived)
             case .object(let o):
-                var d = PlistDictionary(minimumCapacity: o.fields.count + 1)
-                // Setting a key searches the keys before it: an object of
-                // thousands of fields finds its keys in a set instead (one
-                // set for the whole archive, emptied for each such object).
-                let manyFields = o.fields.count > Self.fieldsSearched
-                if manyFields { seenKeys.removeAll(keepingCapacity: true) }
+                var mark = builder.openDictionary()
                 for field in o.fields {
-                    let value: PlistValue
+                    let value: Int
                     switch field.value {
-                    case .inline(let v): value = v
-                    case .reference(let r): value = try uid(r)
-                    case .references(let rs): value = .array(try rs.map(uid))
+                    case .inline(let v): value = try builder.value(v, depth: 3, maxDepth: Limits.writing.maxDepth)
+                    case .reference(let r): value = builder.uid(try uid(r))
+                    case .references(let rs): value = try references(rs)
                     }
-                    if manyFields, seenKeys.insert(PlistKey(field.key)).inserted {
-                        d.appendUnchecked(key: field.key, value: value)
-                    } else {
-                        d[field.key] = value
-                    }
+                    _ = builder.add(key: builder.key(field.key), value: value, to: &mark)
                 }
-                let key = o.className.archived + "\u{0}" + o.classChain.joined(separator: "\u{0}")
-                let ci: Int
-                if let existing = classIndex[key] {
-                    ci = existing
+                let ci = classIndex(o.className.archived, o.classChain, classBase: classBase)
+                _ = builder.add(key: builder.key("$class"), value: builder.uid(UInt64(ci)), to: &mark)
+                return builder.close(mark)
+            }
+        }
+
+        /// A node no edit replaced, copied from the archive's tree: an object's
+        /// fields in order with their references renumbered and `$class` last
+        /// (as an edited object is written), anything else as it is.
+        private mutating func storedNode(_ old: Int, _ storage: ArchiveStorage, classBase: Int) throws -> Int {
+            let tree = storage.tree
+            let node = Int(storage.objects[old])
+            // Taken out while it is used, so that its table of copied nodes is not copied.
+            guard var copy = self.copy else { return builder.null() }
+            self.copy = nil
+            defer { self.copy = copy }
+            guard let c = storage.classOf(old), let info = storage.classInfo[c] else {
+                return copy.node(node, into: &builder)
+            }
+            var mark = builder.openDictionary()
+            for i in 0..<tree.count(of: node) {
+                let (key, value) = tree.entry(i, of: node)
+                if storage.isClassKey(key) { continue }
+                let written: Int
+                if let u = tree.uid(at: value) {
+                    written = builder.uid(try uid(Int(u)))
+                } else if storage.isReferenceList(value) {
+                    written = try references((0..<tree.count(of: value)).map { Int(tree.uid(at: tree.element($0, of: value)) ?? 0) })
                 } else {
-                    ci = classBase + pendingClasses.count
-                    classIndex[key] = ci
-                    pendingClasses.append((ci, o.className, o.classChain))
+                    written = copy.node(value, into: &builder)
                 }
-                d["$class"] = .uid(UInt64(ci))
-                objects.append(.dictionary(d))
+                _ = builder.add(key: copy.key(key, into: &builder), value: written, to: &mark)
             }
-        }
-        for (_, name, chain) in pendingClasses {
-            objects.append(.dictionary(PlistDictionary([
-                ("$classname", .string(name.archived)),
-                ("$classes", .array((chain.isEmpty ? [name.archived] : chain).map { .string($0) })),
-            ])))
-        }
-        var top = PlistDictionary()
-        for (key, entry) in graph.topEntries {
-            switch entry {
-            case .object(let object): top[key] = try uid(object)
-            case .value(let value): top[key] = value
+            let ci: Int
+            if let known = storedClassIndex[c] {
+                ci = known
+            } else {
+                ci = classIndex(info.name.archived, info.chain, classBase: classBase)
+                storedClassIndex[c] = ci
             }
+            _ = builder.add(key: builder.key("$class"), value: builder.uid(UInt64(ci)), to: &mark)
+            return builder.close(mark)
         }
-        return .dictionary(PlistDictionary([
-            ("$version", .int(100_000)), ("$archiver", .string("NSKeyedArchiver")),
-            ("$top", .dictionary(top)), ("$objects", .array(objects)),
-        ]))
+
+        private mutating func references(_ rs: [Int]) throws -> Int {
+            let mark = builder.openArray()
+            for r in rs {
+                let u = builder.uid(try uid(r))
+                builder.append(u, to: mark)
+            }
+            return builder.close(mark)
+        }
+
+        /// The `$objects` index of the class dictionary of a class and chain.
+        private mutating func classIndex(_ name: String, _ chain: [String], classBase: Int) -> Int {
+            let key = name + "\u{0}" + chain.joined(separator: "\u{0}")
+            if let existing = classIndices[key] { return existing }
+            let ci = classBase + pendingClasses.count
+            classIndices[key] = ci
+            pendingClasses.append((name, chain))
+            return ci
+        }
+
+        private mutating func classDictionary(_ name: String, _ chain: [String]) -> Int {
+            let nameNode = builder.string(name)
+            let list = builder.openArray()
+            for entry in chain.isEmpty ? [name] : chain {
+                let text = builder.string(entry)
+                builder.append(text, to: list)
+            }
+            let classes = builder.close(list)
+            var mark = builder.openDictionary()
+            _ = builder.add(key: builder.key("$classname"), value: nameNode, to: &mark)
+            _ = builder.add(key: builder.key("$classes"), value: classes, to: &mark)
+            return builder.close(mark)
+        }
     }
 }

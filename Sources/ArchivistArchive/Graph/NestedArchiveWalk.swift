@@ -77,7 +77,15 @@ package enum NestedArchiveWalk {
             }
             return
         }
-        // A plain tree: its containers, each shared one once, down to data.
+        try dataNodes(in: tree, keyPath: keyPath) { node, path in try data(tree.data(at: node) ?? [], at: path) }
+    }
+
+    /// Visits every data node of a plain tree (one that is not an archive)
+    /// with its key path under `keyPath`: its containers are walked, each
+    /// shared one once (at the first key path that reaches it), so the walk
+    /// is linear in the tree's size. The one walk both reading nested
+    /// archives and migrating them in place use.
+    package static func dataNodes(in tree: PlistTree, keyPath: String, _ visit: (_ node: Int, _ keyPath: String) throws -> Void) rethrows {
         // Key paths are made only for data found: each child pushed records
         // its parent step and its key node or index (no text per node).
         var seen = [Bool](repeating: false, count: tree.nodeCount)
@@ -105,7 +113,7 @@ package enum NestedArchiveWalk {
                     stack.append((isDictionary ? tree.entry(i, of: node).value : tree.element(i, of: node), steps.count - 1))
                 }
             case .data:
-                try data(tree.data(at: node) ?? [], at: step < 0 ? keyPath : text(step))
+                try visit(node, step < 0 ? keyPath : text(step))
             case .string, .integer, .real, .bool, .date, .uid, .null:
                 continue
             }

@@ -31,11 +31,6 @@ public struct ObjectGraph: Sendable {
         self.top = top
     }
 
-    /// Reads and validates an archive tree, then builds its graph.
-    public init(_ value: PlistValue) throws {
-        self.init(try KeyedArchive(value))
-    }
-
     /// Validates a compact tree (a document's `tree`) as an archive and builds
     /// its graph on it, without converting the tree.
     public init(_ tree: PlistTree) throws {

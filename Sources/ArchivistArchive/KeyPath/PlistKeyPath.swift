@@ -77,9 +77,10 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         return .value(tree.value(at: node))
     }
 
-    /// Resolves the path in a value built in code.
+    /// Resolves the path in a value built in code (converted to a tree once,
+    /// then resolved as `resolve(in:)` of a tree does).
     public func resolve(in root: PlistValue) throws -> Target {
-        try steps(from: try Self.start(root), at: 0)
+        try resolve(in: try PlistTree(root, limits: .writing))
     }
 
     /// The steps of components `first...` from `target`.
@@ -95,13 +96,13 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         self.components = components
     }
 
-    /// An archive starts as its graph (its first component is a `$top` key); a
-    /// plain tree as itself.
-    private static func start(_ root: PlistValue) throws -> Target {
-        if KeyedArchive.looksLikeArchive(root) {
-            return .archive(try ObjectGraph(root))
+    /// A document held in data: an archive starts as its graph (built on its
+    /// tree; its first component is a `$top` key), a plain tree as its value.
+    private static func start(_ document: PlistTree) throws -> Target {
+        if KeyedArchive.looksLikeArchive(document) {
+            return .archive(try ObjectGraph(document))
         }
-        return .value(root)
+        return .value(document.value)
     }
 
     private static func fail(_ path: PlistKeyPath, _ message: String) -> PlistError {
@@ -127,7 +128,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 guard levels < NestedData.maxLevels else {
                     throw PlistError(.limitExceeded, "\(path): data nested more than \(NestedData.maxLevels) levels deep")
                 }
-                return try step(try start(nested.document.tree.value), key, path: path, levels: levels + 1)
+                return try step(try start(nested.document.tree), key, path: path, levels: levels + 1)
             case .string, .integer, .real, .bool, .date, .uid, .null:
                 throw fail(path, "\(v.aTypeName) has no key \"\(key)\"")
             }

@@ -48,28 +48,33 @@ public struct Migrator: Sendable {
 
     /// The result of migrating one input.
     public struct Outcome: Sendable {
-        /// The migrated tree (the input's tree when nothing changed).
-        public var value: PlistValue
+        /// The migrated tree: the input's tree when nothing changed; a
+        /// migrated archive as ``GraphWriter`` wrote it; a plain tree with
+        /// its changed `<data>` values replaced and every other node as it
+        /// was read.
+        public var tree: PlistTree
         /// What changed.
         public var report: MigrationReport
     }
 
-    /// Migrates a tree: a keyed archive, or a plist holding archives in `<data>`.
-    /// Throws `MigrationRefused` when a result would not decode securely, a
-    /// `PlistError` when an archive is broken or a rename clashes, and
-    /// `PlistError(.noArchive)` when the tree holds no keyed archive.
-    public func migrate(_ value: PlistValue) throws -> Outcome {
-        if codable != nil, KeyedArchive.looksLikeArchive(value) {
+    /// Migrates a tree as a reader built it (`document.tree`): a keyed
+    /// archive, or a plist holding archives in `<data>`. Each archive's graph
+    /// is built on its tree and written back into a tree; nothing unchanged is
+    /// converted. Throws `MigrationRefused` when a result would not decode
+    /// securely, a `PlistError` when an archive is broken or a rename clashes,
+    /// and `PlistError(.noArchive)` when the tree holds no keyed archive.
+    public func migrate(_ tree: PlistTree) throws -> Outcome {
+        if codable != nil, KeyedArchive.looksLikeArchive(tree) {
             throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values (convert --to codable-json writes this archive's JSON)")
         }
         var report = MigrationReport()
         var refused: [(archive: String, violation: SecureCodingViolation)] = []
-        let migrated = try tree(value, at: "", depth: 0, report: &report, refused: &refused)
+        let migrated = try migrated(tree, at: "", depth: 0, report: &report, refused: &refused)
         if !refused.isEmpty { throw MigrationRefused(violations: refused) }
         guard !report.archives.isEmpty else {
             throw PlistError(.noArchive, "not a keyed archive, and holds none in its data values")
         }
-        return Outcome(value: migrated ?? value, report: report)
+        return Outcome(tree: migrated ?? tree, report: report)
     }
 
     /// Every class of the archives in a tree (nested ones included), to check
@@ -80,12 +85,15 @@ public struct Migrator: Sendable {
         return census.classNames
     }
 
-    /// Migrates a tree; nil when nothing in it changed.
-    private func tree(_ value: PlistValue, at path: String, depth: Int, report: inout MigrationReport,
-                      refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> PlistValue? {
+    /// Migrates a tree; nil when nothing in it changed. A plain tree is
+    /// walked down to its data values (``NestedArchiveWalk/dataNodes(in:keyPath:_:)``,
+    /// one depth rule: ``NestedData/maxLevels``) and only those that changed
+    /// are replaced.
+    private func migrated(_ tree: PlistTree, at path: String, depth: Int, report: inout MigrationReport,
+                          refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> PlistTree? {
         guard depth <= NestedData.maxLevels else { return nil }
-        if KeyedArchive.looksLikeArchive(value) {
-            var graph = try prefixed(path) { try ObjectGraph(value) }
+        if KeyedArchive.looksLikeArchive(tree) {
+            var graph = try prefixed(path) { try ObjectGraph(tree) }
             report.noteArchive(path)
             let changed = try migrate(&graph, at: path, depth: depth, report: &report, refused: &refused)
             for violation in SecureCodingCheck.violations(in: graph, policy: policy) {
@@ -93,32 +101,13 @@ public struct Migrator: Sendable {
             }
             return changed ? try prefixed(path) { try GraphWriter.archive(graph) } : nil
         }
-        switch value {
-        case .dictionary(let d):
-            var out = d
-            var changed = false
-            for (key, item) in d {
-                if let new = try tree(item, at: ArchivePaths.joined(path, key), depth: depth, report: &report, refused: &refused) {
-                    out[key] = new
-                    changed = true
-                }
+        var replacements: [(node: Int, bytes: [UInt8])] = []
+        try NestedArchiveWalk.dataNodes(in: tree, keyPath: path) { node, at in
+            if let new = try data(tree.data(at: node) ?? [], at: at, depth: depth, report: &report, refused: &refused) {
+                replacements.append((node, new))
             }
-            return changed ? .dictionary(out) : nil
-        case .array(let items):
-            var out = items
-            var changed = false
-            for (i, item) in items.enumerated() {
-                if let new = try tree(item, at: ArchivePaths.joined(path, String(i)), depth: depth, report: &report, refused: &refused) {
-                    out[i] = new
-                    changed = true
-                }
-            }
-            return changed ? .array(out) : nil
-        case .data(let bytes):
-            return try data(bytes, at: path, depth: depth, report: &report, refused: &refused).map { .data($0) }
-        case .string, .integer, .real, .bool, .date, .uid, .null:
-            return nil
         }
+        return replacements.isEmpty ? nil : tree.replacingData(replacements)
     }
 
     /// Migrates a property list held in data, written back in its own format;
@@ -127,17 +116,17 @@ public struct Migrator: Sendable {
                       refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> [UInt8]? {
         guard depth < NestedData.maxLevels, let nested = NestedData.read(bytes), let format = nested.propertyListFormat else { return nil }
         if let codable, nested.kind == .keyedArchive(format) {
-            return try encode(nested.document.tree.value, as: codable, at: path, report: &report)
+            return try encode(nested.document.tree, as: codable, at: path, report: &report)
         }
-        guard let new = try tree(nested.document.tree.value, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
+        guard let new = try migrated(nested.document.tree, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
         return try PropertyList.write(new, as: format)
     }
 
     /// The Codable encoding of a nested archive's root.
-    private func encode(_ archive: PlistValue, as encoding: CodableEncoding, at path: String, report: inout MigrationReport) throws -> [UInt8] {
+    private func encode(_ archive: PlistTree, as encoding: CodableEncoding, at path: String, report: inout MigrationReport) throws -> [UInt8] {
         let graph = try prefixed(path) { try ObjectGraph(archive) }
         let rootClass = graph.top.first { $0.key == "root" }.flatMap { graph.object($0.object) }?.className.archived ?? "its root"
-        let bytes = try prefixed(path) { try encoding.encode(archive: archive, rules: rules, options: codableOptions) }
+        let bytes = try prefixed(path) { try encoding.encode(archive: graph, rules: rules, options: codableOptions) }
         report.noteArchive(path)
         report.record(.encodeCodable(className: rootClass, encoding: encoding.name), in: path)
         return bytes
@@ -209,9 +198,11 @@ public struct Migrator: Sendable {
                 o.className = ClassName(archived: newName)
                 report.record(.renameClass(from: oldName, to: newName), in: path)
             }
-            o.classChain = o.classChain.map { entry in
+            let chain = o.classChain.map { entry in
                 entry == oldName ? o.className.archived : (rules.rule(for: ClassName(archived: entry))?.renameTo ?? entry)
             }
+            // Unchanged, the chain stays the array every object of the class shares.
+            if chain != o.classChain { o.classChain = chain }
             if o != original {
                 graph.nodes[index] = .object(o)
                 changed = true

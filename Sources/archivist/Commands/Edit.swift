@@ -16,7 +16,7 @@ enum FileEdit {
             }
             let input = try FileIO.input(file)
             let document = try input.withUnsafeBytes { try PropertyList.read($0) }
-            let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.tree.value, create: create)
+            let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.tree, create: create)
             // JSON laid out on several lines stays so (compact JSON stays compact).
             let pretty = document.format == .json && input.withUnsafeBytes { $0.dropLast().contains(0x0A) }
             let bytes = try PropertyList.write(edited, as: document.format, options: WriteOptions(keepKeyOrder: true, pretty: pretty))

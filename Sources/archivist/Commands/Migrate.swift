@@ -163,9 +163,9 @@ struct Migrate: ParsableCommand {
             var report = MigrationReport()
             var outcome = BatchSession.outcome(item) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
-                    let result = try migrator.migrate(document.tree.value)
+                    let result = try migrator.migrate(document.tree)
                     report = result.report
-                    return result.report.isEmpty ? .nothingToChange : .value(result.value)
+                    return result.report.isEmpty ? .nothingToChange : .tree(result.tree)
                 }
             }
             guard outcome.status == .converted || outcome.status == .unchanged, let destination = outcome.destination else { return outcome }
@@ -244,12 +244,12 @@ struct Migrate: ParsableCommand {
             let document = try PropertyList.read(bytes)
             let result: Migrator.Outcome
             do {
-                result = try migrator.migrate(document.tree.value)
+                result = try migrator.migrate(document.tree)
             } catch let error as PlistError where item.relative != nil && error.kind == .noArchive {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input, reason: error.message)) }
                 return true
             }
-            if let format = to { _ = try PropertyList.write(result.value, as: format, options: style.writeOptions) }
+            if let format = to { _ = try PropertyList.write(result.tree, as: format, options: style.writeOptions) }
             for line in Self.reportLines(result.report, heading: "\(input): would change:", name: input) { Console.output(line) }
             return true
         } catch {
