@@ -20,7 +20,7 @@ final class KeyedArchiveTests: XCTestCase {
         for line in text.split(separator: "\n").dropFirst() {
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cols.count >= 4, cols[1].hasPrefix("keyed-archive") else { continue }
-            let tree = try PropertyList.read([UInt8](try Data(contentsOf: Self.sharedCorpus.appendingPathComponent(cols[0])))).tree.value
+            let tree = try PropertyList.read([UInt8](try Data(contentsOf: Self.sharedCorpus.appendingPathComponent(cols[0])))).tree
             XCTAssertTrue(KeyedArchive.looksLikeArchive(tree), cols[0])
             do {
                 let archive = try KeyedArchive(tree)
@@ -45,7 +45,7 @@ final class KeyedArchiveTests: XCTestCase {
             archiver.outputFormat = format
             archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
             archiver.finishEncoding()
-            let tree = try PropertyList.read([UInt8](archiver.encodedData)).tree.value
+            let tree = try PropertyList.read([UInt8](archiver.encodedData)).tree
             let archive = try KeyedArchive(tree)
             XCTAssertEqual(archive.archiver, "NSKeyedArchiver")
             XCTAssertEqual(archive.top.map(\.key), ["root"])

@@ -18,7 +18,7 @@ final class TopValueTests: XCTestCase {
         XCTAssertEqual(graph.top.map(\.key), ["root"])
         XCTAssertEqual(graph.topEntries.map(\.key), ["flag", "root", "count"])
         XCTAssertEqual(graph.topEntries.map(\.entry), [.value(.bool(true)), .object(1), .value(.int(5))])
-        let written = try GraphWriter.archive(graph)
+        let written = try GraphWriter.archive(graph).value
         let top = try XCTUnwrap(written.dictionaryValue?["$top"]?.dictionaryValue)
         XCTAssertEqual(top.keys, ["flag", "root", "count"])
         XCTAssertEqual(top["count"], .int(5))

@@ -39,9 +39,9 @@ final class ArchiveSnippets: XCTestCase {
               "allowedClasses": ["ScaryCreatures2.ScaryCreatureData"]
             }
             """.utf8))
-        let outcome = try Migrator(rules: rules).migrate(tree.value)
+        let outcome = try Migrator(rules: rules).migrate(tree)
         for line in outcome.report.lines { print(line) }
-        let migrated = try PropertyList.write(outcome.value, as: .binary)
+        let migrated = try PropertyList.write(outcome.tree, as: .binary)
 
         let inCode = MigrationRules(
             classes: [
@@ -52,7 +52,7 @@ final class ArchiveSnippets: XCTestCase {
             allowedClasses: ["ScaryCreatures2.ScaryCreatureData"])
 
         XCTAssertEqual(inCode, rules, "rules in code equal the file's")
-        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(document.tree.value).value, as: .binary), migrated)
+        XCTAssertEqual(try PropertyList.write(Migrator(rules: inCode).migrate(document.tree).tree, as: .binary), migrated)
         XCTAssertEqual(outcome.report.lines.count, 2, "\(outcome.report.lines)")
         let after = try PropertyList.read(migrated).tree
         XCTAssertEqual(try SecureCodingCheck.errors(in: after, policy: SecurePolicy(rules: rules)), [])

@@ -268,3 +268,12 @@ final class CoordinateWrapper: NSObject, NSCoding {
     }
     init?(coder: NSCoder) { nil }
 }
+
+extension CodableExport {
+    /// The export of a value built in code: its tree, exported as a
+    /// document's is.
+    static func value(converting value: PlistValue, rules: MigrationRules = MigrationRules(),
+                      options: CodableOptions = CodableOptions()) throws -> PlistValue {
+        try Self.value(try PlistTree(value, limits: .writing), rules: rules, options: options)
+    }
+}

@@ -126,7 +126,7 @@ final class AppKitValueTests: XCTestCase {
     /// Builder's namespace and design size) read as values.
     func testRealNib() throws {
         guard let data = try? Data(contentsOf: Self.realNib) else { throw XCTSkip("../shared/real-world is absent") }
-        let g = try ObjectGraph(try PropertyList.read([UInt8](data)).tree.value)
+        let g = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
         var texts: Set<String> = [], objects: [String: Int] = [:]
         for i in g.nodes.indices {
             guard let o = g.object(i), ["NSColor", "NSFont", "NSCustomResource"].contains(o.className.archived) else { continue }

@@ -22,7 +22,7 @@ final class ArchivedIndexesTests: XCTestCase {
         for (k, v) in sets { archiver.encode(v, forKey: k) }
         for (k, v) in paths { archiver.encode(v, forKey: k) }
         archiver.finishEncoding()
-        let g = try ObjectGraph(try PropertyList.read([UInt8](archiver.encodedData)).tree.value)
+        let g = try ObjectGraph(try PropertyList.read([UInt8](archiver.encodedData)).tree)
         func read(_ key: String) -> ArchivedIndexes? {
             guard let entry = g.top.first(where: { $0.key == key }), let o = g.object(entry.object),
                   case .indexes(let v)? = FoundationValue.interpret(o, in: g) else { return nil }

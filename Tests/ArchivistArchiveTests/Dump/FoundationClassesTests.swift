@@ -10,7 +10,7 @@ final class FoundationClassesTests: XCTestCase {
     static let url = TestPaths.corpus.appendingPathComponent("archives/foundation-classes.plist")
 
     func graph(_ url: URL = url) throws -> ObjectGraph {
-        try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
+        try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree)
     }
 
     /// The root dictionary's entries, keyed by their string keys.

@@ -7,7 +7,7 @@ import XCTest
 /// Graphs written back by Archivist decode in Foundation's NSKeyedUnarchiver.
 final class GraphWriterTests: XCTestCase {
     func roundTrip(_ data: Data, edit: (inout ObjectGraph) throws -> Void = { _ in }) throws -> Data {
-        var graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree.value)
+        var graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
         try edit(&graph)
         let tree = try GraphWriter.archive(graph)
         _ = try KeyedArchive(tree)
@@ -36,7 +36,7 @@ final class GraphWriterTests: XCTestCase {
                 XCTAssertTrue(graph.boxInlinePrimitive("weight", inObject: i))
             }
         }
-        let graph = try ObjectGraph(try PropertyList.read([UInt8](written)).tree.value)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](written)).tree)
         let petObjects = graph.nodes.indices.compactMap { graph.object($0) }.filter { $0.className.readable.hasSuffix("Pet") }
         XCTAssertEqual(petObjects.count, 2, "Rex is written once")
         XCTAssertTrue(petObjects.allSatisfy { if case .reference? = $0["weight"] { return true } else { return false } })
@@ -49,7 +49,7 @@ final class GraphWriterTests: XCTestCase {
 
     func testEditsRenameAndRemove() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/scary-creature-v1.plist")
-        var graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
+        var graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree)
         XCTAssertEqual(graph.renameClass("ScaryCreatures.ScaryCreatureData", to: "ScaryCreatures2.ScaryCreatureData"), 1)
         let root = graph.top[0].object
         XCTAssertTrue(graph.renameField("Title", to: "Name", inObject: root))
@@ -67,8 +67,90 @@ final class GraphWriterTests: XCTestCase {
 
     func testCyclesSurviveWriting() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/cycle.plist")
-        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree)
         let rewritten = try ObjectGraph(try GraphWriter.archive(graph))
         XCTAssertEqual(try ArchiveDumper.render(rewritten), try ArchiveDumper.render(graph))
+    }
+}
+
+/// The tree GraphWriter builds copies unedited objects from the archive's
+/// tree; it must be the tree the value path writes for the same graph.
+final class GraphWriterTreeTests: XCTestCase {
+    /// The graph with every node replaced by itself, so that each is written
+    /// from its `ArchivedNode` (through `PlistValue`), as every node was
+    /// before the writer copied from the tree.
+    private func everyNodeEdited(_ graph: ObjectGraph) -> ObjectGraph {
+        var edited = graph
+        for i in graph.nodes.indices { edited.nodes[i] = graph.nodes[i] }
+        return edited
+    }
+
+    func testCopiedObjectsEqualObjectsWrittenFromValues() throws {
+        let folder = TestPaths.archives
+        var compared = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let tree = try PropertyList.read([UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))).tree
+            guard KeyedArchive.looksLikeArchive(tree), let graph = try? ObjectGraph(tree) else { continue }
+            let copied = try GraphWriter.archive(graph)
+            let fromValues = try GraphWriter.archive(everyNodeEdited(graph))
+            XCTAssertEqual(copied.value, fromValues.value, name)
+            // Written again, the archive is the same tree: numbering is stable.
+            XCTAssertEqual(try GraphWriter.archive(try ObjectGraph(copied)).value, copied.value, name)
+            compared += 1
+        }
+        XCTAssertGreaterThanOrEqual(compared, 8)
+    }
+
+    /// Foundation decodes what either path writes to equal objects, for an
+    /// archive with shared objects, inline and referenced values and nesting.
+    func testFoundationDecodesBothPathsAlike() throws {
+        let shared = "shared" as NSString
+        let original: NSDictionary = [
+            "s": shared, "again": shared, "n": NSNumber(value: 42), "r": NSNumber(value: 2.5), "d": Date(timeIntervalSinceReferenceDate: 12.5),
+            "data": Data([1, 2, 3]), "list": NSArray(array: [shared, NSNumber(value: 1)]), "set": NSSet(array: ["x", "y"]),
+            "nested": ["k": ["v", NSNumber(value: 7)]] as NSDictionary,
+        ]
+        let data = try NSKeyedArchiver.archivedData(withRootObject: original, requiringSecureCoding: false)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
+        for (label, written) in [("copied", try GraphWriter.archive(graph)), ("values", try GraphWriter.archive(everyNodeEdited(graph)))] {
+            let bytes = Data(try PropertyList.write(written, as: .binary))
+            let back = try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(bytes) as? NSDictionary
+            XCTAssertEqual(back, original, label)
+        }
+    }
+
+    /// An inline value several objects share in the archive's tree is copied
+    /// once into the new tree, not once per object.
+    func testSharedInlineValueIsCopiedOnce() throws {
+        // A tree whose 50 objects share one data node, as a binary plist's
+        // shared object reads.
+        let count = 50
+        var b = PlistTreeBuilder()
+        let blob = [UInt8](repeating: 7, count: 100_000).withUnsafeBytes { b.data($0) }
+        var entries = [try b.value(.string("$null"))]
+        for _ in 0..<count {
+            var holder = b.openDictionary()
+            _ = b.add(key: b.key("blob"), value: blob, to: &holder)
+            _ = b.add(key: b.key("$class"), value: b.uid(UInt64(count + 1)), to: &holder)
+            entries.append(b.close(holder))
+        }
+        entries.append(try b.value(.dictionary(PlistDictionary([("$classname", .string("Holder")), ("$classes", .array([.string("Holder"), .string("NSObject")]))]))))
+        entries.append(try b.value(.dictionary(PlistDictionary([("NS.objects", .array((1...count).map { .uid(UInt64($0)) })), ("$class", .uid(UInt64(count + 3)))]))))
+        entries.append(try b.value(.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))]))))
+        let objectsMark = b.openArray()
+        for entry in entries { b.append(entry, to: objectsMark) }
+        let objects = b.close(objectsMark)
+        let top = try b.value(.dictionary(PlistDictionary([("root", .uid(UInt64(count + 2)))])))
+        let archiver = b.string("NSKeyedArchiver"), version = b.integer(PlistInteger(Int64(100_000)))
+        var envelope = b.openDictionary()
+        for (key, node) in [("$archiver", archiver), ("$version", version), ("$top", top), ("$objects", objects)] {
+            _ = b.add(key: b.key(key), value: node, to: &envelope)
+        }
+        let root = b.close(envelope)
+        let read = try b.finish(root: root)
+        XCTAssertLessThan(read.storageSize, 2 * 100_000 + 64 * 1024, "the input shares the data")
+        let written = try GraphWriter.archive(try ObjectGraph(read))
+        XCTAssertLessThan(written.storageSize, 2 * 100_000 + 64 * 1024, "the shared data is stored once")
+        XCTAssertEqual(try ObjectGraph(written).objectCount, count + 1)
     }
 }

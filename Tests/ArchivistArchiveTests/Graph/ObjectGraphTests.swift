@@ -37,7 +37,7 @@ final class ObjectGraphTests: XCTestCase {
         let rex = Pet(name: "Rex", weight: 12.5, legs: 4, friend: nil)
         let pets = NSArray(array: [Pet(name: "Tom", weight: 4, legs: 4, friend: rex), rex])
         let data = try NSKeyedArchiver.archivedData(withRootObject: pets, requiringSecureCoding: false)
-        let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree.value)
+        let graph = try ObjectGraph(try PropertyList.read([UInt8](data)).tree)
         guard let root = graph.object(graph.top[0].object), case .references(let items)? = root["NS.objects"] else {
             return XCTFail("root is not an NSArray")
         }
@@ -63,7 +63,7 @@ final class ObjectGraphTests: XCTestCase {
     func testCensusAndAllowlist() throws {
         let url = TestPaths.corpus.appendingPathComponent("archives/computer.plist")
         var census = ClassCensus()
-        census.add(try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree.value))
+        census.add(try ObjectGraph(try PropertyList.read([UInt8](try Data(contentsOf: url))).tree))
         let names = census.entries.map(\.name.readable)
         XCTAssertEqual(Set(names), ["MusicBox.Computer", "MusicBox.CPU.CPUCoder", "MusicBox.CPUCore", "NSArray"])
         XCTAssertEqual(census.entries.first { $0.name.readable == "MusicBox.CPUCore" }?.count, 2)

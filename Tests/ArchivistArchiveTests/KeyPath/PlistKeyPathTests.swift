@@ -5,8 +5,8 @@ import XCTest
 @testable import ArchivistArchive
 
 final class PlistKeyPathTests: XCTestCase {
-    func load(_ name: String) throws -> PlistValue {
-        try PropertyList.read([UInt8](try Data(contentsOf: TestPaths.corpus.appendingPathComponent("\(name)")))).tree.value
+    func load(_ name: String) throws -> PlistTree {
+        try PropertyList.read([UInt8](try Data(contentsOf: TestPaths.corpus.appendingPathComponent("\(name)")))).tree
     }
 
     func testParsingWithEscapes() {

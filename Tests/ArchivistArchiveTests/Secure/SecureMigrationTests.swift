@@ -18,16 +18,16 @@ final class SecureMigrationTests: XCTestCase {
         try? FileManager.default.removeItem(at: work)
     }
 
-    func archive(_ root: Any) throws -> PlistValue {
+    func archive(_ root: Any) throws -> PlistTree {
         let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
-        return try PropertyList.read([UInt8](data)).tree.value
+        return try PropertyList.read([UInt8](data)).tree
     }
 
     func rules(_ json: String) throws -> MigrationRules {
         try MigrationRules(bytes: Array(json.utf8))
     }
 
-    func save(_ value: PlistValue, _ name: String) throws -> URL {
+    func save(_ value: PlistTree, _ name: String) throws -> URL {
         let url = work.appendingPathComponent(name)
         try Data(try PropertyList.write(value, as: .binary)).write(to: url)
         return url
@@ -47,11 +47,11 @@ final class SecureMigrationTests: XCTestCase {
             "box inline Rating of \(v1Name) into an NSNumber (1 object)",
             "rename class \(v1Name) -> ScaryCreatures2.ScaryCreatureData (1 object)",
         ])
-        let data = Data(try PropertyList.write(result.value, as: .binary))
+        let data = Data(try PropertyList.write(result.tree, as: .binary))
         let decoded = try SecureDecoding.decode(data, names: ["ScaryCreatures2.ScaryCreatureData": "ScaryCreatureData"]) as? ScaryCreatureDataV2
         XCTAssertEqual(decoded?.title, "Scary Bug")
         XCTAssertEqual(decoded?.rating, 3.5)
-        XCTAssertTrue(SecureCodingCheck.violations(in: try ObjectGraph(result.value), policy: migrator.policy).isEmpty)
+        XCTAssertTrue(SecureCodingCheck.violations(in: try ObjectGraph(result.tree), policy: migrator.policy).isEmpty)
 
         // The same decoder refuses the version-1 archive, even with its class
         // mapped to version 2: "Object 3.5 is not a reference".
@@ -64,7 +64,7 @@ final class SecureMigrationTests: XCTestCase {
         XCTAssertNil(unmapped.decoded, unmapped.output)
         // The child harness does decode the migrated file, so the refusals above
         // are the archive's doing.
-        let migrated = try SecureDecoding.decodeInChild(try save(result.value, "v2.plist"),
+        let migrated = try SecureDecoding.decodeInChild(try save(result.tree, "v2.plist"),
                                                         names: ["ScaryCreatures2.ScaryCreatureData": "ScaryCreatureData"])
         XCTAssertEqual(migrated.decoded, "ScaryCreatureData(title: Scary Bug, rating: 3.5)", migrated.output)
     }
@@ -85,10 +85,10 @@ final class SecureMigrationTests: XCTestCase {
              "allowedClasses": ["Shop.Inventory", "Shop.Person"]}
             """)
         let result = try Migrator(rules: rules).migrate(v1)
-        let graph = try ObjectGraph(result.value)
+        let graph = try ObjectGraph(result.tree)
         let people = graph.nodes.indices.filter { graph.object($0)?.className.archived == "Shop.Person" }
         XCTAssertEqual(people.count, 1, "the shared owner stays one object")
-        let data = Data(try PropertyList.write(result.value, as: .xml))
+        let data = Data(try PropertyList.write(result.tree, as: .xml))
         let decoded = try SecureDecoding.decode(data, names: ["Shop.Inventory": "Inventory", "Shop.Person": "Person"]) as? InventoryV2
         let v2 = try XCTUnwrap(decoded)
         XCTAssertEqual(v2.name, "Shelf")
@@ -122,7 +122,7 @@ final class SecureMigrationTests: XCTestCase {
         let v1 = try archive(root)
         let nodeName = NSStringFromClass(NodeV1.self)
         let result = try Migrator(rules: try rules(#"{"classes": {"\#(nodeName)": {"renameTo": "Tree.Node"}}, "allowedClasses": ["Tree.Node"]}"#)).migrate(v1)
-        let graph = try ObjectGraph(result.value)
+        let graph = try ObjectGraph(result.tree)
         guard let top = graph.top.first?.object else { return XCTFail("no root") }
         // Each child still points back at the root object.
         let children = graph.edges(of: top).filter { graph.object($0)?.className.archived == "Tree.Node" }
@@ -134,7 +134,7 @@ final class SecureMigrationTests: XCTestCase {
             guard case .reference(let parent)? = graph.object(child)?["parent"] else { return XCTFail("parent lost") }
             XCTAssertEqual(parent, top)
         }
-        let data = Data(try PropertyList.write(result.value, as: .binary))
+        let data = Data(try PropertyList.write(result.tree, as: .binary))
         let decoded = try SecureDecoding.decode(data, names: ["Tree.Node": "Node"]) as? NodeV2
         XCTAssertEqual(decoded?.description, "Node(root, 0, parent: -, [Node(left, 1, parent: root, []), Node(right, 1, parent: root, [])])")
     }
