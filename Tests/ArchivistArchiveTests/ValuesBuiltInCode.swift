@@ -32,3 +32,9 @@ extension PlistEditor {
         try apply(edit, at: path, in: try PlistTree(value, limits: .writing), create: create)
     }
 }
+
+extension PlistKeyPath {
+    func resolve(in root: PlistValue) throws -> Target {
+        try resolve(in: try PlistTree(root, limits: .writing))
+    }
+}

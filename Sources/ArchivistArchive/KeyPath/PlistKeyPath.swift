@@ -77,12 +77,6 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         return .value(tree.value(at: node))
     }
 
-    /// Resolves the path in a value built in code (converted to a tree once,
-    /// then resolved as `resolve(in:)` of a tree does).
-    public func resolve(in root: PlistValue) throws -> Target {
-        try resolve(in: try PlistTree(root, limits: .writing))
-    }
-
     /// The steps of components `first...` from `target`.
     private func steps(from target: Target, at first: Int) throws -> Target {
         var target = target
