@@ -179,27 +179,26 @@ package struct BatchConverter: Sendable {
     /// to write (nil: the document as read, which a binary plist converted
     /// to XML or JSON is without ever building its tree; `.nothingToChange`
     /// leaves an input converted in place alone). `bytes`, when given, are the input's content read earlier
-    /// (standard input can be read only once). Throws a `PlistError`: located
+    /// (standard input can be read only once); `ahead`, the item as `read`
+    /// read it earlier (then nothing is read or parsed again, and the
+    /// in-place check is against what was read then). Throws a `PlistError`: located
     /// in the input when it is malformed or cannot be written in the format,
     /// `.io` when a file cannot be read or written or the destination is
     /// protected; or whatever `transform` throws. On error nothing is written
     /// and the destination is as it was.
-    package func convert(_ index: Int, bytes: [UInt8]? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
+    package func convert(_ index: Int, bytes: [UInt8]? = nil, readAhead ahead: ReadItem? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
                         transform: ((PlistDocument) throws -> Transformed)? = nil) throws -> Written {
-        let item = items[index]
         let destination = destinations[index]
         if let refusal = refusals[index] { throw refusal }
         if sameFiles[index] != nil { return Written(status: .unchanged, destination: destination, bytesIn: 0, bytesOut: 0) }
-        let document: PlistDocument, bytesIn: Int, original: Original?
-        do {
+        let read: ReadItem
+        if let ahead {
+            read = ahead
+        } else {
             // The input (a mapping of a large file) lives only in this block:
             // once read, the tree holds what it needs.
-            let input = try bytes.map { InputBytes($0) } ?? FileIO.input(item.source, maxSize: readOptions.limits.maxInputSize)
-            // What an in-place result checks before it replaces the input
-            // (and a backup copies): the input as read.
-            original = target == .inPlace && item.source != "-"
-                ? FileIO.Precondition(path: item.source, input: input).map { Original(file: $0, bytes: backupSuffix != nil ? input.array : nil) }
-                : nil
+            let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index].source, maxSize: readOptions.limits.maxInputSize)
+            let original = self.original(of: index, input)
             if transform == nil, let format, format == .xml || format == .json,
                input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
                 // A binary plist as read, to text: written as it is read in
@@ -215,9 +214,9 @@ package struct BatchConverter: Sendable {
                     return written
                 }
             }
-            bytesIn = input.count
-            document = try input.withUnsafeBytes { try PropertyList.read($0, options: readOptions) }
+            read = try ReadItem(input, original: original, options: readOptions)
         }
+        let document = read.document, bytesIn = read.bytesIn, original = read.original
         document.diagnostics.forEach(warn)
         let format = self.format ?? document.format
         let tree: PlistTree
@@ -286,8 +285,42 @@ package struct BatchConverter: Sendable {
 
     /// An input converted in place: the file as read, and its bytes when a
     /// backup keeps them.
-    private struct Original {
+    fileprivate struct Original: Sendable {
         var file: FileIO.Precondition
         var bytes: [UInt8]?
+    }
+
+    /// What an in-place result of item `index` checks before it replaces the
+    /// input (and a backup copies): the input as read; nil for other targets
+    /// and standard input.
+    fileprivate func original(of index: Int, _ input: InputBytes) -> Original? {
+        let source = items[index].source
+        guard target == .inPlace, source != "-" else { return nil }
+        return FileIO.Precondition(path: source, input: input).map { Original(file: $0, bytes: backupSuffix != nil ? input.array : nil) }
+    }
+
+    /// An item read and parsed ahead of its conversion (`migrate` reads every
+    /// input to check its rules first): converting it with `readAhead`
+    /// reads and parses nothing again.
+    package struct ReadItem: Sendable {
+        /// The document read.
+        package let document: PlistDocument
+        /// The size of the input read.
+        package let bytesIn: Int
+        fileprivate let original: Original?
+
+        fileprivate init(_ input: InputBytes, original: Original?, options: ReadOptions) throws {
+            document = try input.withUnsafeBytes { try PropertyList.read($0, options: options) }
+            bytesIn = input.count
+            self.original = original
+        }
+    }
+
+    /// Reads and parses item `index` (`bytes`: its content read earlier, as
+    /// for standard input), for `convert(_:readAhead:)`. Throws as reading
+    /// in `convert` does.
+    package func read(_ index: Int, bytes: [UInt8]? = nil) throws -> ReadItem {
+        let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index].source, maxSize: readOptions.limits.maxInputSize)
+        return try ReadItem(input, original: original(of: index, input), options: readOptions)
     }
 }

@@ -23,6 +23,20 @@ extension CLITests {
     /// The system calls `archivist ARGS` makes, counted by name (strace);
     /// nil (after a skip) where strace cannot run, a failure under CI.
     func syscallCounts(_ args: [String], calls: [String]) throws -> [String: Int]? {
+        guard let lines = try syscallLog(args, calls: calls) else { return nil }
+        var counts: [String: Int] = [:]
+        for line in lines {
+            // "PID call(args) = result", the PID padded with spaces.
+            let call = line.drop { $0.isNumber || $0 == " " }.prefix { $0 != "(" }
+            guard !call.isEmpty, !call.hasPrefix("+++"), !call.hasPrefix("---") else { continue }
+            counts[String(call), default: 0] += 1
+        }
+        return counts
+    }
+
+    /// The lines strace writes for the system calls `calls` of
+    /// `archivist ARGS`; nil (after a skip) where strace cannot run.
+    func syscallLog(_ args: [String], calls: [String]) throws -> [Substring]? {
         let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
         guard let strace else {
@@ -44,14 +58,29 @@ extension CLITests {
             if isCI { XCTFail("strace could not trace archivist (status \(process.terminationStatus))") }
             return nil
         }
-        var counts: [String: Int] = [:]
-        for line in text.split(separator: "\n") {
-            // "PID call(args) = result", the PID padded with spaces.
-            let call = line.drop { $0.isNumber || $0 == " " }.prefix { $0 != "(" }
-            guard !call.isEmpty, !call.hasPrefix("+++"), !call.hasPrefix("---") else { continue }
-            counts[String(call), default: 0] += 1
-        }
-        return counts
+        return text.split(separator: "\n")
+    }
+
+    /// `migrate` reads each input once: the documents its rules check reads
+    /// are the ones it migrates (the input is opened once, not twice).
+    func testMigrateReadsAnArchiveOnce() throws {
+        try copyCorpus("rules/scary-creatures.json", to: "rules.json")
+        try copyCorpus("archives/scary-creature-v1.plist", to: "in/Data.plist")
+        let args = ["migrate", "in/Data.plist", "--rules", "rules.json", "-o", "out.plist"]
+        guard let lines = try syscallLog(args, calls: ["open", "openat"]) else { throw XCTSkip("strace cannot run here") }
+        let opens = lines.filter { $0.contains("\"in/Data.plist\"") }
+        XCTAssertEqual(opens.count, 1, "\(opens)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("out.plist").path))
+        // In place, with a backup: still one read, and the result replaces the input.
+        let before = try XCTUnwrap(contents("in/Data.plist"))
+        guard let inPlace = try syscallLog(["migrate", "in/Data.plist", "--rules", "rules.json", "--in-place", "--backup", ".v1"],
+                                           calls: ["open", "openat"]) else { throw XCTSkip("strace cannot run here") }
+        // (The check that the original is unchanged before its backup is
+        // placed reads it too, opened O_NONBLOCK; that is not a parse.)
+        let reads = inPlace.filter { $0.contains("\"in/Data.plist\"") && !$0.contains("O_NONBLOCK") }
+        XCTAssertEqual(reads.count, 1, "\(inPlace.filter { $0.contains("Data.plist") })")
+        XCTAssertEqual(contents("in/Data.plist.v1"), before)
+        XCTAssertNotEqual(contents("in/Data.plist"), before)
     }
 
     /// A file converted into a new folder costs: one stat while planning, one

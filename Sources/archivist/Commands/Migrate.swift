@@ -140,29 +140,48 @@ struct Migrate: ParsableCommand {
         }
         // First pass: every class the rules name must occur in some input. An
         // input that cannot be read is reported as that file's failure when
-        // it is migrated, not here.
+        // it is migrated, not here. The documents read, up to
+        // `readAheadBudget` bytes of input, are migrated as read (a single
+        // archive is parsed once).
         let session = try BatchSession(inputs: inputs, options: batch, output: output)
+        let converter = dryRun ? nil : try session.converter(format: to, output: output, writeOptions: style.writeOptions,
+                                                             readOptions: ReadOptions(), prepared: false)
         var stdinBytes: [UInt8]?
         var census = RulesCensus()
-        for item in session.items {
-            guard let bytes = try? FileIO.read(item.source) else { continue }
-            if item.source == "-" { stdinBytes = bytes }
-            if let tree = try? PropertyList.read(bytes).tree { census.add(tree) }
+        var readAhead: [Int: BatchConverter.ReadItem] = [:]
+        var budget = Self.readAheadBudget
+        for (index, item) in session.items.enumerated() {
+            if item.source == "-" { stdinBytes = try? FileIO.read("-") }
+            if let converter {
+                guard let read = try? converter.read(index, bytes: item.source == "-" ? stdinBytes : nil) else { continue }
+                census.add(read.document.tree)
+                if read.bytesIn <= budget {
+                    budget -= read.bytesIn
+                    readAhead[index] = read
+                }
+            } else if let bytes = item.source == "-" ? stdinBytes : try? FileIO.read(item.source),
+                      let tree = try? PropertyList.read(bytes).tree {
+                census.add(tree)
+            }
         }
         try RulesFile.check(ruleSet, against: census, rulesPath: rules)
-        if dryRun {
+        guard let converter else {
             var failed = false
             for item in session.items where !dryRunOne(item, bytes: item.source == "-" ? stdinBytes : nil, migrator) { failed = true }
             if failed { throw ExitCode.failure }
             return
         }
-        let converter = try session.converter(format: to, output: output, writeOptions: style.writeOptions, readOptions: ReadOptions())
+        try session.prepare(converter)
         let stdin = stdinBytes
+        let ahead = Locked(readAhead)
+        readAhead = [:]
         let ok = try session.run { index in
             let item = converter.items[index]
             var report = MigrationReport()
+            // Taken out, so the tree is let go once its item is written.
+            let read = ahead.withLock { $0.removeValue(forKey: index) }
             var outcome = BatchSession.outcome(item) { warn in
-                try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn) { document in
+                try converter.convert(index, bytes: item.source == "-" ? stdin : nil, readAhead: read, warn: warn) { document in
                     let result = try migrator.migrate(document.tree)
                     report = result.report
                     return result.report.isEmpty ? .nothingToChange : .tree(result.tree)
@@ -176,6 +195,10 @@ struct Migrate: ParsableCommand {
         }
         if !ok { throw ExitCode.failure }
     }
+
+    /// Bytes of input whose documents the rules check keeps for the
+    /// migration (64 MiB): beyond it, inputs are read again when migrated.
+    static let readAheadBudget = 64 << 20
 
     /// The encoding --codable names.
     private var codableEncoding: CodableEncoding? {

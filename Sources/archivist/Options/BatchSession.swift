@@ -48,7 +48,8 @@ struct BatchSession {
 
     /// The converter for the planned items: checks that the output target can
     /// take them (status 64 if not) and creates the output folder.
-    func converter(format: PlistFormat?, output: OutputOptions, writeOptions: WriteOptions, readOptions: ReadOptions) throws -> BatchConverter {
+    func converter(format: PlistFormat?, output: OutputOptions, writeOptions: WriteOptions, readOptions: ReadOptions,
+                   prepared: Bool = true) throws -> BatchConverter {
         if !items.isEmpty, let problem = output.target.usageProblem(inputs: items.map(\.source)) {
             Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
             throw ExitCode.validationFailure
@@ -56,10 +57,16 @@ struct BatchSession {
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
                                        readOptions: readOptions, writeOptions: writeOptions, staging: writes,
                                        followLinks: options.folders.followLinks)
+        if prepared { try prepare(converter) }
+        return converter
+    }
+
+    /// Makes what a converter writes into (its output folder); done by
+    /// `converter(...)` unless it is asked for unprepared.
+    func prepare(_ converter: BatchConverter) throws {
         try failing(at: nil) {
             try converter.prepare()
         }
-        return converter
     }
 
     /// Runs `work` on every item; returns true when none failed.
