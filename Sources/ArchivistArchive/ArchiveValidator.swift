@@ -66,7 +66,7 @@ enum ArchiveValidator {
                                  at: .archive(object: object, keyPath: base()))
             }
             guard let c = tree.uid(at: cls) else {
-                throw PlistError(.archive, "$class is \(tree.value(at: cls).aTypeName), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
+                throw PlistError(.archive, "$class is \(tree.kind(of: cls).nameWithArticle), not a UID", at: .archive(object: object, keyPath: join(base(), "$class")))
             }
             // In range: checked with every UID above.
             let index = Int(c)
@@ -82,7 +82,7 @@ enum ArchiveValidator {
     private static func checkClass(_ index: Int, tree: PlistTree, objects: [UInt32], from object: Int, path: () -> String) throws {
         let node = Int(objects[index])
         guard tree.kind(of: node) == .dictionary else {
-            throw PlistError(.archive, "$class refers to object \(index), \(tree.value(at: node).aTypeName), not a class dictionary",
+            throw PlistError(.archive, "$class refers to object \(index), \(tree.kind(of: node).nameWithArticle), not a class dictionary",
                              at: .archive(object: object, keyPath: path()))
         }
         guard let name = tree.node(forKey: "$classname", in: node), tree.kind(of: name) == .string else {

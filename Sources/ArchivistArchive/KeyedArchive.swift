@@ -49,7 +49,7 @@ public struct KeyedArchive: Sendable {
         }
         let envelope = tree.root
         guard tree.kind(of: envelope) == .dictionary else {
-            throw fail("a keyed archive is a dictionary, not \(tree.value(at: envelope).aTypeName)")
+            throw fail("a keyed archive is a dictionary, not \(tree.kind(of: envelope).nameWithArticle)")
         }
         guard let archiverNode = tree.node(forKey: "$archiver", in: envelope), let archiver = tree.string(at: archiverNode) else {
             throw fail("$archiver is missing or not a string", keyPath: "$archiver")
@@ -81,7 +81,7 @@ public struct KeyedArchive: Sendable {
             guard let u = tree.uid(at: entry) else {
                 // A plain value NSKeyedArchiver wrote for a top-level encodeBool or encodeInteger.
                 guard TopValue.isPlain(tree.kind(of: entry)) else {
-                    throw fail("$top.\(key) is \(tree.value(at: entry).aTypeName), not a UID or a plain value", keyPath: "$top.\(key)")
+                    throw fail("$top.\(key) is \(tree.kind(of: entry).nameWithArticle), not a UID or a plain value", keyPath: "$top.\(key)")
                 }
                 topValues.append(TopValue(key: key, value: tree.value(at: entry), position: i))
                 continue

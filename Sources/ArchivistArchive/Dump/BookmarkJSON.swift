@@ -11,8 +11,7 @@ package enum BookmarkJSON {
     package static func decoded(_ value: PlistValue) -> PlistValue {
         switch value {
         case .data(let bytes):
-            guard Bookmark.looksLikeBookmark(bytes), let bookmark = Bookmark.decode(bytes)?.value, !hasNonFiniteReal(bookmark) else { return value }
-            return .dictionary(PlistDictionary([("data", value), ("bookmark", bookmark)]))
+            return replacement(for: bytes) ?? value
         case .array(let items):
             guard items.contains(where: mayHold) else { return value }
             return .array(items.map(decoded))
@@ -24,6 +23,13 @@ package enum BookmarkJSON {
         case .string, .integer, .real, .bool, .date, .uid, .null:
             return value
         }
+    }
+
+    /// The `{"data", "bookmark"}` pair that stands for data holding a
+    /// bookmark; nil for other data.
+    package static func replacement(for bytes: [UInt8]) -> PlistValue? {
+        guard Bookmark.looksLikeBookmark(bytes), let bookmark = Bookmark.decode(bytes)?.value, !hasNonFiniteReal(bookmark) else { return nil }
+        return .dictionary(PlistDictionary([("data", .data(bytes)), ("bookmark", bookmark)]))
     }
 
     /// True when a value is or holds data that starts like a bookmark.

@@ -128,6 +128,38 @@ package struct JSONStream {
         }
     }
 
+    /// Node `node` of `tree` and everything below it, as `value(_:)` writes
+    /// the same value, read from the tree (no value of the whole is made).
+    /// `replacing` may give another value to write for a data node's bytes
+    /// (nil keeps the data).
+    package mutating func value(in tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue? = { _ in nil }) throws {
+        switch tree.kind(of: node) {
+        case .array:
+            beginArray()
+            for i in 0..<tree.count(of: node) {
+                element()
+                try value(in: tree, at: tree.element(i, of: node), replacing: replacing)
+            }
+            endArray()
+        case .dictionary:
+            beginObject()
+            for i in 0..<tree.count(of: node) {
+                let entry = tree.entry(i, of: node)
+                key(tree.string(at: entry.key) ?? "")
+                try value(in: tree, at: entry.value, replacing: replacing)
+            }
+            endObject()
+        case .data:
+            if let bytes = tree.data(at: node), let replacement = replacing(bytes) {
+                try value(replacement)
+            } else {
+                try value(tree.value(at: node))
+            }
+        case .string, .integer, .real, .bool, .date, .uid, .null:
+            try value(tree.value(at: node))
+        }
+    }
+
     /// A scalar as the pretty writer writes it.
     private mutating func scalar(_ item: PlistItem) throws {
         let slot = next

@@ -233,7 +233,9 @@ struct Dump: ParsableCommand {
     func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
         let tree = document.tree
         // A plain tree's bookmark data is shown decoded beside its bytes.
-        guard !raw, KeyedArchive.looksLikeArchive(tree) else { return try json.value(raw ? tree.value : BookmarkJSON.decoded(tree.value)) }
+        guard !raw, KeyedArchive.looksLikeArchive(tree) else {
+            return try json.value(in: tree, at: tree.root, replacing: raw ? { _ in nil } : BookmarkJSON.replacement)
+        }
         try ArchiveJSONDumper.write(try ObjectGraph(tree), options: options, into: &json)
     }
 }

@@ -36,6 +36,28 @@ final class JSONStreamTests: XCTestCase {
         }
     }
 
+    /// Streamed from the tree, every corpus file is the text streamed from
+    /// its value; a data node's replacement is written in its place.
+    func testATreeStreamsAsItsValue() throws {
+        for folder in ["foundation", "json"] {
+            let dir = Fixtures.corpus.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
+                guard let tree = try? PropertyList.read(try Fixtures.bytes(dir.appendingPathComponent(name))).tree,
+                      let expected = try? streamed(tree.value) else { continue }
+                let sink = ByteSink()
+                var json = JSONStream(into: sink)
+                try json.value(in: tree, at: tree.root)
+                json.finish()
+                XCTAssertEqual(sink.bytes(), expected, "\(folder)/\(name)")
+            }
+        }
+        let tree = try PlistTree(.dictionary(PlistDictionary([("a", .data([1, 2])), ("b", .array([.data([3]), .string("x")]))])))
+        let sink = ByteSink()
+        var json = JSONStream(into: sink, compact: true)
+        try json.value(in: tree, at: tree.root) { bytes in bytes == [3] ? .string("three") : nil }
+        XCTAssertEqual(String(decoding: sink.bytes(), as: UTF8.self), #"{"a":"AQI=","b":["three","x"]}"#)
+    }
+
     /// A compact stream (JSON Lines) writes what the compact writer writes:
     /// one line, no spaces between tokens.
     func testACompactStreamWritesAsTheCompactWriter() throws {
