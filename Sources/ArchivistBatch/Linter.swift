@@ -100,15 +100,16 @@ package enum Linter {
                                 inPlace: Bool = false, requiredFormat: PlistFormat? = nil,
                                 check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
         if inPlace, buffer.count <= options.limits.maxInputSize, FormatSniffer.guess(buffer) == .format(.binary) {
-            do {
-                var view = try BinaryPlistView(buffer, limits: options.limits)
-                // Archives are checked as archives, from their value.
-                if !view.looksLikeArchive() {
+            // Archives are checked as archives, from their tree: asked
+            // first, so that an archive's view (its tables) is never made.
+            if !BinaryPlistView.looksLikeArchive(buffer, limits: options.limits) {
+                do {
+                    var view = try BinaryPlistView(buffer, limits: options.limits)
                     try view.check()
                     return findings(path: path, diagnostics: view.diagnostics) + formatFindings(.binary, required: requiredFormat, path: path)
+                } catch {
+                    return [finding(for: error, path: path)]
                 }
-            } catch {
-                return [finding(for: error, path: path)]
             }
         }
         let document: PlistDocument

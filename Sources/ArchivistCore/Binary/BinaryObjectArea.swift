@@ -46,6 +46,13 @@ struct BinaryObjectArea {
         return Int(off)
     }
 
+    /// The offset of object `i` once `checkOffsetTable()` has passed: read
+    /// from the table again rather than kept (the table is the input's own).
+    @inline(__always)
+    func checkedOffset(_ i: Int) -> Int {
+        Int(truncatingIfNeeded: BinaryObjectArea.readUInt(buf, trailer.offsetTableOffset + i * trailer.offsetIntSize, trailer.offsetIntSize))
+    }
+
     /// Checks every entry of the offset table, in order (the first bad one is the error).
     func checkOffsetTable() throws {
         for i in 0..<trailer.numObjects { _ = try offset(i) }

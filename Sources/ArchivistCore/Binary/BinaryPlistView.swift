@@ -121,14 +121,18 @@ package struct BinaryPlistView: PlistNodes {
         }
     }
 
-    /// True when the top object is a dictionary with a `$archiver`, `$objects`
-    /// or `$top` key (see `KeyedArchive.looksLikeArchive`): reads only the
-    /// top dictionary's keys (false when they do not read).
-    package func looksLikeArchive() -> Bool {
+    /// True when `buffer` is a binary property list whose top object is a
+    /// dictionary with a `$archiver`, `$objects` or `$top` key (see
+    /// `KeyedArchive.looksLikeArchive`): reads the trailer and only the top
+    /// dictionary's keys, before any table of a view is made (false when
+    /// they do not read).
+    package static func looksLikeArchive(_ buffer: UnsafeRawBufferPointer, limits: Limits = .default) -> Bool {
+        guard let area = try? BinaryObjectArea(buffer, limits: limits) else { return false }
+        let rootNode = area.trailer.topObject
         guard let at = try? area.offset(rootNode), area.buf[at] >> 4 == 0xD,
               let (n, p) = try? area.container(area.buf[at], at: at, object: rootNode) else { return false }
         for i in 0..<n {
-            guard let r = try? area.ref(p, i, object: rootNode), let text = try? textOf(r) else { continue }
+            guard let r = try? area.ref(p, i, object: rootNode), case .string(let text)? = try? describe(r, in: area) else { continue }
             if text.bytes.first == UInt8(ascii: "$"),
                ["$archiver", "$objects", "$top"].contains(where: { BinaryPlistView.equal(text, $0) }) { return true }
         }
@@ -322,6 +326,10 @@ package struct BinaryPlistView: PlistNodes {
 
     /// What object `node` is, checked, counting nothing.
     private func describe(_ node: Int) throws -> PlistItem {
+        try Self.describe(node, in: area)
+    }
+
+    private static func describe(_ node: Int, in area: BinaryObjectArea) throws -> PlistItem {
         let at = try area.offset(node)
         let marker = area.buf[at]
         switch marker >> 4 {

@@ -1,19 +1,14 @@
-/// The decoding state for one binary property list: the checked object area,
-/// each object's offset, the node of each shared object (so an object
-/// referenced from several containers is one node of the tree), the cycle
-/// bitset and the tree being built.
+/// The decoding state for one binary property list: the checked object area
+/// (whose offset table gives each object's offset), the node of each shared
+/// object (so an object referenced from several containers is one node of
+/// the tree), the cycle bitset and the tree being built.
 struct BinaryScanner {
     private let area: BinaryObjectArea
     private let limits: Limits
-    /// Each object's offset (checked to lie in the object area) and its slot in
-    /// `cache` when more than one container refers to it (-1 otherwise), side
-    /// by side: decoding reads both for every object.
-    private var objects: [ObjectInfo]
-
-    struct ObjectInfo {
-        var offset: UInt32
-        var slot: Int32
-    }
+    /// The slot in `cache` of each object more than one container refers to.
+    /// Offsets are read from the file's own table (checked whole first), so
+    /// nothing is stored per object but a bit.
+    private let slots: SharedSlots
     /// The node of each shared object once it is read (-1 before), so each is
     /// read once (only shared objects have a slot, so a tree of distinct
     /// objects costs no cache entries).
@@ -23,8 +18,8 @@ struct BinaryScanner {
     /// Bytes of string and data content each cached object holds, to bound
     /// what its reuses add (`Limits.maxSharedExpansion`).
     private var expandedBytes: [Int]
-    /// Objects currently being decoded (for cycle detection).
-    private var onStack: [Bool]
+    /// Objects currently being decoded (for cycle detection), a bit each.
+    private var onStack: [UInt64]
     /// Logical nodes produced so far.
     private var nodeCount = 0
     /// Bytes of string and data content decoded so far.
@@ -41,25 +36,14 @@ struct BinaryScanner {
         area = try BinaryObjectArea(buffer, limits: limits)
         self.limits = limits
         let n = area.trailer.numObjects
-        var offsets = [UInt32](repeating: 0, count: n)
-        for i in 0..<n { offsets[i] = UInt32(truncatingIfNeeded: try area.offset(i)) }
-        onStack = [Bool](repeating: false, count: n)
-        let counts = BinaryReferenceCounts(area)
-        var shared: Int32 = 0
-        objects = [ObjectInfo](unsafeUninitializedCapacity: n) { info, count in
-            for i in 0..<n {
-                if counts.isShared(i) {
-                    info[i] = ObjectInfo(offset: offsets[i], slot: shared)
-                    shared += 1
-                } else {
-                    info[i] = ObjectInfo(offset: offsets[i], slot: -1)
-                }
-            }
-            count = n
-        }
-        cache = [Int32](repeating: -1, count: Int(shared))
-        expandedSize = [Int](repeating: 0, count: Int(shared))
-        expandedBytes = [Int](repeating: 0, count: Int(shared))
+        // Every offset is checked first (the first bad entry is the error).
+        try area.checkOffsetTable()
+        onStack = [UInt64](repeating: 0, count: (n + 63) / 64)
+        slots = SharedSlots(BinaryReferenceCounts(area), objects: n)
+        let shared = slots.count
+        cache = [Int32](repeating: -1, count: shared)
+        expandedSize = [Int](repeating: 0, count: shared)
+        expandedBytes = [Int](repeating: 0, count: shared)
         // Upper bounds from the file: no more nodes than objects, children
         // than references the object area can hold, bytes than it has.
         builder = PlistTreeBuilder(expectedNodes: n, expectedLinks: area.end / area.trailer.objectRefSize, expectedBytes: area.end)
@@ -80,10 +64,8 @@ struct BinaryScanner {
     /// The node of object `index`: a shared object already read is reused
     /// (its logical size counted again), any other is decoded.
     private mutating func value(_ index: Int, depth: Int) throws -> Int {
-        let info = objects[index]
-        let at = Int(info.offset)
-        let slot = Int(info.slot)
-        guard slot >= 0 else { return try decode(index, at: at, depth: depth) }
+        let at = offset(index)
+        guard let slot = slots.slot(index) else { return try decode(index, at: at, depth: depth) }
         if cache[slot] >= 0 {
             try reuse(slot, object: index, at: at)
             return Int(cache[slot])
@@ -114,7 +96,7 @@ struct BinaryScanner {
     /// The offset of an object (already validated).
     @inline(__always)
     private func offset(_ index: Int) -> Int {
-        Int(objects[index].offset)
+        area.checkedOffset(index)
     }
 
     @inline(__always)
@@ -175,13 +157,24 @@ struct BinaryScanner {
         guard depth < limits.maxDepth else {
             throw fail(.limitExceeded, "nesting deeper than \(limits.maxDepth) levels", offset: at, object: index)
         }
-        onStack[index] = true
+        onStack[index >> 6] |= 1 << UInt64(index & 63)
     }
 
+    private mutating func leave(_ index: Int) {
+        onStack[index >> 6] &= ~(1 << UInt64(index & 63))
+    }
+
+    /// Refuses a child that is one of the containers being read. Inlined
+    /// into the mutating callers: a call of a non-mutating method from them
+    /// copied the whole scanner (288 bytes) per key and per value.
+    @inline(__always)
     private func checkCycle(_ r: Int, parent: Int, at: Int) throws {
-        if onStack[r] {
-            throw fail(.cycle, "container contains itself through object \(r)", offset: at, object: parent)
-        }
+        if onStack[r >> 6] & (1 << UInt64(r & 63)) != 0 { throw cycle(through: r, parent: parent, at: at) }
+    }
+
+    @inline(never)
+    private func cycle(through r: Int, parent: Int, at: Int) -> PlistError {
+        fail(.cycle, "container contains itself through object \(r)", offset: at, object: parent)
     }
 
     private mutating func child(_ r: Int, parent: Int, depth: Int, at: Int) throws -> Int {
@@ -201,8 +194,8 @@ struct BinaryScanner {
             _ = try value(r, depth: depth + 1)
             throw fail(.corrupt, "dictionary key \(i) (object \(r)) is not a string", offset: keyAt, object: parent)
         }
-        let slot = Int(objects[r].slot)
-        if slot >= 0, cache[slot] >= 0 {
+        let slot = slots.slot(r)
+        if let slot, cache[slot] >= 0 {
             try reuse(slot, object: r, at: keyAt)
             return builder.key(sameTextAs: Int(cache[slot]))
         }
@@ -229,14 +222,14 @@ struct BinaryScanner {
             }
             if lone { noteLoneSurrogate(r, at: keyAt) }
         }
-        if slot >= 0 { remember(node, slot: slot, nodes: 1, bytes: payload.count) }
+        if let slot { remember(node, slot: slot, nodes: 1, bytes: payload.count) }
         return node
     }
 
     private mutating func array(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> Int {
         let (n, p) = try area.container(marker, at: at, object: object)
         try enter(object, depth: depth, at: at)
-        defer { onStack[object] = false }
+        defer { leave(object) }
         let mark = builder.openArray()
         for i in 0..<n {
             builder.append(try child(try area.ref(p, i, object: object), parent: object, depth: depth, at: at), to: mark)
@@ -247,7 +240,7 @@ struct BinaryScanner {
     private mutating func dictionary(_ marker: UInt8, at: Int, object: Int, depth: Int) throws -> Int {
         let (n, p) = try area.container(marker, at: at, object: object)
         try enter(object, depth: depth, at: at)
-        defer { onStack[object] = false }
+        defer { leave(object) }
         var mark = builder.openDictionary()
         let valuesAt = p + n * area.trailer.objectRefSize
         for i in 0..<n {
@@ -260,5 +253,32 @@ struct BinaryScanner {
             }
         }
         return builder.close(mark)
+    }
+}
+
+/// The slot of each shared object of a binary property list: its rank among
+/// the shared objects, from a bit per object and the count before each 64.
+struct SharedSlots {
+    private var bits: [UInt64]
+    private var before: [Int]
+    /// The number of shared objects.
+    private(set) var count = 0
+
+    init(_ counts: BinaryReferenceCounts, objects n: Int) {
+        bits = [UInt64](repeating: 0, count: (n + 63) / 64)
+        before = [Int](repeating: 0, count: bits.count)
+        for i in 0..<n where counts.isShared(i) { bits[i >> 6] |= 1 << UInt64(i & 63) }
+        for w in bits.indices {
+            before[w] = count
+            count += bits[w].nonzeroBitCount
+        }
+    }
+
+    /// The slot of object `i`, nil when it is not shared.
+    @inline(__always)
+    func slot(_ i: Int) -> Int? {
+        let word = bits[i >> 6], bit: UInt64 = 1 << UInt64(i & 63)
+        guard word & bit != 0 else { return nil }
+        return before[i >> 6] + (word & (bit &- 1)).nonzeroBitCount
     }
 }

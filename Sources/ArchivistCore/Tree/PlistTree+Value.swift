@@ -49,6 +49,9 @@ extension PlistTree {
     /// The subtree at `node` as a `PlistValue`.
     public func value(at node: Int) -> PlistValue {
         withView { view in
+            let item = view.item(node)
+            // A node without children converts alone: no record of shared nodes.
+            if let leaf = PlistValueConversion.leaf(item) { return leaf }
             var conversion = PlistValueConversion(view, wholeTree: node == root)
             return conversion.value(node)
         }
@@ -82,8 +85,9 @@ private struct PlistValueConversion {
         return seenBits[node >> 6] & bit != 0
     }
 
-    mutating func value(_ node: Int) -> PlistValue {
-        let item = view.item(node)
+    /// The value of a scalar, string or data item; nil for a container.
+    @inline(__always)
+    static func leaf(_ item: PlistItem) -> PlistValue? {
         switch item {
         case .integer(let i): return .integer(i)
         case .real(let r): return .real(r)
@@ -91,7 +95,19 @@ private struct PlistValueConversion {
         case .date(let d): return .date(d)
         case .uid(let u): return .uid(u)
         case .null: return .null
-        case .string, .data, .array, .dictionary: break
+        case .string(let text): return .string(String(decoding: text.bytes, as: UTF8.self))
+        case .data(let bytes): return .data(Array(bytes))
+        case .array, .dictionary: return nil
+        }
+    }
+
+    mutating func value(_ node: Int) -> PlistValue {
+        let item = view.item(node)
+        switch item {
+        case .integer, .real, .bool, .date, .uid, .null:
+            if let scalar = Self.leaf(item) { return scalar }
+        case .string, .data, .array, .dictionary:
+            break
         }
         let again = markSeen(node)
         if again, let value = kept[node] { return value }
@@ -101,9 +117,8 @@ private struct PlistValueConversion {
     }
 
     private mutating func convert(_ node: Int, _ item: PlistItem) -> PlistValue {
+        if let leaf = Self.leaf(item) { return leaf }
         switch item {
-        case .string(let text): return .string(String(decoding: text.bytes, as: UTF8.self))
-        case .data(let bytes): return .data(Array(bytes))
         case .array(let count):
             var items: [PlistValue] = []
             items.reserveCapacity(count)
@@ -116,7 +131,7 @@ private struct PlistValueConversion {
                 d.appendUnchecked(key: String(decoding: key.bytes, as: UTF8.self), value: value(view.value(i, of: node)))
             }
             return .dictionary(d)
-        case .integer, .real, .bool, .date, .uid, .null:
+        case .string, .data, .integer, .real, .bool, .date, .uid, .null:
             return value(node)
         }
     }
