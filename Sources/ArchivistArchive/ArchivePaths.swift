@@ -39,13 +39,35 @@ public struct ArchivePaths: Sendable {
         }
     }
 
-    private(set) var links: [Link]
-    /// For each reached object, the number of steps of its path.
-    private var depths: [Int]
+    /// How each object is first reached, 12 bytes an object: its parent,
+    /// and the link's kind with its name and index (`Entry`). Names are
+    /// stored once each (`names`): an archive has few distinct field names.
+    private var entries: [Entry]
+    /// The kind of each object's link (`Kind`).
+    private var kinds: [UInt8]
+    /// Field names and `$top` keys, each once.
+    private var names: [String] = []
+    private var nameIDs: [String: UInt32] = [:]
+    /// The steps of `.steps` links (rare: UIDs inside inline values).
+    private var stepLists: [[String]] = []
+    /// For each reached object, the number of steps of its path (saturating).
+    private var depths: [UInt32]
     /// For each reached object, the first object on its path (itself
     /// included) whose path has at least ``headSteps`` steps: the start of a
     /// long path is read from there, so showing it never walks the whole path.
-    private var anchors: [Int]
+    private var anchors: [UInt32]
+
+    /// A stored link: the parent object, and a name and an index whose
+    /// meaning `Kind` gives.
+    private struct Entry {
+        var parent: UInt32 = 0
+        var name: UInt32 = 0
+        var index: UInt32 = 0
+    }
+
+    private enum Kind: UInt8 {
+        case unreached, top, field, element, index, steps
+    }
 
     /// The most steps a path shows; longer ones keep their start and end.
     public static let shownSteps = 24
@@ -53,29 +75,76 @@ public struct ArchivePaths: Sendable {
     static let headSteps = shownSteps / 3
 
     init(count: Int) {
-        links = Array(repeating: .unreached, count: count)
+        entries = Array(repeating: Entry(), count: count)
+        kinds = Array(repeating: Kind.unreached.rawValue, count: count)
         depths = Array(repeating: 0, count: count)
         anchors = Array(repeating: 0, count: count)
     }
 
     func isReached(_ object: Int) -> Bool {
-        guard links.indices.contains(object), case .unreached = links[object] else { return true }
-        return false
+        guard kinds.indices.contains(object) else { return true }
+        return kinds[object] != Kind.unreached.rawValue
     }
 
     /// Records how `object` is first reached; its parent must be reached
     /// already (breadth-first order guarantees it).
     mutating func set(_ object: Int, _ link: Link) {
-        links[object] = link
+        store(object, link)
         guard let parent = link.parent, depths.indices.contains(parent) else {
-            depths[object] = link.stepCount
-            anchors[object] = object
+            depths[object] = UInt32(clamping: link.stepCount)
+            anchors[object] = UInt32(truncatingIfNeeded: object)
             return
         }
         // Saturating: steps are bounded by the input, but never trusted to be.
-        let (depth, overflow) = depths[parent].addingReportingOverflow(link.stepCount)
-        depths[object] = overflow ? Int.max : depth
-        anchors[object] = depths[parent] >= Self.headSteps ? anchors[parent] : object
+        let (depth, overflow) = depths[parent].addingReportingOverflow(UInt32(clamping: link.stepCount))
+        depths[object] = overflow ? UInt32.max : depth
+        anchors[object] = Int(depths[parent]) >= Self.headSteps ? anchors[parent] : UInt32(truncatingIfNeeded: object)
+    }
+
+    /// Stores a link compactly; an index beyond 32 bits (a key `NS.objectN`
+    /// may name any) is kept as its steps, which show the same.
+    private mutating func store(_ object: Int, _ link: Link) {
+        func small(_ n: Int) -> UInt32? { n >= 0 && n <= Int(UInt32.max) ? UInt32(n) : nil }
+        let parent = UInt32(truncatingIfNeeded: link.parent ?? 0)
+        switch link {
+        case .unreached:
+            (kinds[object], entries[object]) = (Kind.unreached.rawValue, Entry())
+        case .top(let key):
+            (kinds[object], entries[object]) = (Kind.top.rawValue, Entry(parent: 0, name: nameID(key), index: 0))
+        case .field(_, let field):
+            (kinds[object], entries[object]) = (Kind.field.rawValue, Entry(parent: parent, name: nameID(field), index: 0))
+        case .element(let p, let key, let i):
+            guard let i = small(i) else { return store(object, .steps(parent: p, [key, String(i)])) }
+            (kinds[object], entries[object]) = (Kind.element.rawValue, Entry(parent: parent, name: nameID(key), index: i))
+        case .index(let p, let i):
+            guard let i = small(i) else { return store(object, .steps(parent: p, [String(i)])) }
+            (kinds[object], entries[object]) = (Kind.index.rawValue, Entry(parent: parent, name: 0, index: i))
+        case .steps(_, let steps):
+            stepLists.append(steps)
+            (kinds[object], entries[object]) = (Kind.steps.rawValue, Entry(parent: parent, name: 0, index: UInt32(truncatingIfNeeded: stepLists.count - 1)))
+        }
+    }
+
+    private mutating func nameID(_ name: String) -> UInt32 {
+        if let id = nameIDs[name] { return id }
+        let id = UInt32(truncatingIfNeeded: names.count)
+        names.append(name)
+        nameIDs[name] = id
+        return id
+    }
+
+    /// The link of a reached object as it was set.
+    private func link(_ object: Int) -> Link {
+        let e = entries[object]
+        let parent = Int(e.parent)
+        switch Kind(rawValue: kinds[object]) ?? .unreached {
+        case .unreached: return .unreached
+        case .top: return .top(names[Int(e.name)])
+        case .field: return .field(parent: parent, field: names[Int(e.name)])
+        case .element: return .element(parent: parent, key: names[Int(e.name)], index: Int(e.index))
+        case .index: return .index(parent: parent, Int(e.index))
+        case .steps: return .steps(parent: parent, stepLists[Int(e.index)])
+        }
     }
 
     /// The key path by which `object` is first reached from `$top`
@@ -90,22 +159,17 @@ public struct ArchivePaths: Sendable {
     /// `path(to:)`, adding to `walked` the links it follows: at most about
     /// ``shownSteps`` (plus one inline step list) whatever the path's length.
     func path(to object: Int, walked: inout Int) -> String? {
-        guard links.indices.contains(object), !isUnreached(object) else { return nil }
-        let depth = depths[object]
+        guard kinds.indices.contains(object), isReached(object) else { return nil }
+        let depth = Int(depths[object])
         guard depth > Self.shownSteps else {
             guard let steps = lastSteps(of: object, count: depth, walked: &walked) else { return nil }
             return PlistKeyPath(components: steps).description
         }
-        let anchor = anchors[object]
-        guard let start = lastSteps(of: anchor, count: depths[anchor], walked: &walked),
+        let anchor = Int(anchors[object])
+        guard let start = lastSteps(of: anchor, count: Int(depths[anchor]), walked: &walked),
               let end = lastSteps(of: object, count: Self.shownSteps - Self.headSteps, walked: &walked) else { return nil }
         return PlistKeyPath(components: Array(start.prefix(Self.headSteps))).description + ".…."
             + PlistKeyPath(components: end).description
-    }
-
-    private func isUnreached(_ object: Int) -> Bool {
-        if case .unreached = links[object] { return true }
-        return false
     }
 
     /// The last `count` steps of the path to `object` (fewer when the path is
@@ -116,11 +180,11 @@ public struct ArchivePaths: Sendable {
         var current = object
         // Breadth-first parents are strictly nearer $top, so the walk ends;
         // it is bounded by the object count besides.
-        for _ in 0...links.count {
+        for _ in 0...kinds.count {
             guard reversed.count < count else { break }
-            guard links.indices.contains(current) else { return nil }
+            guard kinds.indices.contains(current) else { return nil }
             walked += 1
-            switch links[current] {
+            switch link(current) {
             case .unreached:
                 return nil
             case .top(let key):

@@ -12,7 +12,14 @@ public enum UnarchiverCheck {
     /// key path `get` takes to it.
     public static func errors(in archive: KeyedArchive) -> [PlistError] {
         let graph = ObjectGraph(archive)
-        let paths = graph.paths()
+        // The key paths of `graph.paths()` are made only for a problem:
+        // most archives have none, and they cost a table entry per object.
+        var shown: ArchivePaths?
+        func path(to index: Int) -> String {
+            let paths = shown ?? graph.paths()
+            shown = paths
+            return paths.path(to: index) ?? ""
+        }
         var out: [PlistError] = []
         for (key, index) in archive.top {
             if case .classDescription = graph.nodes[index] {
@@ -21,21 +28,61 @@ public enum UnarchiverCheck {
             }
         }
         var classesSeen: Set<Int> = []
-        for index in graph.nodes.indices where paths.isReached(index) {
-            guard case .object(let o) = graph.nodes[index] else { continue }
-            // The path is made only for a problem: most objects have none.
+        let reached = reachedObjects(graph)
+        for index in graph.nodes.indices where reached[index] {
+            // The class from the archive's storage; the object's fields are
+            // made only for a class whose payload is checked.
+            let className: ClassName
+            var made: ArchivedObject?
+            if let storage = graph.nodes.unedited(index) {
+                guard let c = storage.classOf(index), let info = storage.classInfo[c] else { continue }
+                className = info.name
+            } else {
+                guard case .object(let o) = graph.nodes[index] else { continue }
+                (className, made) = (o.className, o)
+            }
             if let c = archive.storage.classOf(index), classesSeen.insert(Int(c)).inserted,
                let info = archive.storage.classInfo[c], info.listsClasses, info.chain.isEmpty {
-                out.append(PlistError(.archive, "the class dictionary of \(o.className) (object \(c)) has an empty $classes",
-                                      at: .archive(object: Int(c), keyPath: ArchivePaths.joined(paths.path(to: index) ?? "", "$class") + ".$classes")))
+                out.append(PlistError(.archive, "the class dictionary of \(className) (object \(c)) has an empty $classes",
+                                      at: .archive(object: Int(c), keyPath: ArchivePaths.joined(path(to: index), "$class") + ".$classes")))
             }
+            guard FoundationPayload.checks(className.archived) else { continue }
+            if made == nil, case .object(let o) = graph.nodes[index] { made = o }
+            guard let o = made else { continue }
             for problem in FoundationPayload(o, in: graph).problems {
-                out.append(PlistError(.archive, "\(o.className.readable): \(problem)", at: .archive(object: index, keyPath: paths.path(to: index) ?? "")))
+                out.append(PlistError(.archive, "\(className.readable): \(problem)", at: .archive(object: index, keyPath: path(to: index))))
             }
         }
         return out
     }
 
+    /// For each node, whether `graph.paths()` reaches it: the same walk from
+    /// `$top` along reference fields, without making paths or nodes.
+    private static func reachedObjects(_ graph: ObjectGraph) -> [Bool] {
+        var reached = [Bool](repeating: false, count: graph.nodes.count)
+        var queue: [Int] = []
+        for (_, object) in graph.top where graph.nodes.indices.contains(object) && !reached[object] {
+            reached[object] = true
+            queue.append(object)
+        }
+        var edges: [Int] = []
+        var head = 0
+        while head < queue.count {
+            let index = queue[head]
+            head += 1
+            edges.removeAll(keepingCapacity: true)
+            if let storage = graph.nodes.unedited(index) {
+                storage.edges(of: index, into: &edges)
+            } else {
+                edges = graph.edges(of: index)
+            }
+            for r in edges where graph.nodes.indices.contains(r) && !reached[r] {
+                reached[r] = true
+                queue.append(r)
+            }
+        }
+        return reached
+    }
 }
 
 /// The fields of one object of a Foundation class, against what that class's
@@ -50,8 +97,20 @@ struct FoundationPayload {
     }
 
     /// What is wrong, one sentence each naming the field; empty for other classes.
+    /// The classes whose payload `problems` checks; any other has none.
+    static func checks(_ name: String) -> Bool {
+        FoundationValue.listClasses.contains(name) || FoundationValue.mapClasses.contains(name) || fixedKeyClasses.contains(name)
+    }
+
+    /// The classes of `problems`' switch, read by fixed keys.
+    private static let fixedKeyClasses: Set<String> = [
+        "NSString", "NSMutableString", "NSData", "NSMutableData", "NSDate", "NSUUID", "NSURL", "NSCountedSet",
+        "NSValue", "NSLocale", "NSTimeZone", "NSAttributedString", "NSMutableAttributedString",
+    ]
+
     var problems: [String] {
         let name = object.className.archived
+        guard Self.checks(name) else { return [] }
         if FoundationValue.listClasses.contains(name) {
             if object["NS.objects"] != nil || !name.hasSuffix("OrderedSet") { return referenceList("NS.objects") }
             return numberedReferences()
