@@ -48,6 +48,8 @@ public struct ArchivePaths: Sendable {
     /// Field names and `$top` keys, each once.
     private var names: [String] = []
     private var nameIDs: [String: UInt32] = [:]
+    /// The name stored last, looked at before `nameIDs`.
+    private var lastName = 0
     /// The steps of `.steps` links (rare: UIDs inside inline values).
     private var stepLists: [[String]] = []
     /// For each reached object, the number of steps of its path (saturating).
@@ -126,10 +128,17 @@ public struct ArchivePaths: Sendable {
     }
 
     private mutating func nameID(_ name: String) -> UInt32 {
-        if let id = nameIDs[name] { return id }
-        let id = UInt32(truncatingIfNeeded: names.count)
-        names.append(name)
-        nameIDs[name] = id
+        // Objects reached one after another often share a field name.
+        if lastName < names.count, names[lastName] == name { return UInt32(truncatingIfNeeded: lastName) }
+        let id: UInt32
+        if let known = nameIDs[name] {
+            id = known
+        } else {
+            id = UInt32(truncatingIfNeeded: names.count)
+            names.append(name)
+            nameIDs[name] = id
+        }
+        lastName = Int(id)
         return id
     }
 
@@ -239,23 +248,10 @@ enum ContainerShape {
     /// The link to a reference found at `steps` inside object `parent`.
     func link(_ steps: [FieldStep], parent: Int) -> ArchivePaths.Link {
         if steps.count == 2, case .key(let k) = steps[0], case .index(let i) = steps[1] {
-            switch self {
-            case .list where k == "NS.objects":
-                return .index(parent: parent, i)
-            case .map(let keys) where k == "NS.objects" && i < keys.count:
-                if let key = keys[i] { return .field(parent: parent, field: key) }
-            case .list, .map, .attributedString, .fields:
-                break
-            }
-            return .element(parent: parent, key: k, index: i)
+            return link(key: k, index: i, parent: parent)
         }
         if steps.count == 1, case .key(let k) = steps[0] {
-            switch self {
-            case .list: if let n = Self.numbered(k) { return .index(parent: parent, n) }
-            case .attributedString: if k == "NSAttributes" { return .field(parent: parent, field: "attributes") }
-            case .map, .fields: break
-            }
-            return .field(parent: parent, field: k)
+            return link(key: k, parent: parent)
         }
         return .steps(parent: parent, steps.map { step in
             switch step {
@@ -263,6 +259,29 @@ enum ContainerShape {
             case .index(let i): return String(i)
             }
         })
+    }
+
+    /// The link to a reference at element `i` of field `k` of object `parent`.
+    func link(key k: String, index i: Int, parent: Int) -> ArchivePaths.Link {
+        switch self {
+        case .list where k == "NS.objects":
+            return .index(parent: parent, i)
+        case .map(let keys) where k == "NS.objects" && i < keys.count:
+            if let key = keys[i] { return .field(parent: parent, field: key) }
+        case .list, .map, .attributedString, .fields:
+            break
+        }
+        return .element(parent: parent, key: k, index: i)
+    }
+
+    /// The link to a reference in field `k` of object `parent`.
+    func link(key k: String, parent: Int) -> ArchivePaths.Link {
+        switch self {
+        case .list: if let n = Self.numbered(k) { return .index(parent: parent, n) }
+        case .attributedString: if k == "NSAttributes" { return .field(parent: parent, field: "attributes") }
+        case .map, .fields: break
+        }
+        return .field(parent: parent, field: k)
     }
 
     /// N of `NS.object.N` (NSOrderedSet as swift-corelibs-foundation writes

@@ -23,10 +23,12 @@ enum ArchiveValidator {
         var head = 0
         var steps: [TreeStep] = []
         steps.reserveCapacity(8)
+        // What each class makes of its objects, worked out once per class.
+        var kinds: [UInt64: ContainerShape.ClassKind] = [:]
         while head < queue.count {
             let object = queue[head]
             head += 1
-            let shape = ContainerShape(object, in: tree, objects: objects)
+            let shape = ContainerShape(object, in: tree, objects: objects, kinds: &kinds)
             try forEachUID(in: Int(objects[object]), of: view, steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
@@ -36,7 +38,7 @@ enum ArchiveValidator {
                 }
                 let target = Int(uid)
                 if !paths.isReached(target), !TreeStep.isClass(steps, in: tree) {
-                    paths.set(target, shape.link(TreeStep.fieldSteps(steps, in: tree), parent: object))
+                    paths.set(target, shape.link(steps, in: tree, parent: object))
                     queue.append(target)
                 }
             }
@@ -184,19 +186,36 @@ enum TreeStep {
 }
 
 extension ContainerShape {
+    /// What a class makes of its objects' shape: elements by position,
+    /// values by key (keys from the object), or fields.
+    enum ClassKind {
+        case list, map, fields
+    }
+
     /// The shape of an entry of `$objects` not yet validated: Foundation
     /// collections by their class name, dictionary keys where they are strings.
-    init(_ object: Int, in tree: PlistTree, objects: [UInt32]) {
+    /// `kinds` keeps each class's kind, by the UID of its class dictionary.
+    init(_ object: Int, in tree: PlistTree, objects: [UInt32], kinds: inout [UInt64: ClassKind]) {
         let node = Int(objects[object])
-        guard tree.kind(of: node) == .dictionary, let cls = tree.node(forKey: "$class", in: node), let c = tree.uid(at: cls),
-              c < UInt64(objects.count), case let clsNode = Int(objects[Int(c)]), tree.kind(of: clsNode) == .dictionary,
-              let nameNode = tree.node(forKey: "$classname", in: clsNode), let name = tree.string(at: nameNode) else {
+        guard tree.kind(of: node) == .dictionary, let cls = tree.node(forKey: "$class", in: node), let c = tree.uid(at: cls) else {
             self = .fields
             return
         }
-        if FoundationValue.listClasses.contains(name) || name == "NSCountedSet" {
+        let kind: ClassKind
+        if let known = kinds[c] {
+            kind = known
+        } else {
+            kind = Self.classKind(c, in: tree, objects: objects)
+            kinds[c] = kind
+        }
+        switch kind {
+        case .list:
             self = .list
-        } else if FoundationValue.mapClasses.contains(name), let keys = tree.node(forKey: "NS.keys", in: node), tree.kind(of: keys) == .array {
+        case .map:
+            guard let keys = tree.node(forKey: "NS.keys", in: node), tree.kind(of: keys) == .array else {
+                self = .fields
+                return
+            }
             self = .map(keys: (0..<tree.count(of: keys)).map { i in
                 guard let k = tree.uid(at: tree.element(i, of: keys)), k < UInt64(objects.count) else { return nil }
                 let key = Int(objects[Int(k)])
@@ -206,8 +225,32 @@ extension ContainerShape {
                 case .integer, .real, .bool, .date, .data, .array, .uid, .null: return nil
                 }
             })
-        } else {
+        case .fields:
             self = .fields
         }
+    }
+
+    /// The kind of the class at `$objects[c]`, from its `$classname` (fields
+    /// when it is not a class dictionary with one).
+    private static func classKind(_ c: UInt64, in tree: PlistTree, objects: [UInt32]) -> ClassKind {
+        guard c < UInt64(objects.count), case let clsNode = Int(objects[Int(c)]), tree.kind(of: clsNode) == .dictionary,
+              let nameNode = tree.node(forKey: "$classname", in: clsNode), let name = tree.string(at: nameNode) else { return .fields }
+        if FoundationValue.listClasses.contains(name) || name == "NSCountedSet" { return .list }
+        if FoundationValue.mapClasses.contains(name) { return .map }
+        return .fields
+    }
+}
+
+extension ContainerShape {
+    /// `link(_:parent:)` of the validator's steps, making text only of the
+    /// keys it shows (and no array of steps for one key, or a key and an index).
+    func link(_ steps: [TreeStep], in tree: PlistTree, parent: Int) -> ArchivePaths.Link {
+        if steps.count == 2, case .key(let k) = steps[0], case .index(let i) = steps[1] {
+            return link(key: tree.string(at: k) ?? "", index: i, parent: parent)
+        }
+        if steps.count == 1, case .key(let k) = steps[0] {
+            return link(key: tree.string(at: k) ?? "", parent: parent)
+        }
+        return link(TreeStep.fieldSteps(steps, in: tree), parent: parent)
     }
 }
