@@ -59,6 +59,15 @@ package struct InputBytes {
         }
     }
 
+    /// Lets the system take back the pages of a mapped file that were read
+    /// (they are read from the file again if touched): for a caller that
+    /// has read the whole input into another form and keeps the input only
+    /// to look at it again. Bytes in memory are kept.
+    package func releaseResidentPages() {
+        guard case .mapped(let file) = storage else { return }
+        file.releaseResidentPages()
+    }
+
     /// The content as an array (a copy of a mapped file).
     package var array: [UInt8] {
         switch storage {
@@ -85,6 +94,12 @@ final class MappedFile {
 
     /// The mapped bytes.
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Drops the resident pages; the mapping stays valid (read-only and
+    /// never written, so a page touched again is the file's).
+    func releaseResidentPages() {
+        _ = madvise(base, count, MADV_DONTNEED)
+    }
 
     deinit {
         munmap(base, count)

@@ -264,7 +264,11 @@ struct Lint: ParsableCommand {
         if let listing { return .unreadable(item.source, listing) }
         do {
             let input = try FileIO.input(item.source, maxSize: limits.readOptions.limits.maxInputSize)
-            let found = input.withUnsafeBytes { findings(in: $0, path: item.source, policy: policy, census: &census) }
+            // Once the input is read into a tree, its mapped pages go back to
+            // the system while the archive checks run.
+            let found = input.withUnsafeBytes {
+                findings(in: $0, path: item.source, policy: policy, census: &census, afterRead: input.releaseResidentPages)
+            }
             // Only a file with problems can be one to skip: sniffing
             // every file first would cost more than reading most.
             if item.relative != nil, !found.isEmpty, !input.withUnsafeBytes({ BatchPlan.mayBePropertyList($0) }) { return .skipped(item.source) }
@@ -306,10 +310,14 @@ struct Lint: ParsableCommand {
     /// Every problem of one input; its archives' classes and keys go into
     /// `census` (when the rules are checked). Without --secure and --rules a
     /// binary plist that is no archive is checked in place, building no tree.
-    private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
+    /// `afterRead` runs once a document is read, before its checks (the
+    /// bytes are not read again by these checks).
+    private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?,
+                          afterRead: () -> Void = {}) -> [Linter.Finding] {
         if FormatSniffer.isTypedstream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census) }
         return Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
                         requiredFormat: requireFormat) { document -> [PlistError] in
+            afterRead()
             var extra: [PlistError] = []
             // Every check reads the compact tree reading built.
             let tree = document.tree
