@@ -104,6 +104,34 @@ final class KeyedArchiveTests: XCTestCase {
         XCTAssertEqual(archive.paths.path(to: 24), "root" + String(repeating: ".next", count: 23))
     }
 
+    /// Every kind of link a path is made of shows as `get` takes it: a
+    /// field, an element of an NSArray, steps inside an inline dictionary,
+    /// an NSCountedSet's `NS.objectN` beyond 32 bits, an NSDictionary's keys
+    /// by position and its values by key (the paths store links compactly).
+    func testPathsOfEveryKindOfLink() throws {
+        func cls(_ name: String) -> PlistValue {
+            .dictionary(PlistDictionary([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))]))
+        }
+        let objects: [PlistValue] = [
+            .string("$null"),
+            object([("list", .uid(3)), ("inner", .dictionary(PlistDictionary([("deep", .uid(5))]))), ("set", .uid(6)), ("dict", .uid(8))]),
+            classDict,
+            object([("NS.objects", .array([.uid(4), .uid(9)]))], cls: 10),
+            .string("four"), .string("five"),
+            object([("NS.count", .int(1)), ("NS.object4294967296", .uid(7))], cls: 11),
+            .string("seven"),
+            object([("NS.keys", .array([.uid(12)])), ("NS.objects", .array([.uid(13)]))], cls: 14),
+            .string("nine"), cls("NSArray"), cls("NSCountedSet"), .string("k"), .string("v"), cls("NSDictionary"),
+        ]
+        let archive = try KeyedArchive(envelope(objects))
+        let expected: [Int: String] = [
+            1: "root", 3: "root.list", 4: "root.list.0", 9: "root.list.1", 5: "root.inner.deep", 6: "root.set",
+            7: "root.set.4294967296", 8: "root.dict", 12: #"root.dict.NS\.keys.0"#, 13: "root.dict.k",
+        ]
+        for (index, path) in expected { XCTAssertEqual(archive.paths.path(to: index), path, "object \(index)") }
+        for index in [0, 2, 10, 11, 14] { XCTAssertNil(archive.paths.path(to: index), "object \(index)") }
+    }
+
     func envelope(_ objects: [PlistValue], top: PlistValue = .uid(1), archiver: String = "NSKeyedArchiver", version: Int64 = 100_000) -> PlistValue {
         .dictionary(PlistDictionary([
             ("$archiver", .string(archiver)), ("$version", .int(version)),
