@@ -17,7 +17,7 @@ public enum PlistEdit: Sendable, Equatable {
 public enum PlistEditor {
     /// The document with the edit applied, as a value to write. A keyed
     /// archive is edited as its object graph (built on the tree) and written
-    /// back; a plain document is edited as its ``PlistValue``. `create` makes
+    /// back; a plain document is edited as its `PlistValue`. `create` makes
     /// missing intermediate dictionaries. Errors name the component that
     /// failed and what was there.
     public static func apply(_ edit: PlistEdit, at path: PlistKeyPath, in document: PlistTree, create: Bool = false) throws -> PlistValue {

@@ -5,7 +5,7 @@ import ArchivistCore
 /// shared object written once, one class dictionary per class, cycles kept.
 /// Objects no longer reachable from `$top` are left out.
 ///
-/// The archive is built straight into a ``PlistTree``: a node no edit
+/// The archive is built straight into a `PlistTree`: a node no edit
 /// replaced is copied from the tree the graph was read from (its references
 /// renumbered), so only edited and added nodes pass through `PlistValue`.
 public enum GraphWriter {
