@@ -22,7 +22,7 @@ public func fuzzBinaryView(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
         var view = try BinaryPlistView(buffer, limits: limits)
         try view.check()
         checked = .success(view.diagnostics)
-        _ = view.looksLikeArchive()
+        _ = BinaryPlistView.looksLikeArchive(buffer, limits: limits)
     } catch {
         checked = .failure(error as? PlistError ?? PlistError(.io, "\(error)"))
     }
