@@ -15,7 +15,7 @@ public func fuzzArchive(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     _ = try? GraphWriter.archive(graph)
     _ = try? CodableExport.value(graph, options: CodableOptions(cycles: .omit, maxValues: 100_000))
     _ = SecureCodingCheck.violations(in: graph, policy: SecurePolicy(allowing: []))
-    _ = try? Migrator(rules: MigrationRules()).migrate(tree.value)
+    _ = try? Migrator(rules: MigrationRules()).migrate(tree)
     _ = try? CodableSchema(tree)
     _ = ArchiveGraphviz.render(graph)
     if let archive = try? KeyedArchive(tree) { _ = UnarchiverCheck.errors(in: archive) }

@@ -5,7 +5,7 @@ import ArchivistCore
 public func fuzzBinary(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let buffer = UnsafeRawBufferPointer(start: data, count: size)
     if let document = try? PropertyList.read(buffer, as: .binary) {
-        _ = try? PropertyList.write(document.tree.value, as: .binary)
+        _ = try? PropertyList.write(document.tree, as: .binary)
     }
     return 0
 }

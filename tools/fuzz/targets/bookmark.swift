@@ -14,6 +14,6 @@ public func fuzzBookmark(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     bytes += [UInt8](repeating: 0, count: 32) + body
     if let bookmark = Bookmark.decode(bytes) { _ = try? PlistTree(bookmark.value) }
     _ = try? TreeDumper.render(.data(bytes))
-    _ = try? PlistKeyPath("b.path").resolve(in: .dictionary(PlistDictionary([("b", .data(bytes))])))
+    _ = try? PlistKeyPath("b.path").resolve(in: try PlistTree(.dictionary(PlistDictionary([("b", .data(bytes))]))))
     return 0
 }

@@ -5,7 +5,7 @@ import ArchivistCore
 public func fuzzJSON(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let buffer = UnsafeRawBufferPointer(start: data, count: size)
     if let document = try? PropertyList.read(buffer, as: .json) {
-        _ = try? PropertyList.write(document.tree.value, as: .json)
+        _ = try? PropertyList.write(document.tree, as: .json)
     }
     return 0
 }

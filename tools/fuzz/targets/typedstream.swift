@@ -9,11 +9,11 @@ import ArchivistCore
 public func fuzzTypedstream(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     guard size <= 1 << 20 else { return 0 }
     let bytes: [UInt8] = [4, 11] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03] + Array(UnsafeRawBufferPointer(start: data, count: size))
-    if let archive = try? Typedstream.archive(bytes), let graph = try? ObjectGraph(archive) {
+    if let document = try? Typedstream.readDocument(bytes), let graph = try? ObjectGraph(document.tree) {
         _ = try? ArchiveDumper.render(graph)
         _ = graph.classCensus()
     }
     _ = try? TreeDumper.render(.data(bytes))
-    _ = try? PlistKeyPath("b.root").resolve(in: .dictionary(PlistDictionary([("b", .data(bytes))])))
+    _ = try? PlistKeyPath("b.root").resolve(in: try PlistTree(.dictionary(PlistDictionary([("b", .data(bytes))]))))
     return 0
 }

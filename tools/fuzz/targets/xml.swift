@@ -5,7 +5,7 @@ import ArchivistCore
 public func fuzzXML(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let buffer = UnsafeRawBufferPointer(start: data, count: size)
     if let document = try? PropertyList.read(buffer, as: .xml) {
-        _ = try? PropertyList.write(document.tree.value, as: .xml)
+        _ = try? PropertyList.write(document.tree, as: .xml)
     }
     return 0
 }
