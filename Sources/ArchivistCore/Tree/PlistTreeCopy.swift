@@ -36,27 +36,24 @@ package struct PlistTreeCopy {
     }
 
     private static func copy(_ node: Int, _ view: PlistTree.View, into b: inout PlistTreeBuilder, copied: inout [Int: Int]) -> Int {
-        let item = view.item(node)
-        switch item {
+        let made: Int
+        switch view.item(node) {
         case .integer(let i): return b.integer(i)
         case .real(let r): return b.real(r)
         case .bool(let v): return b.bool(v)
         case .date(let d): return b.date(d)
         case .uid(let u): return b.uid(u)
         case .null: return b.null()
-        case .string, .data, .array, .dictionary: break
-        }
-        switch item {
-        case .string(let text) where text.bytes.count < sharedFrom: return b.string(utf8: text.bytes)
-        case .data(let bytes) where bytes.count < sharedFrom: return b.data(bytes)
-        default: break
-        }
-        if let done = copied[node] { return done }
-        let made: Int
-        switch item {
-        case .string(let text): made = b.string(utf8: text.bytes)
-        case .data(let bytes): made = b.data(bytes)
+        case .string(let text):
+            if text.bytes.count < sharedFrom { return b.string(utf8: text.bytes) }
+            if let done = copied[node] { return done }
+            made = b.string(utf8: text.bytes)
+        case .data(let bytes):
+            if bytes.count < sharedFrom { return b.data(bytes) }
+            if let done = copied[node] { return done }
+            made = b.data(bytes)
         case .array(let count):
+            if let done = copied[node] { return done }
             let mark = b.openArray()
             for i in 0..<count {
                 let element = copy(view.element(i, of: node), view, into: &b, copied: &copied)
@@ -64,6 +61,7 @@ package struct PlistTreeCopy {
             }
             made = b.close(mark)
         case .dictionary(let count):
+            if let done = copied[node] { return done }
             var mark = b.openDictionary()
             for i in 0..<count {
                 guard case .string(let key) = view.item(view.key(i, of: node)) else { continue }
@@ -71,8 +69,6 @@ package struct PlistTreeCopy {
                 _ = b.add(key: b.key(utf8: key.bytes), value: value, to: &mark)
             }
             made = b.close(mark)
-        case .integer, .real, .bool, .date, .uid, .null:
-            return copy(node, view, into: &b, copied: &copied)
         }
         copied[node] = made
         return made
