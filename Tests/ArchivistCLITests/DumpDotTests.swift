@@ -53,10 +53,10 @@ extension CLITests {
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("Graphviz's dot is not installed; .ci/run installs the graphviz package")
+            XCTFail("Graphviz's dot is not installed; tools/test installs the graphviz package")
             return nil
         }
-        throw XCTSkip("Graphviz's dot is not installed (apt-get install graphviz)")
+        throw XCTSkip("Graphviz's dot is not installed (tools/test installs it: apt-get install graphviz)")
     }
 
     func testDumpDotRendersWithGraphviz() throws {

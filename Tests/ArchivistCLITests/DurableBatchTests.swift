@@ -67,14 +67,14 @@ extension CLITests {
         try copyCorpus("rules/scary-creatures.json", to: "rules.json")
         try copyCorpus("archives/scary-creature-v1.plist", to: "in/Data.plist")
         let args = ["migrate", "in/Data.plist", "--rules", "rules.json", "-o", "out.plist"]
-        guard let lines = try syscallLog(args, calls: ["open", "openat"]) else { throw XCTSkip("strace cannot run here") }
+        guard let lines = try syscallLog(args, calls: ["open", "openat"]) else { throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)") }
         let opens = lines.filter { $0.contains("\"in/Data.plist\"") }
         XCTAssertEqual(opens.count, 1, "\(opens)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("out.plist").path))
         // In place, with a backup: still one read, and the result replaces the input.
         let before = try XCTUnwrap(contents("in/Data.plist"))
         guard let inPlace = try syscallLog(["migrate", "in/Data.plist", "--rules", "rules.json", "--in-place", "--backup", ".v1"],
-                                           calls: ["open", "openat"]) else { throw XCTSkip("strace cannot run here") }
+                                           calls: ["open", "openat"]) else { throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)") }
         // (The check that the original is unchanged before its backup is
         // placed reads it too, opened O_NONBLOCK; that is not a parse.)
         let reads = inPlace.filter { $0.contains("\"in/Data.plist\"") && !$0.contains("O_NONBLOCK") }
@@ -93,7 +93,7 @@ extension CLITests {
         let names = (0..<40).map { "in/\($0 % 2 == 0 ? "even" : "odd")/f\($0).plist" }
         let calls = ["fchmod", "openat", "newfstatat", "stat", "lstat", "fstat", "statx"]
         guard let counts = try syscallCounts(["convert"] + names + ["--to", "binary", "--output-dir", "out", "--jobs", "2"], calls: calls) else {
-            throw XCTSkip("strace cannot run here")
+            throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)")
         }
         XCTAssertNil(counts["fchmod"], "\(counts)")
         let stats = ["newfstatat", "stat", "lstat", "fstat", "statx"].reduce(0) { $0 + (counts[$1] ?? 0) }
@@ -112,7 +112,7 @@ extension CLITests {
         _ = try makeFoundationInputs("in", count: 40)
         let calls = ["fsync", "fdatasync", "syncfs", "rename", "renameat2"]
         guard let counts = try syscallCounts(["convert", "in", "-r", "--to", "binary", "--output-dir", "out", "--jobs", "2"], calls: calls) else {
-            throw XCTSkip("strace cannot run here")
+            throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)")
         }
         XCTAssertEqual(counts["rename"], 40)
         // One flush of the file system for all 40 results, then one of each of
@@ -134,7 +134,7 @@ extension CLITests {
 
         // A single file (`set`) is flushed on its own: the file, then its folder.
         guard let single = try syscallCounts(["set", "in/even/f0.plist", "name", "renamed", "--type", "string"], calls: calls) else {
-            throw XCTSkip("strace cannot run here")
+            throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)")
         }
         XCTAssertEqual(single["fsync"], 2, "\(single)")
         // Replaced in place: the new file is exchanged with the old in one

@@ -429,7 +429,7 @@ extension CLITests {
         // syncfs: every result is staged, none is in place yet.
         guard let result = try runStopped(at: "syncfs", ["convert", "docs", "--to", "binary", "--in-place", "--backup", ".orig"], meanwhile: {
             try theirs.write(to: work.appendingPathComponent("docs/b.plist"))
-        }) else { throw XCTSkip("strace cannot run here") }
+        }) else { throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)") }
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("docs/b.plist: error: docs/b.plist changed while converting; it was left as it is (run again to convert what it holds now)\n"), result.stderr)
         XCTAssertTrue(result.stderr.contains("2 converted, 0 unchanged, 0 skipped, 1 failed"), result.stderr)
@@ -445,7 +445,7 @@ extension CLITests {
         // fsync: the new file is written, not yet renamed into place.
         guard let result = try runStopped(at: "fsync", ["set", "prefs.plist", "name", "mine", "--type", "string"], meanwhile: {
             try theirs.write(to: work.appendingPathComponent("prefs.plist"), options: .atomic)
-        }) else { throw XCTSkip("strace cannot run here") }
+        }) else { throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)") }
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "prefs.plist: error: prefs.plist changed while converting; it was left as it is (run again to convert what it holds now)\n")
         XCTAssertEqual(contents("prefs.plist"), theirs)

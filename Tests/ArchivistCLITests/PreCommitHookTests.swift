@@ -29,9 +29,9 @@ extension CLITests {
         env["HOME"] = work.path
         let root = Self.packageRoot
         guard try shell(["pre-commit", "--version"], in: work, environment: env).status == 0 else {
-            // CI installs pre-commit (.ci/run): there a missing one is a failure, not a skip.
+            // CI installs pre-commit (tools/test): there a missing one is a failure, not a skip.
             if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("pre-commit is not installed") }
-            throw XCTSkip("pre-commit is not installed (python3 -m venv, then pip install pre-commit; .ci/run does this)")
+            throw XCTSkip("pre-commit is not installed (tools/test installs it into .build/ci-venv)")
         }
         let head = try shell(["git", "-C", root.path, "rev-parse", "HEAD"], in: work, environment: env)
         let rev = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

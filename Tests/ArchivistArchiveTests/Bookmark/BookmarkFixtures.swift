@@ -89,8 +89,8 @@ enum BookmarkFixtures {
         for p in candidates where FileManager.default.isExecutableFile(atPath: p) {
             if (try? run(p, ["-c", "import \(module)"]))?.status == 0 { return p }
         }
-        if env["CI"] == "true" { XCTFail("\(package) is not installed (.ci/run installs it into .build/ci-venv)") }
-        throw XCTSkip("\(package) is not installed (python3 -m venv .build/ci-venv; .build/ci-venv/bin/python -m pip install \(package))")
+        if env["CI"] == "true" { XCTFail("\(package) is not installed (tools/test installs it into .build/ci-venv)") }
+        throw XCTSkip("\(package) is not installed (tools/test installs it into .build/ci-venv)")
     }
 
     static func run(_ executable: String, _ args: [String]) throws -> (status: Int32, output: String) {
