@@ -1,5 +1,6 @@
-/// The entry point of the core: read any supported format into a `PlistValue`
-/// and write a `PlistValue` or a `PlistTree` in any format.
+/// The entry point of the core: read any supported format into a
+/// `PlistDocument` (the `PlistTree` the format's reader builds, the format
+/// and the diagnostics), and write a `PlistTree` or a `PlistValue` in any format.
 public enum PropertyList {
     /// Reads `bytes`, detecting the format from the content.
     public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
