@@ -6,7 +6,7 @@ import XCTest
 /// The code of "Inspecting and migrating keyed archives" and "Decoding archives
 /// with KeyedArchiveDecoder", run on the scenario archives of `Corpus/archives`
 /// (written by Foundation's NSKeyedArchiver).
-final class ArchiveSnippets: XCTestCase {
+final class ArchiveSnippets: QuietTestCase {
     func corpus(_ name: String) -> [UInt8] {
         let url = ArticleSnippetTests.packageRoot.appendingPathComponent("Corpus/archives/\(name)")
         return [UInt8](FileManager.default.contents(atPath: url.path) ?? Data())

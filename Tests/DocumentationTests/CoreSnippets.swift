@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The code of "Reading and writing property lists", run on the bundled corpus.
-final class CoreSnippets: XCTestCase {
+final class CoreSnippets: QuietTestCase {
     let bytes: [UInt8] = {
         let url = ArticleSnippetTests.packageRoot.appendingPathComponent("Corpus/foundation/info-plist.bplist")
         return [UInt8](FileManager.default.contents(atPath: url.path) ?? Data())

@@ -18,7 +18,7 @@ final class Contact: NSObject, NSCoding {
 
 /// The code of "Archives in SQLite", run on a Core Data-shaped store whose
 /// blobs Foundation's NSKeyedArchiver wrote.
-final class DatabaseSnippets: XCTestCase {
+final class DatabaseSnippets: QuietTestCase {
     var storePath = ""
 
     override func setUpWithError() throws {

@@ -5,7 +5,7 @@ import XCTest
 
 /// The Swift of the guide's library page (`docs/guide/library.md`), run on
 /// the bundled corpus.
-final class GuideSnippets: XCTestCase {
+final class GuideSnippets: QuietTestCase {
     func corpus(_ path: String) -> [UInt8] {
         let url = ArticleSnippetTests.packageRoot.appendingPathComponent("Corpus/\(path)")
         return [UInt8](FileManager.default.contents(atPath: url.path) ?? Data())
