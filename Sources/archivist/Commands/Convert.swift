@@ -279,22 +279,12 @@ struct Convert: ParsableCommand {
         var fill = ColumnFill(source: column, target: target)
         fill.row = store.row
         fill.keepGoing = batch.keepGoing
-        let outcome: ColumnFill.Outcome
-        var backupWritten: String?
-        do {
-            let db = try SQLiteDatabase(path: path)
-            // The backup is written inside the fill's transaction: the store exactly as filled.
-            outcome = try fill.run(on: db, prepare: { backupWritten = try store.database.backUp(db, to: output.backup) }) {
-                try codableJSON($0, rules: ruleSet)
-            }
-        } catch let failure as StoreMigration.Failure {
-            store.database.reportRolledBack(failure)
-            store.database.removeBackup(backupWritten)
-            throw ExitCode.failure
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: path))
-            store.database.removeBackup(backupWritten)
-            throw ExitCode.failure
+        // A value already in the column may be replaced only when it is this
+        // command's own earlier output: JSON (from other rules, or archives since changed).
+        fill.mayReplace = { (try? JSONPlistReader.read($0)) != nil }
+        // The backup is written inside the fill's transaction, only when it writes: the store exactly as filled.
+        let outcome = try store.database.change(backup: output.backup) { db, backUp in
+            try fill.run(on: db, beforeWriting: backUp) { try codableJSON($0, rules: ruleSet) }
         }
         let into = "\(column.table).\(target)"
         if outcome.addedColumn { Console.output("\(path): added the column \(into)") }
