@@ -15,6 +15,9 @@ public final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The file the connection opened.
     public let path: String
+    /// The private folder of the copy this connection reads instead of
+    /// `path`, removed when it closes (see ``openForReading(path:)``).
+    var privateCopy: String?
 
     /// Opens a database file; `readOnly` opens it without write access. A
     /// missing file is an error (never created). Commands that only read
@@ -50,6 +53,7 @@ public final class SQLiteDatabase {
 
     deinit {
         sqlite3_close_v2(handle)
+        if let privateCopy { StorePrivateCopy.remove(privateCopy) }
     }
 
     func error(_ what: String) -> PlistError {
