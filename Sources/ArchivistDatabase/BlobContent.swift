@@ -23,7 +23,9 @@ package enum BlobContent: Equatable, Sendable {
         bytes.withUnsafeBytes { raw in
             if isMarked(raw) { return .marked }
             if let kind = FormatSniffer.dataKind(raw) { return .other(kind) }
-            guard !FormatSniffer.isBinaryData(raw), String(validating: raw, as: UTF8.self) != nil else { return .other("binary data") }
+            // Text holds no control characters but tabs and line breaks (a bitmask such as 0x10 is data).
+            guard !FormatSniffer.isBinaryData(raw), String(validating: raw, as: UTF8.self) != nil,
+                  !raw.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return .other("binary data") }
             guard raw.count > 1, let first = raw.first(where: { !FormatSniffer.isSpace($0) }),
                   first == UInt8(ascii: "{") || first == UInt8(ascii: "(") || first == UInt8(ascii: "["),
                   let tree = try? PropertyList.read(raw).tree else { return .other("text") }
