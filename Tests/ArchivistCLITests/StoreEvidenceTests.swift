@@ -33,7 +33,7 @@ extension CLITests {
     /// Every read-only command that takes a store's column.
     private func readCommands(_ store: String) -> [[String]] {
         let column = ["--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT"]
-        return [["lint"] + column, ["lint", "--sqlite", store], ["dump"] + column, ["dump", "--json"] + column,
+        return [["lint"] + column, ["lint", "--sqlite", store], ["dump"] + column, ["dump", "--json"] + column, ["dump", "--json-lines"] + column,
                 ["classes"] + column, ["info"] + column, ["codegen", "--codable"] + column, ["schema"] + column,
                 ["convert"] + column + ["--to", "codable-json", "--output-dir", "out"],
                 ["migrate"] + column + ["--rules", contactRules(), "--dry-run"]]

@@ -19,7 +19,7 @@ struct StorePrivateCopy {
 
     /// Copies `store` and each existing `store + suffix` (read with
     /// O_NOATIME where permitted). A file that changes while it is copied (a
-    /// writer at work) is copied again, up to three times; then an error.
+    /// writer at work) is copied again, up to three times; then ``Changing``.
     init(of store: String, with suffixes: [String]) throws {
         var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/archivist-store.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
@@ -35,12 +35,14 @@ struct StorePrivateCopy {
                 if !copied { changed = true }
             }
             if !changed { break }
-            guard attempt < 3 else {
-                throw PlistError(.io, "\(store) changed while it was copied to be read (a writer is at work); try again when it is done")
-            }
+            guard attempt < 3 else { throw Changing() }
         }
         done = true
     }
+
+    /// The store or a file beside it changed each time it was copied: a
+    /// writer is at work on it.
+    struct Changing: Error {}
 
     /// Removes the copy and the files SQLite made beside it, then the folder.
     static func remove(_ folder: String) {

@@ -16,7 +16,9 @@ extension SQLiteDatabase {
     ///
     /// - A store whose write-ahead log holds frames is read from a private
     ///   copy of the store and its log (``StorePrivateCopy``): reading it in
-    ///   place would make `-shm` beside it, and its committed rows are in the log.
+    ///   place would make `-shm` beside it, and its committed rows are in the
+    ///   log. One that a writer changes each time it is copied (a live app's
+    ///   store, whose `-shm` is there) is read in place, with a `warning`.
     /// - A store in WAL mode with an empty log, or none, is read as its file
     ///   is (SQLite's `immutable=1`): everything committed is in it.
     /// - A store in rollback mode is read in place, read-only. One with a
@@ -30,8 +32,15 @@ extension SQLiteDatabase {
         _ = keepAccessTimes
         let files = sidecarBase(path)
         if fileSize(files + "-wal") > 0 {
-            let copy = try StorePrivateCopy(of: files, with: ["-wal"])
-            return (try SQLiteDatabase(reading: copy, as: path, readOnly: true), nil)
+            do {
+                let copy = try StorePrivateCopy(of: files, with: ["-wal"])
+                return (try SQLiteDatabase(reading: copy, as: path, readOnly: true), nil)
+            } catch is StorePrivateCopy.Changing {
+                // A live store: its writer keeps -shm beside it, which a reader in place shares.
+                let db = try SQLiteDatabase(path: path, readOnly: true)
+                if db.probe() != nil { throw db.error("cannot read the database \(path)") }
+                return (db, "the store changed each time it was copied to be read (a writer is at work): it is read in place, through its log")
+            }
         }
         if isWALMode(path) || access(files + "-wal", F_OK) == 0 {
             return (try immutable(path), nil)
