@@ -39,9 +39,10 @@ struct Convert: ParsableCommand {
             --into-column NEW adds the column NEW (BLOB) if needed and fills it in one
             transaction, after a backup copy of the store when it writes (STORE.bak or
             --backup PATH, never overwritten; a run with nothing left to write needs none);
-            a column holding other data than this command's own output is refused; --row ID takes one row (then -o FILE or standard output also
-            work). A row that fails writes nothing at all (the transaction is rolled back);
-            with --keep-going the other rows are written and the exit status is 1.
+            a column holding other data than this command's own output is refused.
+            --row ID takes one row (then -o FILE or standard output also work). A row that
+            fails writes nothing at all (the transaction is rolled back); with --keep-going
+            the other rows are written and the exit status is 1.
 
             Examples:
               archivist convert Info.plist --to json --pretty
