@@ -81,18 +81,24 @@ extension CLITests {
         XCTAssertEqual(left.subtracting(privateCopies), [], "the private copies are removed")
     }
 
-    /// A WAL-mode store with an empty log beside it and a shared-memory
-    /// file (an app's store between checkpoints): read as its file is,
-    /// nothing made or changed beside it.
-    func testReadCommandsLeaveAWALStoreWithAnEmptyLogAsItWas() throws {
+    /// A WAL-mode store without its log (read as its file is), and a store
+    /// in rollback mode (read in place, read-only): nothing made or changed
+    /// beside either, access times included.
+    func testReadCommandsLeaveAWALStoreWithoutALogAndARollbackStoreAsTheyWere() throws {
         let path = work.appendingPathComponent(try makeStore("Empty.sqlite")).path
+        let plain = work.appendingPathComponent(try makeStore("Plain.sqlite")).path
         let db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA journal_mode = WAL")
         let evidence = work.appendingPathComponent("evidence")
         try FileManager.default.createDirectory(at: evidence, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: path, toPath: evidence.appendingPathComponent("Empty.sqlite").path)
+        try FileManager.default.copyItem(atPath: plain, toPath: evidence.appendingPathComponent("Plain.sqlite").path)
+        for name in ["Empty.sqlite", "Plain.sqlite"] {
+            var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+            XCTAssertEqual(utimensat(AT_FDCWD, evidence.appendingPathComponent(name).path, &times, 0), 0)
+        }
         let before = try folderStamps(evidence)
-        for command in readCommands("evidence/Empty.sqlite") {
+        for command in readCommands("evidence/Empty.sqlite") + readCommands("evidence/Plain.sqlite") {
             let result = try run(command)
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
             XCTAssertEqual(try folderStamps(evidence), before, "\(command) left the folder as it was")
