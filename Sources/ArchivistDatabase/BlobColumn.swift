@@ -134,7 +134,10 @@ public struct BlobColumn: Sendable, Equatable {
 }
 
 /// What a scan of a whole store finds: the columns whose blobs are property
-/// lists or keyed archives.
+/// lists, keyed archives or NSArchiver typedstreams. Only blobs that start
+/// like a property list, or text that reads as a dictionary or array, count
+/// (see ``BlobContent``): a bitmask such as the byte `$` is not an OpenStep
+/// string in an overview.
 public struct BlobColumnSummary: Sendable, Equatable {
     /// The column.
     public var column: BlobColumn
@@ -144,9 +147,11 @@ public struct BlobColumnSummary: Sendable, Equatable {
     public var propertyLists: Int
     /// Blobs that are keyed archives.
     public var archives: Int
+    /// Blobs that read as NSArchiver typedstreams (an iMessage `attributedBody`).
+    public var typedstreams: Int = 0
 
     /// Every column of every table with at least one blob that reads as a
-    /// property list, in table and column order.
+    /// property list or a typedstream, in table and column order.
     public static func scan(_ db: SQLiteDatabase) throws -> [BlobColumnSummary] {
         var found: [BlobColumnSummary] = []
         for table in try db.tables() {
@@ -155,11 +160,16 @@ public struct BlobColumnSummary: Sendable, Equatable {
                 var summary = BlobColumnSummary(column: column, blobs: 0, propertyLists: 0, archives: 0)
                 try column.eachBlob(in: db) { bytes in
                     summary.blobs += 1
+                    guard BlobContent.of(bytes).otherKind == nil else { return }
+                    if bytes.withUnsafeBytes({ FormatSniffer.isTypedstream($0) }) {
+                        if (try? Typedstream.document(bytes)) != nil { summary.typedstreams += 1 }
+                        return
+                    }
                     guard let tree = try? PropertyList.read(bytes).tree else { return }
                     summary.propertyLists += 1
                     if KeyedArchive.looksLikeArchive(tree) { summary.archives += 1 }
                 }
-                if summary.propertyLists > 0 { found.append(summary) }
+                if summary.propertyLists > 0 || summary.typedstreams > 0 { found.append(summary) }
             }
         }
         return found

@@ -27,6 +27,11 @@ public struct ColumnFill {
     public var row: Int64?
     /// Leave failing rows untouched and go on, instead of rolling back.
     public var keepGoing = false
+    /// True for a value already in the target that this command wrote
+    /// there before (Codable JSON, for `convert --into-column`), which a
+    /// run may replace; other data is never overwritten. By default nothing
+    /// but the value the run writes is accepted.
+    public var mayReplace: @Sendable ([UInt8]) -> Bool = { _ in false }
 
     /// A fill of `target` from the blobs of `source`.
     public init(source: BlobColumn, target: String) {
@@ -49,44 +54,69 @@ public struct ColumnFill {
     }
 
     /// Runs the fill in one transaction: `transform` makes each row's value
-    /// from its blob (or text). `prepare` runs inside the transaction, with
-    /// the write lock held, after the checks and before anything is written:
-    /// a backup written there (``SQLiteDatabase/backup(to:)``) is exactly the
-    /// store the fill starts from. A source value that is neither NULL, a
-    /// blob nor text is a failing row. Throws `StoreMigration.Failure` for
-    /// the first failing row when not `keepGoing`; the database is then as it was.
-    public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
+    /// from its blob (or text). `beforeWriting` runs inside the transaction,
+    /// with the write lock held, after every row is read and converted and
+    /// before anything is written, only when something is written (the
+    /// column is added, or a row's value changes), as
+    /// ``StoreMigration/run(on:prepare:beforeWriting:)`` does: a backup
+    /// written there (``SQLiteDatabase/backup(to:)``) is exactly the store
+    /// the fill starts from, and a run with nothing left to write (a retry,
+    /// or the retry of one killed after its commit) needs none.
+    ///
+    /// A value already in the target that is not what this run writes is
+    /// replaced only when `mayReplace` says it is this command's own earlier
+    /// output; any other is refused before anything is written. A source
+    /// value that is neither NULL, a blob nor text is a failing row, and so
+    /// is a row whose update SQLite did not carry out (a trigger skipped it
+    /// with `RAISE(IGNORE)`, or refused it). Throws `StoreMigration.Failure`
+    /// for the first failing row when not `keepGoing`; the database is then
+    /// as it was.
+    public func run(on db: SQLiteDatabase, beforeWriting: () throws -> Void = {}, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: true) {
             try check(in: db)
-            try prepare()
             let table = SQLiteDatabase.quote(source.table), column = SQLiteDatabase.quote(target)
-            if try !db.columns(of: source.table).contains(where: { $0.name == target }) {
-                try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) BLOB")
-                outcome.addedColumn = true
-            }
-            // After the column is added, which may shadow a name of the row id.
-            let rowID = try db.rowID(of: source.table)
-            let current = try db.prepare("SELECT \(column) FROM \(table) WHERE \(rowID) = ?")
+            let exists = try db.columns(of: source.table).contains(where: { $0.name == target })
             var updates: [(rowid: Int64, value: StoredValue)] = []
+            var foreign: [Int64] = []
+            let rowID = try db.rowID(of: source.table)
+            let current = exists ? try db.prepare("SELECT \(column) FROM \(table) WHERE \(rowID) = ?") : nil
             try source.forEachValue(in: db, row: row) { rowid, stored in
                 do {
                     let value = try transform(try StoreMigration.propertyListBytes(stored))
-                    current.reset()
-                    try current.bind(1, int: rowid)
-                    if try current.step(), current.isBlob(0), current.blob(0) == value {
-                        outcome.unchanged += 1
-                    } else {
-                        updates.append((rowid, .blob(value)))
+                    if let current {
+                        current.reset()
+                        try current.bind(1, int: rowid)
+                        if try current.step(), let old = current.blob(0) {
+                            if old == value {
+                                outcome.unchanged += 1
+                                return
+                            }
+                            if !mayReplace(old) { foreign.append(rowid) }
+                        }
                     }
+                    updates.append((rowid, .blob(value)))
                 } catch {
                     let failure = StoreMigration.Failure(row: rowid, error)
                     guard keepGoing else { throw failure }
                     outcome.failures.append(failure)
                 }
             }
-            try db.updateValues(table: source.table, column: target, rowID: rowID, updates)
-            outcome.written = updates.map(\.rowid)
+            if !foreign.isEmpty {
+                let named = foreign.prefix(10).map { "row \($0)" }.joined(separator: ", ") + (foreign.count > 10 ? " and \(foreign.count - 10) more" : "")
+                throw PlistError(.invalidValue, "\(source.table).\(target) holds other data than this command writes (\(named)); nothing was written: fill a new column (or one a previous run filled)")
+            }
+            guard !exists || !updates.isEmpty else { return true }
+            try beforeWriting()
+            if !exists {
+                try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) BLOB")
+                outcome.addedColumn = true
+            }
+            // Named again: the new column may shadow a name of the row id.
+            let notChanged = try db.updateValues(table: source.table, column: target, rowID: try db.rowID(of: source.table), updates)
+            try outcome.failures += StoreMigration.failures(notChanged, keepGoing: keepGoing)
+            let failed = Set(notChanged.map(\.rowid))
+            outcome.written = updates.map(\.rowid).filter { !failed.contains($0) }
             return true
         }
         return outcome

@@ -72,8 +72,10 @@ public struct StoreMigration {
     /// one killed after its commit) needs no backup. Every value that is not NULL is
     /// counted: a blob or text that reads as a property list is migrated (a
     /// result keeps its value's type and format), anything else is a failure.
-    /// Throws `Failure` for the first failing row when not `keepGoing`; the
-    /// database is then as it was.
+    /// A row whose update SQLite did not carry out (a trigger skipped it
+    /// with `RAISE(IGNORE)`, or refused it) is a failure too, never counted
+    /// as migrated. Throws `Failure` for the first failing row when not
+    /// `keepGoing`; the database is then as it was.
     public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}, beforeWriting: () throws -> Void = {}) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: !dryRun) {
@@ -100,10 +102,21 @@ public struct StoreMigration {
             guard !dryRun else { return false }
             guard !updates.isEmpty else { return true }
             try beforeWriting()
-            try db.updateValues(table: column.table, column: column.column, rowID: try db.rowID(of: column.table), updates)
+            let notChanged = try db.updateValues(table: column.table, column: column.column, rowID: try db.rowID(of: column.table), updates)
+            try outcome.failures += Self.failures(notChanged, keepGoing: keepGoing)
+            let failed = Set(notChanged.map(\.rowid))
+            outcome.migrated.removeAll { failed.contains($0.row) }
             return true
         }
         return outcome
+    }
+
+    /// The rows an update did not change (a trigger skipped or refused them),
+    /// as failures; the first is thrown (rolling everything back) unless `keepGoing`.
+    static func failures(_ notChanged: [(rowid: Int64, error: PlistError)], keepGoing: Bool) throws -> [Failure] {
+        let failures = notChanged.map { Failure(row: $0.rowid, $0.error) }
+        if !keepGoing, let first = failures.first { throw first }
+        return failures
     }
 
     /// The bytes of a blob or a text, to read as a property list; an error

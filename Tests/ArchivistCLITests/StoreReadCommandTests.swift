@@ -176,8 +176,12 @@ extension CLITests {
         let again = try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--into-column", "ZCONTACTJSON", "--backup", "second.bak"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.hasSuffix(": wrote 0 rows, 3 unchanged, 0 failed\n"), again.stdout)
-        XCTAssertEqual(try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--into-column", "ZCONTACTJSON"]).status, 1,
-                       "an existing backup is never overwritten")
+        // A retry with nothing to write needs no backup, so the first run's is never in its way (issue 34, item 6).
+        let firstBackup = contents("Employees.sqlite.bak")
+        let retry = try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--into-column", "ZCONTACTJSON"])
+        XCTAssertEqual(retry.status, 0, retry.stderr)
+        XCTAssertEqual(retry.stdout, "Employees.sqlite: ZEMPLOYEEENTITY.ZCONTACT -> ZEMPLOYEEENTITY.ZCONTACTJSON: wrote 0 rows, 3 unchanged, 0 failed\n")
+        XCTAssertEqual(contents("Employees.sqlite.bak"), firstBackup, "an existing backup is never overwritten")
 
         let other = try makeStore("One.sqlite")
         let oneRow = try run(["convert", "--sqlite", other] + contactColumn + ["--to", "codable-json", "--into-column", "ZCONTACTJSON", "--row", "2"])
@@ -203,11 +207,10 @@ extension CLITests {
         XCTAssertTrue(column.stderr.hasPrefix("Broken.sqlite: ZEMPLOYEEENTITY.ZCONTACT row 2: offset "), column.stderr)
         XCTAssertTrue(column.stderr.hasSuffix("""
             Broken.sqlite: error: row 2 failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)
-            Broken.sqlite: removed the backup Broken.sqlite.bak (the store is unchanged)
 
             """), column.stderr)
         XCTAssertEqual(contents(store), before, "the store is byte-identical")
-        XCTAssertNil(contents("Broken.sqlite.bak"), "the backup of a run that changed nothing is removed, so a retry is not refused")
+        XCTAssertNil(contents("Broken.sqlite.bak"), "no backup: the run failed before it would write")
 
         let files = try run(["convert", "--sqlite", store] + contactColumn + ["--to", "codable-json", "--output-dir", "out"])
         XCTAssertEqual(files.status, 1)

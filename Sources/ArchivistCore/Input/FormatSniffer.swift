@@ -50,6 +50,16 @@ public enum FormatSniffer {
         return signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8)
     }
 
+    /// The kind of a few common non-property-list formats, by their magic
+    /// bytes: `gzip data`, `zip archive`, `SQLite database`; nil for others.
+    /// (A name for messages, not a full sniffer.)
+    package static func dataKind(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.starts(with: [0x1F, 0x8B]) { return "gzip data" }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return "zip archive" }
+        if bytes.starts(with: "SQLite format 3\u{0}".utf8) { return "SQLite database" }
+        return nil
+    }
+
     /// True for bytes that cannot be a property list in any format: binary
     /// data that is neither `bplist` nor text (it holds NUL bytes but no
     /// byte-order mark and not the NULs of unmarked UTF-16 or UTF-32), such
@@ -177,7 +187,7 @@ public enum FormatSniffer {
         return false
     }
 
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    package static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
     static func isHexDigit(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
     }

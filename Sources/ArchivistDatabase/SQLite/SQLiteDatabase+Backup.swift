@@ -41,10 +41,19 @@ extension SQLiteDatabase {
     /// store as it still is; the copy of an unchanged store comes out the
     /// same each time), it is kept and `written` is false; anything else
     /// throws ``BackupExists``.
+    ///
+    /// The database file itself and the names SQLite gives the files it
+    /// keeps beside it (`STORE-journal`, `STORE-wal`, `STORE-shm`, in the
+    /// folder of the path as given and of the file it resolves to) are
+    /// refused: SQLite deletes or replays such a file the next time the
+    /// store is opened, in whichever journal mode.
     @discardableResult
     public func backup(to destination: String) throws -> BackupOutcome {
         var store = stat()
         guard stat(path, &store) == 0 else { throw PlistError(.io, "cannot read the database \(path): " + String(cString: strerror(errno))) }
+        if let own = ownFile(destination, store: store) {
+            throw PlistError(.io, "the backup \(destination) would be \(own), which SQLite deletes or replays when the store is next opened; choose another --backup PATH")
+        }
         // A file whose size is not the copy's is not the copy: refused before copying.
         if access(destination, F_OK) == 0, let size = try? copySize(), size != Self.fileSize(destination) {
             throw BackupExists(path: destination)
@@ -68,6 +77,40 @@ extension SQLiteDatabase {
         }
         guard try Self.sameBytes(temporary, destination) else { throw BackupExists(path: destination) }
         return BackupOutcome(written: false, ownerKept: ownerKept)
+    }
+
+    /// What `destination` is of the database's own files (the database, its
+    /// rollback journal, write-ahead log or shared-memory file), or nil. A
+    /// file not yet made is compared by its folder's device and inode and
+    /// its name, so the check holds whatever path leads there.
+    private func ownFile(_ destination: String, store: stat) -> String? {
+        var existing = stat()
+        if stat(destination, &existing) == 0, existing.st_dev == store.st_dev, existing.st_ino == store.st_ino { return "the store itself" }
+        let (folder, name) = Self.split(destination)
+        var destinationFolder = stat()
+        guard stat(folder, &destinationFolder) == 0 else { return nil }
+        var storePaths = [path]
+        if let resolved = realpath(path, nil) {
+            storePaths.append(String(cString: resolved))
+            free(resolved)
+        }
+        for storePath in storePaths {
+            let (storeFolder, storeName) = Self.split(storePath)
+            var folderInfo = stat()
+            guard stat(storeFolder, &folderInfo) == 0, folderInfo.st_dev == destinationFolder.st_dev, folderInfo.st_ino == destinationFolder.st_ino else { continue }
+            for (suffix, what) in [("-journal", "its rollback journal"), ("-wal", "its write-ahead log"), ("-shm", "its write-ahead log's shared-memory file")]
+            where name == storeName + suffix {
+                return "the store's \(suffix) file (\(what))"
+            }
+        }
+        return nil
+    }
+
+    /// A path's folder (`.` when it names none) and last component.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
     /// The size of a copy: the database's pages.

@@ -8,36 +8,108 @@ import Darwin
 #endif
 
 extension SQLiteDatabase {
-    /// Opens a store for commands that only read it. A read-only connection
-    /// cannot open every store as it is: a hot journal (a writer stopped in
-    /// the middle of a transaction) must be rolled back, which takes write
-    /// access, and a store in WAL mode needs a shared-memory file beside it
-    /// that cannot be made on read-only media. Such a store is read as its
-    /// file is (SQLite's `immutable=1`), and `warning` says what that means
-    /// for what is seen; it is nil when the store opened as usual.
+    /// Opens a store for commands that only read it, leaving its folder as
+    /// it was: no file is made there (no `-shm` or `-wal`), no file's size,
+    /// modification or change time changes, nor (on Linux, where O_NOATIME
+    /// is permitted: the files' owner, or root) its access time; and what
+    /// was committed is what is read:
+    ///
+    /// - A store whose write-ahead log holds frames is read from a private
+    ///   copy of the store and its log (``StorePrivateCopy``): reading it in
+    ///   place would make `-shm` beside it, and its committed rows are in the
+    ///   log. One that a writer changes each time it is copied (a live app's
+    ///   store, whose `-shm` is there) is read in place, with a `warning`.
+    /// - A store in WAL mode with an empty log, or none, is read as its file
+    ///   is (SQLite's `immutable=1`): everything committed is in it.
+    /// - A store in rollback mode is read in place, read-only. One with a
+    ///   hot journal (a writer stopped in the middle of a transaction) is
+    ///   read from a private copy where the journal is rolled back, so it is
+    ///   read exactly as a writer (`migrate`) would find it; `warning` says so.
+    ///
+    /// A store that cannot be read in place at all (read-only media) is read
+    /// as its file is, with a `warning`; it is nil when nothing is to be said.
     public static func openForReading(path: String) throws -> (database: SQLiteDatabase, warning: String?) {
+        _ = keepAccessTimes
+        let files = sidecarBase(path)
+        if fileSize(files + "-wal") > 0 {
+            do {
+                let copy = try StorePrivateCopy(of: files, with: ["-wal"])
+                return (try SQLiteDatabase(reading: copy, as: path, readOnly: true), nil)
+            } catch is StorePrivateCopy.Changing {
+                // A live store: its writer keeps -shm beside it, which a reader in place shares.
+                let db = try SQLiteDatabase(path: path, readOnly: true)
+                if db.probe() != nil { throw db.error("cannot read the database \(path)") }
+                return (db, "the store changed each time it was copied to be read (a writer is at work): it is read in place, through its log")
+            }
+        }
+        if isWALMode(path) || access(files + "-wal", F_OK) == 0 {
+            return (try immutable(path), nil)
+        }
         let db = try SQLiteDatabase(path: path, readOnly: true)
         guard let code = db.probe() else { return (db, nil) }
+        if code == SQLITE_READONLY | (3 << 8) {
+            // SQLITE_READONLY_ROLLBACK: a hot journal that only a writer may roll back.
+            let copy = try StorePrivateCopy(of: files, with: ["-journal"])
+            let rolledBack = try SQLiteDatabase(reading: copy, as: path, readOnly: false)
+            if let failed = rolledBack.probe() {
+                throw PlistError(.io, "cannot read the database \(path): its hot journal \(path)-journal cannot be rolled back in a private copy: \(String(cString: sqlite3_errstr(failed)))")
+            }
+            let warning = "\(path)-journal is a hot journal (a writer stopped in the middle of a transaction); "
+                + "the store is read as that transaction is rolled back, in a private copy (the store and its journal are left as they are)"
+            return (rolledBack, warning)
+        }
         let primary = code & 0xff
         guard primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN else { throw db.error("cannot read the database \(path)") }
         let failure = db.error("cannot read the database \(path)")
-        let immutable = try SQLiteDatabase(filename: "file:" + uriPath(path) + "?mode=ro&immutable=1", path: path,
-                                           flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
-        guard immutable.probe() == nil else { throw failure }
-        let hotJournal = code == SQLITE_READONLY | (3 << 8) || fileSize(path + "-journal") > 0
-        let warning: String
-        if hotJournal {
-            warning = "\(path)-journal is a hot journal (a writer stopped in the middle of a transaction) that only a connection with write access can roll back; "
-                + "the store is read as its file is, without the rollback, so rows may show part of that unfinished transaction "
-                + "(open the store once with write access, e.g. sqlite3 \(path) 'PRAGMA quick_check', to roll it back)"
-        } else {
-            let wal = fileSize(path + "-wal") > 0
-                ? ": changes in \(path)-wal not yet checkpointed into the store are not seen"
-                : " (there is no write-ahead log content that would be missed)"
-            warning = "the store cannot be opened read-only through its write-ahead log (\(path)-shm cannot be made: read-only media?); "
-                + "it is read as its file is" + wal
+        guard let opened = try? immutable(path) else { throw failure }
+        return (opened, "the store cannot be opened read-only in place (read-only media?); it is read as its file is")
+    }
+
+    /// Opens the store as its file is (SQLite's `immutable=1`: no lock, no
+    /// journal, no log, nothing made beside it); fails when that cannot read it.
+    private static func immutable(_ path: String) throws -> SQLiteDatabase {
+        let db = try SQLiteDatabase(filename: "file:" + uriPath(path) + "?mode=ro&immutable=1", path: path,
+                                    flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
+        guard db.probe() == nil else { throw db.error("cannot read the database \(path)") }
+        return db
+    }
+
+    /// Opens a private copy of the store, named `path` in messages, which
+    /// removes the copy when it closes.
+    private convenience init(reading copy: StorePrivateCopy, as path: String, readOnly: Bool) throws {
+        do {
+            try self.init(filename: copy.path, path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX)
+        } catch {
+            StorePrivateCopy.remove(copy.folder)
+            throw error
         }
-        return (immutable, warning)
+        privateCopy = copy.folder
+    }
+
+    /// O_NOATIME for the files SQLite opens read-only (set up once, before
+    /// the first store is opened for reading); Linux only.
+    private static let keepAccessTimes: Void = {
+        #if os(Linux)
+        _ = archivist_sqlite_keep_access_times()
+        #endif
+    }()
+
+    /// The path SQLite names the files beside a store after: the store's
+    /// path with symbolic links resolved, as SQLite resolves them.
+    private static func sidecarBase(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// True when the store's header says WAL mode (file format versions 2).
+    private static func isWALMode(_ path: String) -> Bool {
+        let fd = StorePrivateCopy.openForReading(path)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 20)
+        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 20, 0) }
+        return n == 20 && (header[18] == 2 || header[19] == 2)
     }
 
     /// Reads the schema, as every first read does; the extended error code

@@ -15,6 +15,9 @@ public final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The file the connection opened.
     public let path: String
+    /// The private folder of the copy this connection reads instead of
+    /// `path`, removed when it closes (see ``openForReading(path:)``).
+    var privateCopy: String?
 
     /// Opens a database file; `readOnly` opens it without write access. A
     /// missing file is an error (never created). Commands that only read
@@ -50,6 +53,7 @@ public final class SQLiteDatabase {
 
     deinit {
         sqlite3_close_v2(handle)
+        if let privateCopy { StorePrivateCopy.remove(privateCopy) }
     }
 
     func error(_ what: String) -> PlistError {
@@ -75,15 +79,30 @@ public final class SQLiteDatabase {
     }
 
     /// Sets `column` of `table` to each value (a blob, or text bytes), by the
-    /// row id `rowID` names (see ``rowID(of:)``).
-    package func updateValues(table: String, column: String, rowID: String, _ rows: [(rowid: Int64, value: StoredValue)]) throws {
+    /// row id `rowID` names (see ``rowID(of:)``). Returns the rows that were
+    /// not changed, with why: an update a trigger skipped (`RAISE(IGNORE)`:
+    /// SQLite counts no change) or refused (`RAISE(ABORT)` and constraint
+    /// errors, which undo that one statement); the other rows are written.
+    package func updateValues(table: String, column: String, rowID: String, _ rows: [(rowid: Int64, value: StoredValue)]) throws -> [(rowid: Int64, error: PlistError)] {
         let update = try prepare("UPDATE \(Self.quote(table)) SET \(Self.quote(column)) = ? WHERE \(rowID) = ?")
+        var notChanged: [(rowid: Int64, error: PlistError)] = []
         for (rowid, value) in rows {
             update.reset()
             try update.bind(1, value)
             try update.bind(2, int: rowid)
-            _ = try update.step()
+            do {
+                _ = try update.step()
+            } catch let error as PlistError {
+                // The whole transaction is gone only when SQLite rolled it back (a full disk, I/O).
+                guard sqlite3_get_autocommit(handle) == 0 else { throw error }
+                notChanged.append((rowid, PlistError(.io, "the update was refused: \(String(cString: sqlite3_errmsg(handle)))")))
+                continue
+            }
+            if changes != 1 {
+                notChanged.append((rowid, PlistError(.io, "the update changed \(changes) rows instead of 1 (a trigger skipped it, e.g. RAISE(IGNORE)); the row is as it was")))
+            }
         }
+        return notChanged
     }
 
     /// Prepares one statement.

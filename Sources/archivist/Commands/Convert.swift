@@ -37,10 +37,12 @@ struct Convert: ParsableCommand {
             With --sqlite STORE --table T --column C (codable-json only) the inputs are the
             column's archived blobs: --output-dir DIR writes DIR/ROWID.json for each row;
             --into-column NEW adds the column NEW (BLOB) if needed and fills it in one
-            transaction, after a backup copy of the store (STORE.bak or --backup PATH, never
-            overwritten); --row ID takes one row (then -o FILE or standard output also
-            work). A row that fails writes nothing at all (the transaction is rolled back);
-            with --keep-going the other rows are written and the exit status is 1.
+            transaction, after a backup copy of the store when it writes (STORE.bak or
+            --backup PATH, never overwritten; a run with nothing left to write needs none);
+            a column holding other data than this command's own output is refused.
+            --row ID takes one row (then -o FILE or standard output also work). A row that
+            fails writes nothing at all (the transaction is rolled back); with --keep-going
+            the other rows are written and the exit status is 1.
 
             Examples:
               archivist convert Info.plist --to json --pretty
@@ -279,22 +281,12 @@ struct Convert: ParsableCommand {
         var fill = ColumnFill(source: column, target: target)
         fill.row = store.row
         fill.keepGoing = batch.keepGoing
-        let outcome: ColumnFill.Outcome
-        var backupWritten: String?
-        do {
-            let db = try SQLiteDatabase(path: path)
-            // The backup is written inside the fill's transaction: the store exactly as filled.
-            outcome = try fill.run(on: db, prepare: { backupWritten = try store.database.backUp(db, to: output.backup) }) {
-                try codableJSON($0, rules: ruleSet)
-            }
-        } catch let failure as StoreMigration.Failure {
-            store.database.reportRolledBack(failure)
-            store.database.removeBackup(backupWritten)
-            throw ExitCode.failure
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: path))
-            store.database.removeBackup(backupWritten)
-            throw ExitCode.failure
+        // A value already in the column may be replaced only when it is this
+        // command's own earlier output: JSON (from other rules, or archives since changed).
+        fill.mayReplace = { (try? JSONPlistReader.read($0)) != nil }
+        // The backup is written inside the fill's transaction, only when it writes: the store exactly as filled.
+        let outcome = try store.database.change(backup: output.backup) { db, backUp in
+            try fill.run(on: db, beforeWriting: backUp) { try codableJSON($0, rules: ruleSet) }
         }
         let into = "\(column.table).\(target)"
         if outcome.addedColumn { Console.output("\(path): added the column \(into)") }

@@ -119,7 +119,11 @@ struct Dump: ParsableCommand {
         let sink = asJSON && keyPath == nil ? Console.dataSink() : Console.outputSink()
         var json = JSONStream(into: sink)
         if asJSON, keyPath == nil { json.beginArray() }
-        let rowsRead = try store.forEachRowReportingErrors { row in
+        // Other data beside the archives (gzip bodies) is named in place in the text view.
+        let other: ((StoreRow, String) -> Void)? = asJSON && keyPath == nil ? nil : { row, kind in
+            Console.output(format == .dot ? "// \(row.label): \(kind)" : "\(row.label): \(kind)")
+        }
+        let rowsRead = try store.forEachRowReportingErrors(other: other) { row in
             let document = try Typedstream.readDocument(row.bytes)
             if asJSON, keyPath == nil {
                 let view = ByteSink()

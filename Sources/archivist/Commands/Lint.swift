@@ -205,7 +205,7 @@ struct Lint: ParsableCommand {
                 items.append((BatchItem(source: path), error))
             }
         }
-        var skipped = 0
+        var skipped = 0, skippedBlobs = 0
         if census != nil || jobCount == 1 {
             // Checking against rules fills one census: one input at a time.
             for (item, listing) in items where report(check(item, listing, policy: policy, census: &census), into: &reporter) {
@@ -226,13 +226,17 @@ struct Lint: ParsableCommand {
         }
         if let path = store.database.sqlite {
             do {
-                try lintStore(path, policy: policy, census: &census, reporter: &reporter)
+                skippedBlobs = try lintStore(path, policy: policy, census: &census, reporter: &reporter)
             } catch let error as PlistError {
                 Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.formatted(path: path))
                 reporter.failedToRead(path, error)
             }
         }
         reporter.finish()
+        if skippedBlobs > 0 {
+            let what = skippedBlobs == 1 ? "1 blob skipped (not a property list or archive" : "\(skippedBlobs) blobs skipped (not property lists or archives"
+            Console.error(what + (folders.verbose ? ")" : "; --verbose lists them)"))
+        }
         if skipped > 0 {
             let what = skipped == 1 ? "1 file skipped (not a property list" : "\(skipped) files skipped (not property lists"
             Console.error(what + (folders.verbose ? ")" : "; --verbose lists them)"))
@@ -241,17 +245,29 @@ struct Lint: ParsableCommand {
         if reporter.invalid { throw ExitCode.failure }
     }
 
-    /// The blobs of a column, or (without one) the columns that hold property lists.
-    private func lintStore(_ path: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws {
+    /// The blobs of a column, or (without one) the columns that hold property
+    /// lists or typedstreams. Returns the blobs skipped: other data beside the
+    /// archives (gzip bodies), listed with --verbose.
+    private func lintStore(_ path: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws -> Int {
         guard store.database.blobColumn != nil else {
             for s in try BlobColumnSummary.scan(try StoreRowOptions.open(path)) {
-                Console.output("\(path): \(s.column.label): \(counted(s.blobs, "blob")), \(counted(s.propertyLists, "property list")) (\(counted(s.archives, "keyed archive")))")
+                var counts = [counted(s.blobs, "blob")]
+                if s.propertyLists > 0 || s.typedstreams == 0 {
+                    counts.append("\(counted(s.propertyLists, "property list")) (\(counted(s.archives, "keyed archive")))")
+                }
+                if s.typedstreams > 0 { counts.append(counted(s.typedstreams, "typedstream")) }
+                Console.output("\(path): \(s.column.label): " + counts.joined(separator: ", "))
             }
-            return
+            return 0
         }
-        try store.forEachRow { row in
+        var skipped = 0
+        try store.forEachRow(other: { row, kind in
+            skipped += 1
+            if folders.verbose { Console.error(FolderOptions.skippedLine(row.label, reason: kind)) }
+        }) { row in
             reporter.add(row.label, row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, policy: policy, census: &census) })
         }
+        return skipped
     }
 
     /// The number of inputs checked at once: --jobs, else the online processors.

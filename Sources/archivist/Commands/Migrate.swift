@@ -215,33 +215,15 @@ struct Migrate: ParsableCommand {
         var migration = StoreMigration(column: column, migrator: migrator)
         migration.keepGoing = batch.keepGoing
         migration.dryRun = dryRun
-        let outcome: StoreMigration.Outcome
-        // The backup this run wrote, removed again when the run leaves the
-        // store unchanged so that a retry is not refused by it.
-        var backupWritten: String?
-        do {
-            let db: SQLiteDatabase
-            if dryRun {
-                db = try StoreRowOptions.open(store)
-            } else {
-                db = try SQLiteDatabase(path: store)
-            }
-            // The rules check and the backup run inside the migration's
-            // transaction: the backup is the store exactly as migrated (made
-            // only when a row changes).
-            outcome = try migration.run(on: db) {
+        // The rules check and the backup run inside the migration's
+        // transaction: the backup is the store exactly as migrated (made
+        // only when a row changes).
+        let outcome = try database.change(backup: output.backup, dryRun: dryRun) { db, backUp in
+            try migration.run(on: db) {
                 try RulesFile.check(migrator.rules, against: try migration.census(in: db), rulesPath: rules)
             } beforeWriting: {
-                backupWritten = try database.backUp(db, to: output.backup)
+                try backUp()
             }
-        } catch let failure as StoreMigration.Failure {
-            database.reportRolledBack(failure)
-            database.removeBackup(backupWritten)
-            throw ExitCode.failure
-        } catch let error as PlistError {
-            Console.error(error.formatted(path: store))
-            database.removeBackup(backupWritten)
-            throw ExitCode.failure
         }
         for (row, report) in outcome.migrated {
             Console.output("\(store): \(column.label) row \(row)\(dryRun ? ": would change" : ""):")

@@ -44,7 +44,7 @@ extension DatabaseOptions {
     /// copy (an interrupted earlier run's backup of the store as it still is)
     /// is kept, so that run can be retried as it was. Returns the path when
     /// this run wrote it.
-    func backUp(_ db: SQLiteDatabase, to backup: String?) throws -> String? {
+    private func backUp(_ db: SQLiteDatabase, to backup: String?) throws -> String? {
         guard let store = sqlite else { return nil }
         let path = backup ?? store + ".bak"
         let outcome: BackupOutcome
@@ -61,6 +61,32 @@ extension DatabaseOptions {
         }
         Console.flush()
         return outcome.written ? path : nil
+    }
+
+    /// The one way a command changes a store (`migrate --sqlite`, `convert
+    /// --into-column`): `body` gets the store, opened read-write (read-only
+    /// for a `dryRun`, which never backs up), and `backUp`, which the run
+    /// calls inside its write transaction right before its first write, and
+    /// only when it writes: a retry with nothing left to change (a second
+    /// run, or one after a run killed past its commit) needs no backup and
+    /// so is never refused by the one a first run left. A failing row, or an
+    /// error, is reported, the backup this run wrote is removed (the store is
+    /// unchanged), and the command exits 1.
+    func change<T>(backup: String?, dryRun: Bool = false, _ body: (SQLiteDatabase, _ backUp: () throws -> Void) throws -> T) throws -> T {
+        guard let store = sqlite else { throw ExitCode.failure }
+        var backupWritten: String?
+        do {
+            let db = dryRun ? try StoreRowOptions.open(store) : try SQLiteDatabase(path: store)
+            return try body(db) { backupWritten = try backUp(db, to: backup) }
+        } catch let failure as StoreMigration.Failure {
+            reportRolledBack(failure)
+            removeBackup(backupWritten)
+            throw ExitCode.failure
+        } catch let error as PlistError {
+            Console.error(error.formatted(path: store))
+            removeBackup(backupWritten)
+            throw ExitCode.failure
+        }
     }
 
     /// Removes the backup a run wrote when the run left the store unchanged,

@@ -64,13 +64,18 @@ struct StoreRowOptions: ParsableArguments {
     /// does not exist or holds no blobs (with the blob columns there are), the
     /// row has no blob; a --where that selects no row is a warning. Rows
     /// holding text or numbers instead of blobs are not read:
-    /// one warning names them. A store read as its file is (a hot journal, a
-    /// WAL store on read-only media) gets a warning that says what that means.
-    func forEachRow(_ body: (StoreRow) throws -> Void) throws {
+    /// one warning names them. Blobs that are neither property lists nor
+    /// archives (``BlobContent``: gzip bodies beside archives, bitmasks) are
+    /// not read either: `other` gets each with its kind (`gzip data`);
+    /// without it one warning names them. --row's blob is always read, as a
+    /// file named on the command line is. A store read from a private copy
+    /// (a hot journal) gets a warning that says so.
+    func forEachRow(other: ((StoreRow, String) -> Void)? = nil, _ body: (StoreRow) throws -> Void) throws {
         guard let store = database.sqlite, let column = database.blobColumn else { return }
         let db = try Self.open(store)
         let selection = self.selection
         var others: [(row: Int64, type: String)] = []
+        var skipped: [String] = []
         var found = false
         try column.forEachRow(in: db, row: row, selection: selection) { selected in
             found = true
@@ -81,13 +86,35 @@ struct StoreRowOptions: ParsableArguments {
             }
             var label = "\(store): \(column.label) row \(selected.rowid)"
             if let name = selection.labelColumn { label += " (\(name): \(Self.labelText(selected.label)))" }
-            try body(StoreRow(rowid: selected.rowid, bytes: bytes, label: label, labelValue: selected.label))
+            let storeRow = StoreRow(rowid: selected.rowid, bytes: bytes, label: label, labelValue: selected.label)
+            if row == nil, let kind = BlobContent.of(bytes).otherKind {
+                let described = Self.describe(kind, size: bytes.count)
+                if let other { other(storeRow, described) } else { skipped.append("row \(selected.rowid) (\(described))") }
+                return
+            }
+            try body(storeRow)
         }
         if let row, !found { throw PlistError(.io, "\(column.table) has no row \(row)") }
         if let filter = selection.filter, !found {
             Self.warnOnce("\(store): \(column.label): warning: no row has \(filter.column) = \(filter.value)")
         }
         if let warning = Self.notBlobsWarning(others) { Self.warnOnce("\(store): \(column.label): warning: \(warning)") }
+        if !skipped.isEmpty {
+            let more = skipped.count > 20 ? " and \(skipped.count - 20) more" : ""
+            let what = skipped.count == 1 ? "1 blob holds no property list or archive and was" : "\(skipped.count) blobs hold no property list or archive and were"
+            Self.warnOnce("\(store): \(column.label): warning: \(what) not read: \(skipped.prefix(20).joined(separator: ", "))\(more)")
+        }
+    }
+
+    /// `gzip data, 1,204 bytes`: a blob's kind and size.
+    static func describe(_ kind: String, size: Int) -> String {
+        var digits = String(size)
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        return "\(kind), \(digits)\(grouped) \(size == 1 ? "byte" : "bytes")"
     }
 
     /// A --label-column value as a label shows it: text as it is (control
@@ -132,10 +159,10 @@ struct StoreRowOptions: ParsableArguments {
     /// printed as that row's (`STORE: T.C row N: error: …`) and the next row
     /// is read; one of the store itself is printed as the store's. Returns
     /// false when anything failed.
-    func forEachRowReportingErrors(_ body: (StoreRow) throws -> Void) throws -> Bool {
+    func forEachRowReportingErrors(other: ((StoreRow, String) -> Void)? = nil, _ body: (StoreRow) throws -> Void) throws -> Bool {
         var ok = true
         do {
-            try forEachRow { row in
+            try forEachRow(other: other) { row in
                 do {
                     try body(row)
                 } catch let error as PlistError {
