@@ -184,7 +184,8 @@ extension CLITests {
         XCTAssertEqual(list.status, 0, list.stderr)
         XCTAssertEqual(list.stdout, "try NSKeyedUnarchiver.unarchivedObject(ofClasses: [Computer.self, CPU.CPUCoder.self, NSArray.self, CPUCore.self], from: data)\n")
         // Linux's Foundation cannot archive a class nested in a type, so no round trip here.
-        let describe = #""\(v.cpu_name) \(v.cpu_coder.clock) \(v.cpu_coder.constant) \(v.cpu_coder.cores.map { "\($0.coreID)=\($0.constant)" })""#
+        // Without rules, every field holding an object is optional.
+        let describe = #""\(v.cpu_name ?? "nil") \(v.cpu_coder?.clock ?? -1) \(v.cpu_coder?.constant ?? -1) \((v.cpu_coder?.cores ?? []).map { "\($0.coreID ?? "nil")=\($0.constant)" })""#
         let codegenDriver = driver("main.swift", root: "Computer", classes: "archivedClasses", describe: describe, roundTrip: false, extra: "struct CPU {}")
         let program = try compile(["Model.swift", codegenDriver], module: "MusicBox")
         let decoded = try spawn(program, [work.appendingPathComponent("Migrated.plist").path])
@@ -206,7 +207,11 @@ extension CLITests {
     /// allows exactly that class.
     func testCodegenScenarioFourAndTransformer() throws {
         let store = try makeStore("Employees.sqlite")
-        let rules = contactRules()
+        // The scenario's Contact declares its three fields String: the rules mark them required.
+        let rules = make("contact-required-rules.json", """
+            {"classes": {"\(NSStringFromClass(ContactV1.self))": {"renameTo": "ContactsCore.Contact", "keys": {"tel": {"required": true}, "fax": {"required": true}, "email": {"required": true}}}},
+             "allowedClasses": ["ContactsCore.Contact"]}
+            """)
         let column = BlobColumn(table: "ZEMPLOYEEENTITY", column: "ZCONTACT")
         func extract(into folder: String) throws -> [String] {
             let db = try SQLiteDatabase(path: work.appendingPathComponent(store).path, readOnly: true)
@@ -394,7 +399,10 @@ extension CLITests {
         for note in [("a.plist", "kept"), ("b.plist", nil)] {
             try NSKeyedArchiver.archivedData(withRootObject: TrickyV1(note: note.1), requiringSecureCoding: false).write(to: work.appendingPathComponent(note.0))
         }
-        make("rules.json", #"{"classes": {"\#(name)": {"renameTo": "Tricky.Tricky", "keys": {"flag": {"box": false}}}}, "allowedClasses": ["Tricky.Tricky"]}"#)
+        // Every field the describing code reads is marked required (all but "note").
+        let required = ["description", "class", "first name", "firstName", "tags", "labels", "scores", "when", "id", "link", "bytes"]
+            .map { #""\#($0)": {"required": true}"# }.joined(separator: ", ")
+        make("rules.json", #"{"classes": {"\#(name)": {"renameTo": "Tricky.Tricky", "keys": {"flag": {"box": false}, \#(required)}}}, "allowedClasses": ["Tricky.Tricky"]}"#)
         let generated = try run(["codegen", "a.plist", "b.plist", "--rules", "rules.json", "--secure-coding", "--allowed-classes", "-o", "Tricky.swift"])
         XCTAssertEqual(generated.status, 0, generated.stderr)
         let migrated = try run(["migrate", "a.plist", "b.plist", "--rules", "rules.json", "--in-place"])
@@ -418,7 +426,8 @@ extension CLITests {
         let drawing = DrawingV1(shapes: [CircleV1(name: "c", radius: 1.5), ShapeV1(name: "plain")])
         try NSKeyedArchiver.archivedData(withRootObject: drawing, requiringSecureCoding: false).write(to: work.appendingPathComponent("drawing.plist"))
         let names = [DrawingV1.self, ShapeV1.self, CircleV1.self].map { NSStringFromClass($0) }
-        make("rules.json", #"{"allowedClasses": ["# + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]}")
+        make("rules.json", #"{"classes": {"\#(names[0])": {"keys": {"shapes": {"required": true}}}, "\#(names[1])": {"keys": {"name": {"required": true}}}}, "allowedClasses": ["#
+                + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]}")
         let generated = try run(["codegen", "drawing.plist", "--rules", "rules.json", "--secure-coding", "--allowed-classes", "-o", "Shapes.swift"])
         XCTAssertEqual(generated.status, 0, generated.stderr)
         let migrated = try run(["migrate", "drawing.plist", "--rules", "rules.json", "-o", "migrated.plist"])
@@ -458,7 +467,7 @@ extension CLITests {
     /// class decodes the migrated value read back with PropertyListSerialization.
     func testCodegenSecureCodingScenarioThree() throws {
         try copyCorpus("archives/preferences-with-user.plist", to: "Prefs.plist")
-        make("rules.json", #"{"allowedClasses": ["Prefs.User"]}"#)
+        make("rules.json", #"{"classes": {"Prefs.User": {"keys": {"name": {"required": true}}}}, "allowedClasses": ["Prefs.User"]}"#)
         let generated = try run(["codegen", "Prefs.plist", "--rules", "rules.json", "--secure-coding", "--allowed-classes", "-o", "User.swift"])
         XCTAssertEqual(generated.status, 0, generated.stderr)
         let migrated = try run(["migrate", "Prefs.plist", "--rules", "rules.json", "-o", "Migrated.plist"])

@@ -107,7 +107,7 @@ extension CLITests {
         XCTAssertEqual(typo.stderr, "typo.json: error: classes.\"ScaryCreatures.ScaryCreatureDta\": class ScaryCreatures.ScaryCreatureDta occurs in none of the inputs (did you mean ScaryCreatures.ScaryCreatureData?)\n")
         let bad = try run(["migrate", "Data.plist", "--rules", "bad.json", "--output-dir", "out"])
         XCTAssertEqual(bad.status, 64)
-        XCTAssertEqual(bad.stderr, #"bad.json: error: classes.A.keys.k.bx: unknown field "bx"; expected renameTo, box or remove"# + "\n")
+        XCTAssertEqual(bad.stderr, #"bad.json: error: classes.A.keys.k.bx: unknown field "bx"; expected renameTo, box, remove or required"# + "\n")
         XCTAssertEqual(try listing(), ["Data.plist", "bad.json", "typo.json"])
         XCTAssertEqual(try run(["migrate", "Data.plist", "--rules", "bad.json", "--backup", ".b"]).status, 64, "--backup needs --in-place")
         XCTAssertEqual(try run(["lint", "--allow", "X", "Data.plist"]).status, 64, "--allow needs --secure")

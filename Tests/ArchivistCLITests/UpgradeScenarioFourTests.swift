@@ -5,7 +5,8 @@ import XCTest
 
 /// `archivist codegen --sqlite ... --upgrade --transformer NAME` for scenario
 /// 4: contacts of module App archived (not securely) into a Core Data
-/// store's blob column, the rules moving `Contact` into ContactsCore. The
+/// store's blob column, the rules moving `Contact` into ContactsCore (and
+/// marking its three fields required, as the scenario declares them). The
 /// class keeps its shape, so no reader is generated: version 1's name maps to
 /// version 2's class. The generated file is compiled into an app of module
 /// ContactsCore; the transformer's decoding (`decodeUpgradedArchive`) is
@@ -93,7 +94,7 @@ final class UpgradeScenarioFourTests: XCTestCase {
             let written = try bench.run(writer, zip(v1, contacts).flatMap { [$0, $1.tel, $1.fax, $1.email] })
             guard written.status == 0 else { throw UpgradeBench.Failure(description: written.text) }
             try makeStore(bench.path("Employees.sqlite"), blobs: v1)
-            try bench.write("rules.json", Data(#"{"classes": {"App.Contact": {"renameTo": "ContactsCore.Contact"}}, "allowedClasses": ["ContactsCore.Contact"]}"#.utf8))
+            try bench.write("rules.json", Data(#"{"classes": {"App.Contact": {"renameTo": "ContactsCore.Contact", "keys": {"tel": {"required": true}, "fax": {"required": true}, "email": {"required": true}}}}, "allowedClasses": ["ContactsCore.Contact"]}"#.utf8))
             let column = ["--sqlite", "Employees.sqlite", "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--rules", "rules.json"]
             let source = try bench.generate(column + ["--upgrade", "--transformer", "ContactTransformer"])
             try bench.archivist(["migrate"] + column)

@@ -71,7 +71,6 @@ struct CodableUpgradeRenderer {
                 arguments.append("\(name): nil")
                 continue
             }
-            guard !f.optional || p.optional else { throw unconvertible(target, p.key, "some objects of version 1 lack it") }
             let converted: Converted
             if f.optional {
                 let inner = try value("item0", f.storage, to: p.type, depth: 1, target, p.key)
@@ -79,7 +78,9 @@ struct CodableUpgradeRenderer {
             } else {
                 converted = try value(property, f.storage, to: p.type, depth: 0, target, p.key)
             }
-            arguments.append("\(name): \(converted.expression)")
+            // The struct requires what version 1 may hold nil for: an object that lacks it throws.
+            let required = f.optional && !p.optional
+            arguments.append("\(name): " + (required ? UpgradeRenderer.required(converted.expression, field: "\(target).\(name)") : converted.expression))
         }
         return """
             extension \(reader.swiftType): Version1Object {

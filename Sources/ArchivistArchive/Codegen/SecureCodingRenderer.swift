@@ -127,14 +127,20 @@ enum SecureCodingRenderer {
         let classes = s.classes.map { $0 + ".self" }
         let of = classes.count == 1 ? classes[0] : "[" + classes.joined(separator: ", ") + "]"
         let read = "coder.decodeObject(of: \(of), forKey: \(key))"
+        let typed: String
         switch s {
-        case .number(let kind): return read + "?." + kind.numberProperty
-        case .custom: return read
+        case .number(let kind): typed = read + "?." + kind.numberProperty
+        case .custom: typed = read
         case .bridged, .list, .map, .foundation:
-            if classes.count == 1, !s.isBridgedCollectionOrValue { return read }
-            if classes.count == 1 { return read + " as \(s.swift)?" }
-            return read + " as? \(s.swift)"
+            if classes.count == 1, !s.isBridgedCollectionOrValue {
+                typed = read
+            } else {
+                typed = read + (classes.count == 1 ? " as \(s.swift)?" : " as? \(s.swift)")
+            }
         }
+        // A missing key is nil for an optional field: Foundation on Linux makes
+        // decodeObject(of:forKey:) of a missing key fail the whole decoding.
+        return f.optional ? "coder.containsValue(forKey: \(key)) ? \(typed) : nil" : typed
     }
 
     /// The statement writing the field.

@@ -9,8 +9,12 @@ import ArchivistCore
 public struct SwiftCodegen: Sendable {
     /// The rules the archives are migrated with.
     public let rules: MigrationRules
-    /// The custom classes, in the order first met.
-    private(set) var classes: [SecureCodingClass] = []
+    /// The custom classes as folded from the archives, in the order first met.
+    private var folded: [SecureCodingClass] = []
+    /// The fields (by class as Swift names it after the migration, and key
+    /// after it) that hold an inline primitive in the archives as they were:
+    /// those can never be nil, boxed or not.
+    private var inlineBeforeMigration: Set<FieldName> = []
     /// Each class's index in `classes`, by Swift type.
     private var classIndex: [String: Int] = [:]
     /// Every class of the migrated archives.
@@ -54,12 +58,59 @@ public struct SwiftCodegen: Sendable {
             throw refused.errors.first ?? PlistError(.archive, "a secure decoder would refuse the migrated archive")
         }
         var next = self
+        if migrating {
+            try NestedArchiveWalk.archives(in: tree, broken: .fail) { archive in
+                guard archive.kind != .typedstream else { return }
+                next.noteInlineFields(archive.graph)
+            }
+        }
         try NestedArchiveWalk.archives(in: migrated, broken: .fail) { archive in
             guard archive.kind != .typedstream else { return }
             next.census.add(archive.graph)
             try next.fold(archive.graph)
         }
         self = next
+    }
+
+    /// A field of a class, both as Swift code of version 2 names them.
+    private struct FieldName: Hashable {
+        var type: String
+        var key: PlistKey
+    }
+
+    /// Records the fields of the unmigrated graph's custom objects that hold
+    /// inline primitives, under the class and key the migration gives them.
+    private mutating func noteInlineFields(_ graph: ObjectGraph) {
+        for node in graph.nodes {
+            guard case .object(let o) = node, Self.isCustom(o, in: graph) else { continue }
+            let rule = rules.rule(for: o.className)
+            let type = (rule?.renameTo).map { ClassName(archived: $0).swiftType } ?? o.className.swiftType
+            for field in o.fields {
+                guard case .inline(let v) = field.value, SecureNumberKind(v) != nil else { continue }
+                let keyRule = rule?.key(archivedAs: field.key)
+                inlineBeforeMigration.insert(FieldName(type: type, key: PlistKey(keyRule?.renameTo ?? field.key)))
+            }
+        }
+    }
+
+    /// The custom classes, in the order first met, with the fields that hold
+    /// objects made optional: an object field of an archive can always be
+    /// `$null`, whatever the samples hold. In version 1's classes (read as
+    /// they are) every object field is optional; in version 2's, every one
+    /// but those the rules mark `required` and those boxed from an inline
+    /// primitive (which version 1 always wrote).
+    var classes: [SecureCodingClass] {
+        folded.map { c in
+            var c = c
+            let rule = rules.rule(for: ClassName(archived: c.archivedNames.first ?? c.swiftType))
+            for i in c.fields.indices where !c.fields[i].isInline && !c.fields[i].optional {
+                let key = c.fields[i].key
+                let required = migrating && (rule?.key(key)?.required == true
+                    || inlineBeforeMigration.contains(FieldName(type: c.swiftType, key: PlistKey(key))))
+                if !required { c.fields[i].optional = true }
+            }
+            return c
+        }
     }
 
     /// Folds every custom object of a graph into its class.
@@ -93,7 +144,7 @@ public struct SwiftCodegen: Sendable {
             let line = [o.className] + ancestors
             for (i, name) in line.enumerated() {
                 let c = entry(name, superclass: line.indices.contains(i + 1) ? line[i + 1].swiftType : nil)
-                if i == 0 { classes[c].add(found) }
+                if i == 0 { folded[c].add(found) }
             }
         }
     }
@@ -103,15 +154,15 @@ public struct SwiftCodegen: Sendable {
     private mutating func entry(_ name: ClassName, superclass: String?) -> Int {
         let type = name.swiftType
         if let i = classIndex[type] {
-            if !classes[i].archivedNames.contains(name.archived) { classes[i].archivedNames.append(name.archived) }
-            if classes[i].superclass == nil, let superclass, !descends(superclass, from: type) { classes[i].superclass = superclass }
+            if !folded[i].archivedNames.contains(name.archived) { folded[i].archivedNames.append(name.archived) }
+            if folded[i].superclass == nil, let superclass, !descends(superclass, from: type) { folded[i].superclass = superclass }
             return i
         }
         var c = SecureCodingClass(swiftType: type, archivedNames: [name.archived])
         if let superclass, !descends(superclass, from: type) { c.superclass = superclass }
-        classIndex[type] = classes.count
-        classes.append(c)
-        return classes.count - 1
+        classIndex[type] = folded.count
+        folded.append(c)
+        return folded.count - 1
     }
 
     /// True when `type` is `ancestor` or one of its known superclasses: making
@@ -121,7 +172,7 @@ public struct SwiftCodegen: Sendable {
         var next: String? = type
         while let name = next, seen.insert(name).inserted {
             if name == ancestor { return true }
-            next = classIndex[name].map { classes[$0].superclass } ?? nil
+            next = classIndex[name].map { folded[$0].superclass } ?? nil
         }
         return false
     }
@@ -146,13 +197,14 @@ public struct SwiftCodegen: Sendable {
     /// inline in some objects and referenced in others), as
     /// `TYPE.KEY: NOTE` lines.
     public var warnings: [String] {
-        classes.flatMap { c in c.fields.flatMap { f in f.notes.map { "\(c.swiftType).\(f.key): \($0)" } } }
+        folded.flatMap { c in c.fields.flatMap { f in f.notes.map { "\(c.swiftType).\(f.key): \($0)" } } }
     }
 
     /// `--secure-coding`: each custom class as it must look after the
     /// migration, and a function mapping the archived names to them.
     public var secureCodingSource: String {
         var out = "import Foundation\n"
+        let classes = classes
         let all = Dictionary(classes.map { ($0.swiftType, $0) }, uniquingKeysWith: { first, _ in first })
         let bases = Set(classes.compactMap(\.superclass))
         for c in classes { out += "\n" + SecureCodingRenderer.declaration(of: c, in: all, bases: bases) }

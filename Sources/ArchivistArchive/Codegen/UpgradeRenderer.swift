@@ -16,8 +16,9 @@ enum UpgradeRenderer {
                 arguments.append("\(name): nil")
                 continue
             }
-            guard f.optional == g.optional || g.optional else { throw unconvertible(r, g.key, "some objects of version 1 lack it") }
-            arguments.append("\(name): " + (try value(property, from: f.storage, to: g.storage, optional: f.optional, plan: plan, r, g.key)))
+            let converted = try value(property, from: f.storage, to: g.storage, optional: f.optional, plan: plan, r, g.key)
+            // Version 2 requires what version 1 may hold nil for: an object that lacks it throws.
+            arguments.append("\(name): " + (f.optional && !g.optional ? Self.required(converted, field: "\(r.targetType).\(name)") : converted))
         }
         return """
             extension \(r.reader.swiftType): Version1Object {
@@ -27,6 +28,12 @@ enum UpgradeRenderer {
             }
 
             """
+    }
+
+    /// An expression unwrapping an optional version-1 value that version 2
+    /// requires (`requiredField`, which throws naming the field when it is nil).
+    static func required(_ expression: String, field: String) -> String {
+        "try requiredField(\(expression), \(PlistValue.quoted(field)))"
     }
 
     /// The expression converting a version-1 field to version 2's type.
@@ -82,6 +89,15 @@ enum UpgradeRenderer {
         func names(_ pairs: [(String, String)]) -> String {
             pairs.isEmpty ? "[]" : "[\n" + pairs.map { "        (\(PlistValue.quoted($0.0)), \($0.1).self),\n" }.joined() + "    ]"
         }
+        let archived = version2.names.map(\.0)
+        let nameSet = "[" + archived.map { PlistValue.quoted($0) }.joined(separator: ", ") + "]"
+        var moduleNames: [String] = []
+        for name in archived {
+            let readable = ClassName(archived: name).readable
+            if let dot = readable.firstIndex(of: "."), !moduleNames.contains(String(readable[..<dot])) { moduleNames.append(String(readable[..<dot])) }
+        }
+        let modules = moduleNames.isEmpty ? "the one the rules name" : SwiftNames.comment(moduleNames.joined(separator: " and "))
+        let modulesLiteral = PlistValue.quoted(moduleNames.joined(separator: " and "))
         var conversions = ""
         for reader in readers where version1.roots.contains(reader) {
             if conversions.isEmpty { conversions = "        let conversion = Version1Conversion()\n" }
@@ -95,6 +111,10 @@ enum UpgradeRenderer {
             func decodeUpgradedArchive(_ data: Data) throws -> (root: Any, wasVersion2: Bool) {
                 let version2: [(name: String, type: AnyClass)] = \(names(version2.names))
                 let currentError: any Error
+                // Version 1 data of a class whose archived name version 2 shares (only its
+                // fields changed) fails here, and Foundation on Linux then prints a line
+                // ending in "The data may be corrupt." to standard error: the data is
+                // fine, and version 1 reads it next. (Names version 2 lacks are not tried.)
                 switch decodeArchiveRoot(data, allowing: \(classes(version2.roots)), classNames: version2) {
                 case .success(let root): return (root, true)
                 case .failure(let error): currentError = error
@@ -111,10 +131,19 @@ enum UpgradeRenderer {
             /// The archive as version 2 writes it: version 2 data comes back unchanged;
             /// version 1 data is read with the version-1 readers, converted and archived
             /// again with secure coding. Anything else throws an `ArchiveUpgradeError`
-            /// naming what the data holds.
+            /// naming what the data holds. `NSKeyedArchiver` names a Swift class by the
+            /// module it is built in, so the class names written are checked: built into a
+            /// module other than \(modules), this throws naming the module, rather than
+            /// writing an archive version 2 cannot read.
             func upgradeArchive(_ data: Data) throws -> Data {
                 let decoded = try decodeUpgradedArchive(data)
-                return decoded.wasVersion2 ? data : try NSKeyedArchiver.archivedData(withRootObject: decoded.root, requiringSecureCoding: true)
+                if decoded.wasVersion2 { return data }
+                let upgraded = try NSKeyedArchiver.archivedData(withRootObject: decoded.root, requiringSecureCoding: true)
+                let version2: Set<String> = \(nameSet)
+                if let wrong = archivedClassNames(upgraded)?.first(where: { isSwiftClassName($0) && !version2.contains($0) }) {
+                    throw ArchiveUpgradeError("this build archives \\(wrong), which version 2 does not read: build this file into module " + \(modulesLiteral))
+                }
+                return upgraded
             }
 
             """
@@ -229,6 +258,15 @@ enum UpgradeRenderer {
             func upgraded(_ conversion: Version1Conversion) throws -> Version2
         }
 
+        /// The value of a version-1 field that version 2 requires; throws when this
+        /// archive holds nil there (or lacks the field).
+        func requiredField<Value>(_ value: Value?, _ field: String) throws -> Value {
+            guard let value else {
+                throw ArchiveUpgradeError("\\(field) is nil in this version-1 archive, and version 2 requires it")
+            }
+            return value
+        }
+
         /// Upgrades version-1 objects, each once, so that objects the archive shares stay shared.
         final class Version1Conversion {
             private var done: [ObjectIdentifier: Any] = [:]
@@ -259,17 +297,10 @@ enum UpgradeRenderer {
             /// The error for data neither version reads, naming what it holds.
             init(found data: Data, version2: any Error, version1: any Error) {
                 let found: String
-                if let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) {
-                    if let archive = plist as? [String: Any], archive["$archiver"] as? String == "NSKeyedArchiver" {
-                        let objects = archive["$objects"] as? [Any] ?? []
-                        var names: [String] = []
-                        for case let object as [String: Any] in objects {
-                            if let name = object["$classname"] as? String, !names.contains(name) { names.append(name) }
-                        }
-                        found = "a keyed archive of " + (names.isEmpty ? "no class" : names.joined(separator: ", "))
-                    } else {
-                        found = "a property list that is no keyed archive"
-                    }
+                if let names = archivedClassNames(data) {
+                    found = "a keyed archive of " + (names.isEmpty ? "no class" : names.joined(separator: ", "))
+                } else if (try? PropertyListSerialization.propertyList(from: data, format: nil)) != nil {
+                    found = "a property list that is no keyed archive"
                 } else if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
                     found = "JSON (\\(data.count) bytes)"
                 } else {
@@ -285,10 +316,34 @@ enum UpgradeRenderer {
             }
         }
 
+        /// The class names (`$classname`) of a keyed archive's objects, each once; nil
+        /// for data that is no keyed archive.
+        private func archivedClassNames(_ data: Data) -> [String]? {
+            guard let archive = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any],
+                  archive["$archiver"] as? String == "NSKeyedArchiver" else { return nil }
+            var names: [String] = []
+            for case let object as [String: Any] in archive["$objects"] as? [Any] ?? [] {
+                if let name = object["$classname"] as? String, !names.contains(name) { names.append(name) }
+            }
+            return names
+        }
+
+        /// True for the archived name of a Swift class (its module and name, or its
+        /// mangled name); Foundation's classes have neither.
+        private func isSwiftClassName(_ name: String) -> Bool {
+            name.contains(".") || name.hasPrefix("_Tt")
+        }
+
         /// The root object of an archive, decoded under secure coding on a fresh
         /// unarchiver (a failed decoding spoils one) that maps `classNames` to their
-        /// classes and allows `classes` at the top.
+        /// classes and allows `classes` at the top. An archive holding a Swift class
+        /// that `classNames` does not map is refused before decoding: Foundation on
+        /// Linux would print "Invalid class ... The data may be corrupt" to standard
+        /// error for it, as if the user's data were damaged.
         private func decodeArchiveRoot(_ data: Data, allowing classes: [AnyClass], classNames: [(name: String, type: AnyClass)]) -> Result<Any, any Error> {
+            if let unknown = archivedClassNames(data)?.first(where: { name in isSwiftClassName(name) && !classNames.contains { $0.name == name } }) {
+                return .failure(ArchiveUpgradeError("no class of it is archived as \\(unknown)"))
+            }
             do {
                 let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
                 unarchiver.decodingFailurePolicy = .setErrorAndReturn

@@ -7,7 +7,7 @@ import ArchivistCore
 ///   "classes": {
 ///     "ScaryCreatures.ScaryCreatureData": {
 ///       "renameTo": "ScaryCreatures2.ScaryCreatureData",
-///       "keys": { "Rating": { "box": true }, "Name": { "renameTo": "Title" }, "Obsolete": { "remove": true } }
+///       "keys": { "Rating": { "box": true }, "Name": { "renameTo": "Title", "required": true }, "Obsolete": { "remove": true } }
 ///     }
 ///   },
 ///   "boxPrimitives": true,
@@ -32,15 +32,21 @@ public struct MigrationRules: Sendable, Equatable {
         public var box: Bool?
         /// Remove the field.
         public var remove: Bool
+        /// Version 2 always holds an object here (never nil): the code
+        /// `codegen` writes declares the field non-optional. Without it, a
+        /// field holding an object is optional in that code, since an object
+        /// field of an archive can always be `$null` whatever one sample holds.
+        public var required: Bool
 
         /// A rule for `key`: rename it, box or leave inline its primitive
-        /// (nil follows the file's `boxPrimitives`), or remove it, as
-        /// `"keys": {"KEY": {...}}` says in a rules file.
-        public init(key: String, renameTo: String? = nil, box: Bool? = nil, remove: Bool = false) {
+        /// (nil follows the file's `boxPrimitives`), remove it, or mark it
+        /// required, as `"keys": {"KEY": {...}}` says in a rules file.
+        public init(key: String, renameTo: String? = nil, box: Bool? = nil, remove: Bool = false, required: Bool = false) {
             self.key = key
             self.renameTo = renameTo
             self.box = box
             self.remove = remove
+            self.required = required
         }
 
         /// True when this rule is about `name`, before or after a rename.
@@ -206,13 +212,14 @@ public struct MigrationRules: Sendable, Equatable {
                 let at = path + ".keys." + pathComponent(key)
                 guard !key.isEmpty else { throw fail(at, "a key is empty") }
                 let k = try dictionary(keyBody, at: at)
-                try onlyFields(k, ["renameTo", "box", "remove"], at: at)
+                try onlyFields(k, ["renameTo", "box", "remove", "required"], at: at)
                 let keyRule = KeyRule(key: key,
                                       renameTo: try k["renameTo"].map { try self.name($0, at: at + ".renameTo") },
                                       box: try k["box"].map { try bool($0, at: at + ".box") },
-                                      remove: try k["remove"].map { try bool($0, at: at + ".remove") } ?? false)
-                if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil {
-                    throw fail(at, "remove cannot be combined with renameTo or box")
+                                      remove: try k["remove"].map { try bool($0, at: at + ".remove") } ?? false,
+                                      required: try k["required"].map { try bool($0, at: at + ".required") } ?? false)
+                if keyRule.remove, keyRule.renameTo != nil || keyRule.box != nil || keyRule.required {
+                    throw fail(at, "remove cannot be combined with renameTo, box or required")
                 }
                 if let target = keyRule.renameTo, let clash = earliest(renamedTo[PlistKey(target)], keptAs[PlistKey(target)]) {
                     throw fail(at + ".renameTo", "\"\(target)\" is also the name of key \"\(keyRules[clash].key)\" after migration")

@@ -85,7 +85,7 @@ final class SwiftCodegenTests: XCTestCase {
         try codegen.add(try PlistTree(archive))
         let source = codegen.secureCodingSource
         XCTAssertTrue(source.contains("final class C19999: NSObject, NSSecureCoding {"))
-        XCTAssertTrue(source.contains(#"        guard let next = coder.decodeObject(of: C1.self, forKey: "next") else { return nil }"#))
+        XCTAssertTrue(source.contains(#"        self.next = coder.containsValue(forKey: "next") ? coder.decodeObject(of: C1.self, forKey: "next") : nil"#))
         XCTAssertTrue(codegen.allowedClassesSource.contains("C19999.self]"))
     }
 
@@ -96,6 +96,29 @@ final class SwiftCodegenTests: XCTestCase {
             ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
             ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array([.string("$null"), object, classDict, .string("v")])),
         ])))
+    }
+
+    /// A field that holds an object can hold nil in any archive, whatever the
+    /// sample holds: it is optional unless the rules mark it required. A
+    /// primitive that the archive held inline is never nil, boxed or not.
+    func testObjectFieldsAreOptionalUnlessRequired() throws {
+        let sample = try archive(className: "App.User", fields: [("name", .uid(3)), ("email", .uid(3)), ("age", .int(36))])
+        let rules = MigrationRules(classes: [.init(name: "App.User", renameTo: "App2.User", keys: [.init(key: "name", required: true)])])
+        var codegen = SwiftCodegen(rules: rules)
+        try codegen.add(sample)
+        let source = codegen.secureCodingSource
+        XCTAssertTrue(source.contains("    var age: Int\n    var email: String?\n    var name: String\n")
+                      || source.contains("    var name: String\n    var email: String?\n    var age: Int\n"), source)
+        XCTAssertTrue(source.contains(#"        guard let name = coder.decodeObject(of: NSString.self, forKey: "name") as String? else { return nil }"#), source)
+        XCTAssertTrue(source.contains(#"        self.email = coder.containsValue(forKey: "email") ? coder.decodeObject(of: NSString.self, forKey: "email") as String? : nil"#), source)
+        XCTAssertTrue(source.contains(#"        guard let age = coder.decodeObject(of: NSNumber.self, forKey: "age")?.intValue else { return nil }"#), source)
+
+        var plain = SwiftCodegen()
+        try plain.add(sample)
+        XCTAssertTrue(plain.secureCodingSource.contains("    var name: String?\n"), plain.secureCodingSource)
+
+        let parsed = try MigrationRules(bytes: Array(#"{"classes": {"App.User": {"renameTo": "App2.User", "keys": {"name": {"required": true}}}}}"#.utf8))
+        XCTAssertEqual(parsed, rules)
     }
 
     /// Class names and keys come from the archive: a name that is no Swift
@@ -115,7 +138,7 @@ final class SwiftCodegenTests: XCTestCase {
         let source = codegen.secureCodingSource
         XCTAssertFalse(source.contains("\nfunc evil"), source)
         XCTAssertTrue(source.contains(#"forKey: "k\"\n}\nfunc evil() {")"#), source)
-        XCTAssertTrue(source.contains("    var descriptionField: String\n"), source)
+        XCTAssertTrue(source.contains("    var descriptionField: String?\n"), source)
 
         let schema = try CodableSchema(archive(className: "App.X {}\nfunc evil() {}\nclass Y", fields: [("a\nfunc evil() {}", .uid(3))]))
         XCTAssertFalse(schema.swift.contains("\nfunc evil"), schema.swift)

@@ -55,13 +55,13 @@ final class MigrationRulesTests: XCTestCase {
     func testMistakesAreLocated() {
         assertError(#"{"clases": {}}"#, #"clases: unknown field "clases"; expected classes, boxPrimitives, allowedClasses or typeKey"#)
         assertError(#"{"classes": {"A": {"rename": "B"}}}"#, #"classes.A.rename: unknown field "rename"; expected renameTo, keys, unwrap or typeName"#)
-        assertError(#"{"classes": {"A": {"keys": {"k": {"bx": true}}}}}"#, #"classes.A.keys.k.bx: unknown field "bx"; expected renameTo, box or remove"#)
+        assertError(#"{"classes": {"A": {"keys": {"k": {"bx": true}}}}}"#, #"classes.A.keys.k.bx: unknown field "bx"; expected renameTo, box, remove or required"#)
         assertError(#"{"boxPrimitives": "yes"}"#, "boxPrimitives: is a string, not true or false")
         assertError(#"{"allowedClasses": "A"}"#, "allowedClasses: is a string, not an array of class names")
         assertError(#"{"allowedClasses": ["A", 3]}"#, "allowedClasses[1]: is an integer, not a name")
         assertError(#"{"classes": {"A": {"renameTo": ""}}}"#, "classes.A.renameTo: is empty")
         assertError(#"{"classes": {"A": {}}}"#, "classes.A: says nothing to do: give renameTo, keys, unwrap or typeName")
-        assertError(#"{"classes": {"A": {"keys": {"k": {"remove": true, "box": true}}}}}"#, "classes.A.keys.k: remove cannot be combined with renameTo or box")
+        assertError(#"{"classes": {"A": {"keys": {"k": {"remove": true, "box": true}}}}}"#, "classes.A.keys.k: remove cannot be combined with renameTo, box or required")
         assertError(#"{"classes": {"A": {"keys": {"a": {"renameTo": "c"}, "b": {"renameTo": "c"}}}}}"#,
                     #"classes.A.keys.b.renameTo: "c" is also the name of key "a" after migration"#)
         assertError(#"{"classes": {"MusicBox.CPU.CPUCoder": {"renameTo": "X"}, "_TtCV8MusicBox3CPU8CPUCoder": {"renameTo": "Y"}}}"#,
