@@ -16,8 +16,8 @@ extension Archivist {
         Console.start()
         // Names that are not UTF-8 keep their bytes (see CommandLineBytes).
         let arguments = CommandLineBytes.arguments
-        if let command = PlutilHabits.suggestion(for: arguments), let verb = arguments.first {
-            Console.error("Error: Unknown option '\(verb)' (archivist does not take plutil's options)")
+        if let (option, command) = PlutilHabits.suggestion(for: arguments) {
+            Console.error("Error: Unknown option '\(option)' (archivist does not take plutil's options)")
             Console.error("did you mean: \(command)")
             exit(withError: ExitCode.validationFailure)
         }

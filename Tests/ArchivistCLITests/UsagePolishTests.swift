@@ -1,0 +1,22 @@
+import Foundation
+import XCTest
+
+/// Usage that points the right way: plutil's flag after `convert`, a word
+/// that is no subcommand, negative numbers, misspelt keys, `lint -r`, and
+/// colour on every command that prints results.
+extension CLITests {
+    /// plutil's `-convert FORMAT` after archivist's `convert` is answered as
+    /// plutil's other spellings are: the archivist command that does it.
+    func testPlutilConvertFlagAfterConvert() throws {
+        make("Info.plist", "<plist><dict/></plist>")
+        let r = try run(["convert", "Info.plist", "-convert", "xml1"])
+        XCTAssertEqual(r.status, 64)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, "Error: Unknown option '-convert' (archivist does not take plutil's options)\ndid you mean: archivist convert Info.plist --to xml1\n")
+        let output = try run(["convert", "-convert", "json", "My Info.plist", "-o", "out.json"])
+        XCTAssertEqual(output.stderr, "Error: Unknown option '-convert' (archivist does not take plutil's options)\ndid you mean: archivist convert 'My Info.plist' -o out.json --to json\n")
+        // The suggestion works as it says.
+        let suggested = try run(["convert", "Info.plist", "--to", "xml1"])
+        XCTAssertEqual(suggested.status, 0, suggested.stderr)
+    }
+}
