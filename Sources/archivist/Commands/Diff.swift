@@ -63,7 +63,21 @@ struct Diff: ParsableCommand {
         } else {
             for line in diff.lines { Console.output(line) }
         }
+        if let note = Self.widthNote(diff.widthChanges) { Console.error(note) }
         if !diff.changes.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The one note for reals that only changed width (a 32-bit real
+    /// written back as 64-bit, the same number as a 32-bit float), which are
+    /// not changes; nil when there are none.
+    static func widthNote(_ paths: [String]) -> String? {
+        guard let first = paths.first else { return nil }
+        let place = first.isEmpty ? "(top level)" : first
+        let more = paths.count > 1 ? " and \(paths.count - 1) more" : ""
+        let what = paths.count == 1
+            ? "a real differs only in width (32-bit on one side, 64-bit on the other) but is the same number as a 32-bit float: not a change"
+            : "\(paths.count) reals differ only in width (32-bit on one side, 64-bit on the other) but are the same numbers as 32-bit floats: not changes"
+        return "note: \(what) (\(place)\(more))"
     }
 
     /// The exit status for "could not compare", as diff(1), cmp and git use it.
