@@ -75,7 +75,7 @@ struct StoreRowOptions: ParsableArguments {
         try column.forEachRow(in: db, row: row, selection: selection) { selected in
             found = true
             guard case .blob(let bytes)? = selected.value else {
-                if let row { throw PlistError(.io, "row \(row) of \(column.label) holds NULL or a value that is not a blob") }
+                if let row { throw PlistError(.io, BlobColumn.notABlobMessage(row: row, of: column.label, holding: selected.value)) }
                 if let value = selected.value { others.append((selected.rowid, value.typeName)) }
                 return
             }
