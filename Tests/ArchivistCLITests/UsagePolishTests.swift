@@ -19,4 +19,17 @@ extension CLITests {
         let suggested = try run(["convert", "Info.plist", "--to", "xml1"])
         XCTAssertEqual(suggested.status, 0, suggested.stderr)
     }
+
+    /// `get` with a misspelt key suggests the close one.
+    func testGetSuggestsTheKeyMeant() throws {
+        let info = corpus("foundation/info-plist.xml.plist")
+        let r = try run(["get", info, "CFBundleIdentifer"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "\(info): error: CFBundleIdentifer: no key \"CFBundleIdentifer\" (dictionary of 5 keys; did you mean \"CFBundleIdentifier\"?)\n")
+        let nothingClose = try run(["get", info, "Unrelated"])
+        XCTAssertEqual(nothingClose.stderr, "\(info): error: Unrelated: no key \"Unrelated\" (dictionary of 5 keys)\n")
+        // Through an archive: a field of an object.
+        let field = try run(["get", corpus("archives/scary-creature-v1.plist"), "root.Ratng"])
+        XCTAssertTrue(field.stderr.contains("; did you mean \"Rating\"?)"), field.stderr)
+    }
 }
