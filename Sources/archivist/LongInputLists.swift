@@ -21,6 +21,10 @@ extension Archivist {
             Console.error("did you mean: \(command)")
             exit(withError: ExitCode.validationFailure)
         }
+        if let lines = UnknownSubcommand.message(for: arguments) {
+            for line in lines { Console.error(line) }
+            exit(withError: ExitCode.validationFailure)
+        }
         guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
               let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
               var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {

@@ -20,6 +20,21 @@ extension CLITests {
         XCTAssertEqual(suggested.status, 0, suggested.stderr)
     }
 
+    /// A first word that is no subcommand says so, with the close ones.
+    func testUnknownSubcommandIsNamed() throws {
+        let cat = try run(["cat", "x"])
+        XCTAssertEqual(cat.status, 64)
+        XCTAssertEqual(cat.stderr, """
+            Error: 'cat' is not an archivist subcommand; did you mean 'dump'?
+            Subcommands: convert, lint, dump, classes, migrate, schema, codegen, get, set, remove, info, diff (archivist help SUBCOMMAND says more)
+
+            """)
+        XCTAssertTrue(try run(["lnit", "x"]).stderr.hasPrefix("Error: 'lnit' is not an archivist subcommand; did you mean 'lint'?\n"))
+        XCTAssertTrue(try run(["conv", "x"]).stderr.hasPrefix("Error: 'conv' is not an archivist subcommand; did you mean 'convert'?\n"))
+        XCTAssertTrue(try run(["frobnicate"]).stderr.hasPrefix("Error: 'frobnicate' is not an archivist subcommand\nSubcommands: "))
+        XCTAssertEqual(try run(["help", "lint"]).status, 0, "help is no unknown subcommand")
+    }
+
     /// `get` with a misspelt key suggests the close one.
     func testGetSuggestsTheKeyMeant() throws {
         let info = corpus("foundation/info-plist.xml.plist")
