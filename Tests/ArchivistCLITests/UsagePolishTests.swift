@@ -35,6 +35,20 @@ extension CLITests {
         XCTAssertEqual(try run(["help", "lint"]).status, 0, "help is no unknown subcommand")
     }
 
+    /// A negative number after an option that takes a number is that
+    /// option's value, so the message says what the option takes.
+    func testNegativeNumbersAreValues() throws {
+        make("a.plist", "<plist><array/></plist>")
+        let depth = try run(["dump", "--depth", "-1", "a.plist"])
+        XCTAssertEqual(depth.status, 64)
+        XCTAssertTrue(depth.stderr.hasPrefix("Error: --depth takes a number of levels, 0 or more.\n"), depth.stderr)
+        let limit = try run(["lint", "--max-depth", "-5", "a.plist"])
+        XCTAssertEqual(limit.status, 64)
+        XCTAssertTrue(limit.stderr.hasPrefix("Error: --max-depth takes a number of at least 1.\n"), limit.stderr)
+        let jobs = try run(["convert", "a.plist", "--to", "json", "--jobs", "-2"])
+        XCTAssertTrue(jobs.stderr.contains("at least 1"), jobs.stderr)
+    }
+
     /// `get` with a misspelt key suggests the close one.
     func testGetSuggestsTheKeyMeant() throws {
         let info = corpus("foundation/info-plist.xml.plist")

@@ -54,7 +54,7 @@ struct Dump: ParsableCommand {
     @Flag(help: "Show the plain tree, with UIDs, without resolving an archive.")
     var raw = false
 
-    @Option(help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
     var depth: Int?
 
     @Flag(help: "Print the same view as JSON, for programs (--format json).")

@@ -112,7 +112,7 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var folders: FolderOptions
 
-    @Option(help: ArgumentHelp("Files checked at once (default: the number of cores); what is printed does not depend on it.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Files checked at once (default: the number of cores); what is printed does not depend on it.", valueName: "N"))
     var jobs: Int?
 
     @OptionGroup var store: StoreRowOptions

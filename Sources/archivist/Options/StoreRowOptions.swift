@@ -21,7 +21,7 @@ struct StoreRow {
 struct StoreRowOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("With --sqlite, only the blob of this rowid (Core Data's Z_PK).", valueName: "ID"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --sqlite, only the blob of this rowid (Core Data's Z_PK).", valueName: "ID"))
     var row: Int64?
 
     @Option(name: .customLong("label-column"), help: ArgumentHelp("With --sqlite, label each row with this column's value too (an iOS backup's relativePath).", valueName: "NAME"))
