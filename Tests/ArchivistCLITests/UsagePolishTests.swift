@@ -61,4 +61,47 @@ extension CLITests {
         let field = try run(["get", corpus("archives/scary-creature-v1.plist"), "root.Ratng"])
         XCTAssertTrue(field.stderr.contains("; did you mean \"Rating\"?)"), field.stderr)
     }
+
+    /// `lint -r` is `convert -r`'s flag, accepted: lint always recurses.
+    func testLintTakesRecursive() throws {
+        make("docs/sub/a.plist", "<plist><array/></plist>")
+        let plain = try run(["lint", "docs"])
+        XCTAssertEqual(plain.stdout, "docs/sub/a.plist: OK\n")
+        for flag in ["-r", "--recursive"] {
+            let r = try run(["lint", flag, "docs"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout, plain.stdout)
+        }
+    }
+
+    /// lint and diff colour results as dump does: `--color always|never`,
+    /// and on a terminal unless NO_COLOR is set.
+    func testLintAndDiffColourResults() throws {
+        make("good.plist", "<plist><array/></plist>")
+        make("bad.json", "[1,]")
+        make("other.plist", "<plist><array><integer>1</integer></array></plist>")
+        let lint = try run(["lint", "--color", "always", "good.plist", "bad.json"])
+        XCTAssertEqual(lint.stdout, "\u{1B}[32mgood.plist: OK\u{1B}[0m\n\u{1B}[31mbad.json:1:3: error: trailing comma before ']'\u{1B}[0m\n")
+        XCTAssertEqual(try run(["lint", "--color", "never", "good.plist"]).stdout, "good.plist: OK\n")
+        XCTAssertEqual(try run(["lint", "good.plist"]).stdout, "good.plist: OK\n", "auto: no colour into a pipe")
+        let diff = try run(["diff", "--color", "always", "good.plist", "other.plist"])
+        XCTAssertEqual(diff.status, 1)
+        XCTAssertEqual(diff.stdout, "\u{1B}[32m+ 0: integer 1\u{1B}[0m\n")
+        let removed = try run(["diff", "--color", "always", "other.plist", "good.plist"])
+        XCTAssertEqual(removed.stdout, "\u{1B}[31m- 0: integer 1\u{1B}[0m\n")
+
+        // On a terminal (script(1) gives one), auto colours unless NO_COLOR is set.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("needs script(1) for a terminal") }
+        let archivist = Self.productsDirectory.appendingPathComponent("archivist").path
+        func onTerminal(_ environment: String) throws -> String {
+            try run(executable: URL(fileURLWithPath: "/usr/bin/env"),
+                    [environment, "/usr/bin/script", "-qec", "'\(archivist)' lint good.plist; '\(archivist)' diff good.plist other.plist", "/dev/null"]).stdout
+        }
+        let coloured = try onTerminal("NO_COLOR=")
+        XCTAssertTrue(coloured.contains("\u{1B}[32mgood.plist: OK\u{1B}[0m"), coloured)
+        XCTAssertTrue(coloured.contains("\u{1B}[32m+ 0: integer 1\u{1B}[0m"), coloured)
+        let plain = try onTerminal("NO_COLOR=1")
+        XCTAssertFalse(plain.contains("\u{1B}["), plain)
+        XCTAssertTrue(plain.contains("good.plist: OK"), plain)
+    }
 }

@@ -35,6 +35,9 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print JSON: [{\"change\", \"path\", \"old\", \"new\", \"oldType\", \"newType\"}].")
     var json = false
 
+    @Option(help: ColorChoice.help)
+    var color: ColorChoice = .auto
+
     func run() throws {
         // Status 1 means the files differ: a failed write is "could not compare".
         Console.outputFailureStatus = Self.couldNotCompare.rawValue
@@ -61,7 +64,12 @@ struct Diff: ParsableCommand {
             let bytes = try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
             Console.data(String(decoding: bytes, as: UTF8.self))
         } else {
-            for line in diff.lines { Console.output(line) }
+            // In colour as git diff shows them: added green, removed red, changed yellow.
+            let painted = color.enabled
+            for (line, change) in zip(diff.lines, diff.changes) {
+                let shade: LineColor = change.kind == .added ? .green : change.kind == .removed ? .red : .yellow
+                Console.output(line, color: painted ? shade : nil)
+            }
         }
         if let note = Self.widthNote(diff.widthChanges) { Console.error(note) }
         if !diff.changes.isEmpty { throw ExitCode.failure }

@@ -74,7 +74,7 @@ struct Dump: ParsableCommand {
     @Flag(help: "A text for diffs: sorted keys and fields, labels in order of appearance, no colour (for git's textconv).")
     var stable = false
 
-    @Option(help: ArgumentHelp("Colour: auto (a terminal without NO_COLOR or TERM=dumb), always or never.", valueName: "WHEN"))
+    @Option(help: ColorChoice.help)
     var color: ColorChoice = .auto
 
     @Option(name: .customLong("key-path"), help: ArgumentHelp("Show only what a dotted key path leads to (root.items.0.name; \\. for a dot).", valueName: "PATH"))

@@ -110,6 +110,12 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Write FILE when every input is valid, remove it otherwise (an output for build systems).", valueName: "FILE"))
     var stamp: String?
 
+    @Flag(name: [.customShort("r"), .long], help: "Accepted as convert takes it: lint always searches folders recursively.")
+    var recursive = false
+
+    @Option(help: ColorChoice.help)
+    var color: ColorChoice = .auto
+
     @OptionGroup var folders: FolderOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Files checked at once (default: the number of cores); what is printed does not depend on it.", valueName: "N"))
@@ -182,7 +188,7 @@ struct Lint: ParsableCommand {
     private func check(excluding settings: LintConfig?) throws {
         let (policy, ruleSet) = try securePolicy()
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
-        var reporter = LintReporter(format: format, quiet: quiet)
+        var reporter = LintReporter(format: format, quiet: quiet, color: color.enabled)
         let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
         // Every input is listed first, so that checking can run on several
         // threads while what is printed stays in input order.
