@@ -104,4 +104,74 @@ extension CLITests {
         XCTAssertFalse(plain.contains("\u{1B}["), plain)
         XCTAssertTrue(plain.contains("good.plist: OK"), plain)
     }
+
+    /// The subcommands, from the command's own description.
+    private func subcommandNames() throws -> [String] {
+        let dump = try run(["--experimental-dump-help"])
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: dump.output) as? [String: Any])
+        let command = try XCTUnwrap(root["command"] as? [String: Any])
+        return (command["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }.filter { $0 != "help" }
+    }
+
+    /// Help text breaks lines where they are full or where a sentence ends,
+    /// never mid-sentence with room left (`(diff: the files` / `differ)`),
+    /// and lists an option's values once.
+    func testHelpBreaksNoSentenceAndListsValuesOnce() throws {
+        let names = try subcommandNames()
+        XCTAssertEqual(names.count, 12, "\(names)")
+        for name in [nil] + names.map(Optional.some) {
+            let help = try run(name.map { ["help", $0] } ?? ["--help"])
+            XCTAssertEqual(help.status, 0, help.stderr)
+            let lines = help.stdout.components(separatedBy: "\n")
+            for (line, next) in zip(lines, lines.dropFirst()) where !line.isEmpty && !line.hasPrefix(" ") && !next.hasPrefix(" ") {
+                guard let word = next.split(separator: " ").first, let last = line.last else { continue }
+                // ArgumentParser fills lines to 79 columns: a shorter one followed by a word that fits was broken by hand.
+                XCTAssertTrue(".:;?!)".contains(last) || line.count + 1 + word.count > 79,
+                              "\(name ?? "archivist"): a line broken mid-sentence: \"\(line)\" / \"\(next)\"")
+            }
+            XCTAssertFalse(help.stdout.contains("(values: "), "\(name ?? "archivist"): values are listed once, each with what it means")
+        }
+        let convert = try run(["convert", "--help"]).stdout
+        XCTAssertTrue(convert.contains("""
+              --to <FORMAT>           The format to write (plutil's xml1 and binary1 are
+                                      taken too).
+                    xml               - XML, as Foundation writes it (plutil's xml1)
+            """), convert)
+    }
+
+    /// The manual page, made as tools/release/build and tools/install make it
+    /// (swift-argument-parser's generate-manual, then tools/manual-page), has
+    /// no mdoc warning or error.
+    func testManualPageIsCleanForMandoc() throws {
+        guard let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("needs mandoc (apt-get install mandoc)")
+        }
+        let root = Self.packageRoot
+        let checkout = root.appendingPathComponent(".build/checkouts/swift-argument-parser")
+        guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
+            throw XCTSkip("needs swift-argument-parser's checkout in .build/checkouts")
+        }
+        // generate-manual, built once from a copy of the checkout into .build/manual-tool.
+        let tool = root.appendingPathComponent(".build/manual-tool")
+        let source = tool.appendingPathComponent("swift-argument-parser")
+        if !FileManager.default.fileExists(atPath: source.path) {
+            try FileManager.default.createDirectory(at: tool, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: checkout, to: source)
+        }
+        let build = try run(executable: URL(fileURLWithPath: "/usr/bin/env"),
+                            ["swift", "build", "--package-path", source.path, "--scratch-path", tool.appendingPathComponent("build").path,
+                             "--product", "generate-manual"])
+        XCTAssertEqual(build.status, 0, build.stdout + build.stderr)
+        let generator = tool.appendingPathComponent("build/debug/generate-manual")
+        let archivist = Self.productsDirectory.appendingPathComponent("archivist")
+        let generated = try run(executable: generator, [archivist.path, "--date", "2026-01-01", "--output-directory", work.path])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let page = try run(executable: root.appendingPathComponent("tools/manual-page"), [work.appendingPathComponent("archivist.1").path, "0.1.0"])
+        XCTAssertEqual(page.status, 0, page.stderr)
+        XCTAssertTrue(page.stdout.contains("\n.Os Archivist 0.1.0\n"), page.stdout)
+        XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent("page.1").path, contents: page.output))
+        let lint = try run(executable: URL(fileURLWithPath: mandoc), ["-T", "lint", "-W", "warning", "page.1"])
+        XCTAssertEqual(lint.stdout + lint.stderr, "", "mandoc -T lint -W warning")
+        XCTAssertEqual(lint.status, 0)
+    }
 }

@@ -8,17 +8,18 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two property lists or archives by structure.",
         discussion: """
-            The files may be in any formats: an XML and a binary plist of the same tree are
-            equal. Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: ...'
+            The files may be in any formats: an XML and a binary plist of the same tree are equal.
+            Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: TYPE VALUE' \
             (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
-            Keyed archives (and NSArchiver typedstreams, read as the keyed archives they
-            hold) are compared as object graphs ($top.root.field...), so an object
-            stored at another $objects index is not a change, while what migrate changes is:
-            a class renamed ('~ root: class A -> B'), a key renamed or removed, an inline
-            primitive boxed ('~ root.Rating: inline real 3.5 -> NSNumber 3.5'). Property
-            lists in data are compared by content. Exit status, as diff(1), cmp and git use
-            it: 0 when equal, 1 when different, 2 when they could not be compared (a file
-            cannot be read or is not a property list), 64 for usage errors.
+            Keyed archives (and NSArchiver typedstreams, read as the keyed archives they hold) are \
+            compared as object graphs ($top.root.field...), so an object stored at another \
+            $objects index is not a change, while what migrate changes is: a class renamed ('~ \
+            root: class A -> B'), a key renamed or removed, an inline primitive boxed ('~ \
+            root.Rating: inline real 3.5 -> NSNumber 3.5').
+            Property lists in data are compared by content.
+            Exit status, as diff(1), cmp and git use it: 0 when equal, 1 when different, 2 when \
+            they could not be compared (a file cannot be read or is not a property list), 64 for \
+            usage errors.
 
             Examples:
               archivist diff Info.plist Info-new.plist

@@ -12,7 +12,11 @@ enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
     case auto, always, never
 
     /// The option's help, the same on every command.
-    static let help = ArgumentHelp("Colour: auto (a terminal without NO_COLOR or TERM=dumb), always or never.", valueName: "WHEN")
+    static let help = ArgumentHelp("Colour results.", valueName: "WHEN")
+
+    static var allValueDescriptions: [String: String] {
+        ["auto": "on a terminal, unless NO_COLOR is set or TERM is dumb", "always": "always", "never": "never"]
+    }
 
     /// True when colour is used: always, never, or (auto) when standard
     /// output is a terminal, `NO_COLOR` is unset or empty (no-color.org) and
