@@ -17,6 +17,8 @@ struct Diff: ParsableCommand {
             root: class A -> B'), a key renamed or removed, an inline primitive boxed ('~ \
             root.Rating: inline real 3.5 -> NSNumber 3.5').
             Property lists in data are compared by content.
+            A real stored in 32 bits on one side and 64 on the other is no change when it is the \
+            same number as a 32-bit float: one note on standard error says so.
             Exit status, as diff(1), cmp and git use it: 0 when equal, 1 when different, 2 when \
             they could not be compared (a file cannot be read or is not a property list), 64 for \
             usage errors.

@@ -62,6 +62,7 @@ struct Lint: ParsableCommand {
             and --exclude filter the files found in them, and a file found in a folder that cannot \
             be a property list at all (an image) is skipped and counted (--verbose lists them).
             A named file is always checked.
+            -r (--recursive), as convert takes it, is accepted and changes nothing.
             Files that cannot be read are reported on standard error.
             With --rules, a class the rules name that occurs in none of the inputs' archives is an \
             error (status 64) and a key rule no object has is a warning, both with near misses \
