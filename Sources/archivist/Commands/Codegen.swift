@@ -16,7 +16,7 @@ struct Codegen: ParsableCommand {
             with supportsSecureCoding, init?(coder:) reading every field with \
             decodeObject(of:forKey:) and the classes it needs (boxed numbers as NSNumber; \
             primitives the rules keep inline with decodeInteger, decodeDouble, decodeFloat or \
-            decodeBool), encode(with:) to match, and registerArchivedClassNames().
+            decodeBool), encode(with:) to match, and the function registerArchivedClassNames.
 
             --allowed-classes: the classes for unarchivedObject(ofClasses:from:).
 
