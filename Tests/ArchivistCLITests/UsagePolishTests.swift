@@ -141,7 +141,7 @@ extension CLITests {
 
     /// The manual page, made as tools/release/build and tools/install make it
     /// (swift-argument-parser's generate-manual, then tools/manual-page), has
-    /// no mdoc warning or error.
+    /// nothing `mandoc -T lint` reports but the version on its .Os line.
     func testManualPageIsCleanForMandoc() throws {
         guard let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"].first(where: FileManager.default.isExecutableFile) else {
             throw XCTSkip("needs mandoc (apt-get install mandoc)")
@@ -170,8 +170,12 @@ extension CLITests {
         XCTAssertEqual(page.status, 0, page.stderr)
         XCTAssertTrue(page.stdout.contains("\n.Os Archivist 0.1.0\n"), page.stdout)
         XCTAssertTrue(FileManager.default.createFile(atPath: work.appendingPathComponent("page.1").path, contents: page.output))
-        let lint = try run(executable: URL(fileURLWithPath: mandoc), ["-T", "lint", "-W", "warning", "page.1"])
-        XCTAssertEqual(lint.stdout + lint.stderr, "", "mandoc -T lint -W warning")
-        XCTAssertEqual(lint.status, 0)
+        let lint = try run(executable: URL(fileURLWithPath: mandoc), ["-T", "lint", "page.1"])
+        // The version on the .Os line is on purpose (tools/release/test checks it); mandoc notes it as a style matter.
+        let messages = (lint.stdout + lint.stderr).split(separator: "\n").filter { !$0.hasSuffix("STYLE: operating system explicitly specified: Os Archivist (NetBSD)") }
+        XCTAssertEqual(messages, [], "mandoc -T lint")
+        let warnings = try run(executable: URL(fileURLWithPath: mandoc), ["-T", "lint", "-W", "warning", "page.1"])
+        XCTAssertEqual(warnings.stdout + warnings.stderr, "")
+        XCTAssertEqual(warnings.status, 0)
     }
 }
