@@ -13,13 +13,14 @@ import Darwin
 /// U+10FF80-U+10FFFF (the end of the last private-use plane), and so does
 /// each byte of a real code point of that range, so the mapping goes both
 /// ways for every name. `Sys` hands the bytes back to the system, and
-/// terminal output shows those code points as `\xHH`.
-enum SystemPath {
+/// terminal output shows those code points as `\xHH`. Names from folders
+/// and from the command line (`CommandLineBytes`) are read this way.
+package enum SystemPath {
     /// The first code point of the range that stands for single bytes.
     static let byteBase: UInt32 = 0x10FF00
 
     /// The text of a name (or path) the system gave as bytes.
-    static func string<C: Collection>(fromBytes bytes: C) -> String where C.Element == UInt8 {
+    package static func string<C: Collection>(fromBytes bytes: C) -> String where C.Element == UInt8 {
         let array = Array(bytes)
         if let text = String(validating: array, as: UTF8.self), !text.utf8.contains(0xF4) { return text }
         var scalars = String.UnicodeScalarView()

@@ -69,8 +69,9 @@ public struct BlobColumn: Sendable, Equatable {
     /// addressed by their row id, also when a column is named `rowid`.
     public func forEachBlob(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, [UInt8]) throws -> Void) throws {
         if let row {
-            guard let bytes = try rowBlob(row, in: db) else {
-                throw PlistError(.io, "row \(row) of \(label) holds NULL or a value that is not a blob")
+            let value = try value(row: row, in: db)
+            guard case .blob(let bytes)? = value else {
+                throw PlistError(.io, Self.notABlobMessage(row: row, of: label, holding: value))
             }
             try body(row, bytes)
             return
@@ -87,7 +88,7 @@ public struct BlobColumn: Sendable, Equatable {
     /// only that row's value (an error when it holds NULL or does not exist).
     public func forEachValue(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, StoredValue) throws -> Void) throws {
         if let row {
-            guard let value = try value(row: row, in: db) else { throw PlistError(.io, "row \(row) of \(label) holds NULL") }
+            guard let value = try value(row: row, in: db) else { throw PlistError(.io, Self.notABlobMessage(row: row, of: label, holding: nil)) }
             try body(row, value)
             return
         }
@@ -98,6 +99,14 @@ public struct BlobColumn: Sendable, Equatable {
             guard let value = s.value(1) else { continue }
             try body(s.int(0), value)
         }
+    }
+
+    /// What a row that was asked for holds instead of a blob, for errors:
+    /// `row 4 of T.C is NULL (no value, so nothing to read)`, or
+    /// `row 4 of T.C holds text, not a blob`.
+    package static func notABlobMessage(row: Int64, of label: String, holding value: StoredValue?) -> String {
+        guard let value else { return "row \(row) of \(label) is NULL (no value, so nothing to read)" }
+        return "row \(row) of \(label) holds \(value.typeName), not a blob"
     }
 
     /// One row's value, nil when it holds NULL; throws when the table has no

@@ -7,10 +7,11 @@ struct Archivist: ParsableCommand {
         commandName: "archivist",
         abstract: "Convert, inspect, validate and migrate property lists and keyed archives.",
         discussion: """
-            Reads XML, binary (bplist00), JSON and OpenStep property lists, detecting the
-            format from the content. Results go to standard output, errors and warnings to
-            standard error. Exit status: 0 success, 1 a file failed (diff: the files differ),
-            2 diff could not compare, 64 usage error, 130 a batch stopped by Ctrl-C.
+            Reads XML, binary (bplist00), JSON and OpenStep property lists, detecting the format \
+            from the content.
+            Results go to standard output, errors and warnings to standard error.
+            Exit status: 0 success, 1 a file failed (diff: the files differ), 2 diff could not \
+            compare, 64 usage error, 130 a batch stopped by Ctrl-C.
 
             Examples:
               archivist convert Info.plist --to json --pretty

@@ -49,6 +49,13 @@ enum Console {
         data(TerminalText.escaped(line))
     }
 
+    /// Prints one line on standard output, every control character escaped,
+    /// in `color` when one is given (the escapes `--color` asks for).
+    static func output(_ line: String, color: LineColor?) {
+        guard let color else { return output(line) }
+        data("\u{1B}[\(color.rawValue)m" + TerminalText.escaped(line) + "\u{1B}[0m")
+    }
+
     /// Prints a tab-separated line, each column's control characters (tabs
     /// included) escaped.
     static func output(columns: [String]) {

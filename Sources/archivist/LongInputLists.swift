@@ -14,20 +14,25 @@ import ArgumentParser
 extension Archivist {
     static func main() {
         Console.start()
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if let command = PlutilHabits.suggestion(for: arguments), let verb = arguments.first {
-            Console.error("Error: Unknown option '\(verb)' (archivist does not take plutil's options)")
+        // Names that are not UTF-8 keep their bytes (see CommandLineBytes).
+        let arguments = CommandLineBytes.arguments
+        if let (option, command) = PlutilHabits.suggestion(for: arguments) {
+            Console.error("Error: Unknown option '\(option)' (archivist does not take plutil's options)")
             Console.error("did you mean: \(command)")
+            exit(withError: ExitCode.validationFailure)
+        }
+        if let lines = UnknownSubcommand.message(for: arguments) {
+            for line in lines { Console.error(line) }
             exit(withError: ExitCode.validationFailure)
         }
         guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
               let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
               var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {
-            runAndEnd(nil)  // the usual path parses the whole line and reports any error
+            runAndEnd(arguments)  // the usual path parses the whole line and reports any error
         }
         parsed.inputs += extra
         guard (try? parsed.validate()) != nil else {
-            runAndEnd(nil)
+            runAndEnd(arguments)
         }
         do {
             try parsed.run()

@@ -1,10 +1,29 @@
 /// plutil's spellings (`plutil -convert xml1 FILE`, `-p`, `-extract`,
 /// `-replace`, `-insert`, `-remove`, `-lint`, `-type`) answered with the
-/// archivist command that does the same, instead of "Unknown option".
+/// archivist command that does the same, instead of "Unknown option"; so is
+/// plutil's `-convert FORMAT` after archivist's `convert`.
 enum PlutilHabits {
-    /// The archivist command line for a plutil-style one, or nil when the
-    /// first argument is not one of plutil's verbs.
-    static func suggestion(for arguments: [String]) -> String? {
+    /// The plutil option a command line used and the archivist command line
+    /// that does the same, or nil when it uses none of plutil's verbs.
+    static func suggestion(for arguments: [String]) -> (option: String, command: String)? {
+        guard let verb = arguments.first else { return nil }
+        if verb == "convert", let k = arguments.firstIndex(of: "-convert") {
+            // `archivist convert F -convert xml1`: archivist's command with plutil's flag.
+            let format = arguments.indices.contains(k + 1) ? arguments[k + 1] : "FORMAT"
+            let others = arguments[1..<k] + arguments[min(k + 2, arguments.count)...]
+            return ("-convert", (["archivist", "convert"] + others.map(quoted) + ["--to", quoted(format)]).joined(separator: " "))
+        }
+        return plutilLine(arguments).map { (verb, $0) }
+    }
+
+    /// A shell word: as it is when plain, else in single quotes.
+    private static func quoted(_ s: String) -> String {
+        s.allSatisfy { $0.isLetter || $0.isNumber || "._-/+:@,".contains($0) } && !s.isEmpty ? s : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    /// The archivist command line for a plutil one (`-convert xml1 FILE`),
+    /// or nil when the first argument is not one of plutil's verbs.
+    private static func plutilLine(_ arguments: [String]) -> String? {
         /// `dir/Info.plist` as `dir/Info.EXT`.
         func sourceFile(_ path: String, _ ext: String) -> String {
             let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
@@ -49,9 +68,6 @@ enum PlutilHabits {
             k += 1
         }
         rest = operands
-        func quoted(_ s: String) -> String {
-            s.allSatisfy { $0.isLetter || $0.isNumber || "._-/+:@,".contains($0) } && !s.isEmpty ? s : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-        }
         func files(_ list: ArraySlice<String>) -> String {
             list.isEmpty ? "FILE" : list.map(quoted).joined(separator: " ")
         }

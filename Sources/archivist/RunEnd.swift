@@ -5,9 +5,10 @@ import ArgumentParser
 /// `error: cannot write standard output: REASON` and status 1 (2 for `diff`)
 /// whatever the command did, instead of status 0.
 extension Archivist {
-    /// Parses `arguments` (the command line when nil) and runs the command,
+    /// Parses `arguments` (the command line's, as `CommandLineBytes` reads
+    /// them) and runs the command,
     /// as ArgumentParser's `main(_:)` does, then ends the run with `end`.
-    static func runAndEnd(_ arguments: [String]?) -> Never {
+    static func runAndEnd(_ arguments: [String]) -> Never {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -64,7 +64,7 @@ extension CLITests {
         let store = try makeStore("Employees.sqlite")
         let null = try run(["dump", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--row", "4"])
         XCTAssertEqual(null.status, 1)
-        XCTAssertEqual(null.stderr, "Employees.sqlite: error: row 4 of ZEMPLOYEEENTITY.ZCONTACT holds NULL or a value that is not a blob\n")
+        XCTAssertEqual(null.stderr, "Employees.sqlite: error: row 4 of ZEMPLOYEEENTITY.ZCONTACT is NULL (no value, so nothing to read)\n")
         let missing = try run(["dump", "--sqlite", store, "--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT", "--row", "9"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.stderr, "Employees.sqlite: error: ZEMPLOYEEENTITY has no row 9\n")

@@ -113,7 +113,7 @@ extension CLITests {
         XCTAssertEqual(try listing(), ["Employees.sqlite"], "nothing written")
         let nullRow = try run(["dump", "--sqlite", store] + contactColumn + ["--row", "4"])
         XCTAssertEqual(nullRow.status, 1)
-        XCTAssertEqual(nullRow.stderr, "Employees.sqlite: error: row 4 of ZEMPLOYEEENTITY.ZCONTACT holds NULL or a value that is not a blob\n")
+        XCTAssertEqual(nullRow.stderr, "Employees.sqlite: error: row 4 of ZEMPLOYEEENTITY.ZCONTACT is NULL (no value, so nothing to read)\n")
     }
 
     func testScenarioFourAsCodableJSONFiles() throws {

@@ -64,7 +64,7 @@ final class StoreTests: XCTestCase {
             XCTAssertEqual((error as? PlistError)?.message, "no table ZNOTES in \(self.path) (blob columns: ZNOTE.ZBODY)")
         }
         XCTAssertThrowsError(try notes.forEachBlob(in: db, row: 4) { _, _ in }) { error in
-            XCTAssertEqual((error as? PlistError)?.message, "row 4 of ZNOTE.ZBODY holds NULL or a value that is not a blob")
+            XCTAssertEqual((error as? PlistError)?.message, "row 4 of ZNOTE.ZBODY is NULL (no value, so nothing to read)")
         }
         XCTAssertThrowsError(try notes.blob(row: 9, in: db)) { error in
             XCTAssertEqual((error as? PlistError)?.message, "ZNOTE has no row 9")

@@ -72,6 +72,10 @@ struct CodableExporter {
     /// Whether data holding a keyed archive is replaced by its root object;
     /// diffs keep the data, to compare it as an archive of its own.
     var expandsNestedArchives = true
+    /// Whether a 32-bit real stays 32-bit; otherwise it becomes the 64-bit
+    /// real of its shortest form, as JSONEncoder writes a Float. Diffs keep
+    /// the width, to tell a width change from a change of value.
+    var keepsRealWidth = false
 
     /// How deep archives may nest inside data.
 
@@ -334,7 +338,7 @@ struct CodableExporter {
             return value
         case .real(let r):
             // A 32-bit real is a Float: JSONEncoder writes its shortest form (0.1, not 0.10000000149011612).
-            guard r.width == .bits32, let shortest = Double(Float(r.value).description) else { return value }
+            guard r.width == .bits32, !keepsRealWidth, let shortest = Double(Float(r.value).description) else { return value }
             return .real(PlistReal(shortest))
         case .date(let d):
             return date(d)

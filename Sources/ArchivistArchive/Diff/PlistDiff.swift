@@ -34,6 +34,14 @@ public struct PlistDiff: Sendable {
     /// The differences, in the order met (the first file's keys first).
     public private(set) var changes: [Change] = []
 
+    /// The key paths of reals stored in another width on each side (a
+    /// 32-bit real written back as 64-bit) whose values are the same number
+    /// as the narrower width holds it: not changes, since a 32-bit real read
+    /// back as a `Float` is the one written (the 32-bit `0.9456522` and the
+    /// 64-bit `0.945652186870575` are one `Float`). In the order met, at
+    /// most `maxChanges`.
+    public private(set) var widthChanges: [String] = []
+
     /// The most changes collected; a diff beyond stops there.
     public static let maxChanges = 100_000
 
@@ -55,6 +63,7 @@ public struct PlistDiff: Sendable {
                                        options: CodableOptions(cycles: .omit, nativeLeaves: true), budget: 1_000_000, nesting: 0)
         exporter.classKey = classKey
         exporter.inlineKey = inlineKey
+        exporter.keepsRealWidth = true
         // Archives in data are compared as archives, by `$top` key (root.data.root.name).
         exporter.expandsNestedArchives = false
         try exporter.refuseExpansion(of: graph.top.map(\.object), path: graph.top.count == 1 ? graph.top[0].key : "")
@@ -143,8 +152,24 @@ public struct PlistDiff: Sendable {
                 record(.changed, path, a, b)
             }
         default:
+            if Self.differOnlyInWidth(a, b) {
+                if widthChanges.count < Self.maxChanges { widthChanges.append(PlistKeyPath(components: path).description) }
+                return
+            }
             if a != b { record(.changed, path, a, b) }
         }
+    }
+
+    /// True for two reals (plain, or both inline in an archive) of different
+    /// widths that are one number as the narrower width holds it: the 64-bit
+    /// one rounds to the 32-bit one's `Float` (or is exactly that `Float`).
+    private static func differOnlyInWidth(_ a: PlistValue, _ b: PlistValue) -> Bool {
+        guard case .real(let x) = inlined(a) ?? a, case .real(let y) = inlined(b) ?? b,
+              (inlined(a) == nil) == (inlined(b) == nil), x.width != y.width else { return false }
+        let (narrow, wide) = x.width == .bits32 ? (x.value, y.value) : (y.value, x.value)
+        // A 32-bit real read is exactly a Float; a wide value beyond Float's
+        // range would round to infinity, which is not the same number.
+        return narrow.isFinite && wide.isFinite && Double(Float(narrow)) == narrow && Float(narrow) == Float(wide)
     }
 
     private mutating func recordClass(_ path: [String], _ old: String, _ new: String, chain: Bool) {
@@ -179,6 +204,9 @@ public struct PlistDiff: Sendable {
         case .dictionary(let d):
             if let cls = classEntry(d)?.first { return "\(cls) object" }
             return "dictionary of \(counted(d.count, "key"))"
+        case .real(let r) where r.width == .bits32:
+            // A 32-bit real as the Float it is (0.9456522), as JSONEncoder writes it.
+            return (type ?? v.typeName) + " " + Float(r.value).description
         default: return (type ?? v.typeName) + " " + DumpText.scalar(v)
         }
     }

@@ -107,7 +107,8 @@ public struct FileInfo: Sendable {
         if case .dictionary(let a)? = report["archive"] {
             let tops = (a["topKeys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
             // A typedstream's envelope version is the one it is read into, not the stream's own.
-            let kind = str(a["archiver"]) == "NSArchiver" ? "NSArchiver typedstream" : "keyed archive: \(str(a["archiver"])) version \(int(a["version"]))"
+            let typedstream = str(a["archiver"]) == "NSArchiver"
+            let kind = typedstream ? "NSArchiver typedstream" : "keyed archive: \(str(a["archiver"])) version \(int(a["version"]))"
             out.append("\(kind), top keys: \(tops), \(int(a["objects"])) objects in \(int(a["entries"])) entries")
             for c in a["classes"]?.arrayValue ?? [] {
                 guard case .dictionary(let d) = c else { continue }
@@ -116,13 +117,20 @@ public struct FileInfo: Sendable {
                 out.append("  class \(str(d["name"]))\(archived): \(int(d["count"])) (\(kind))")
             }
             if case .dictionary(let s)? = a["secure"] {
-                if s["passesWithoutAllowlist"] == .bool(true) {
-                    out.append("secure coding: passes lint --secure with no allowlist")
-                } else {
+                let passes = s["passesWithoutAllowlist"] == .bool(true)
+                var why: [String] = []
+                if !passes {
                     let classes = (s["classesToAllow"]?.arrayValue ?? []).compactMap(\.stringValue)
-                    var why: [String] = []
                     if !classes.isEmpty { why.append("allow \(classes.joined(separator: ", "))") }
                     if int(s["inlinePrimitives"]) != "0" { why.append("box \(int(s["inlinePrimitives"])) inline primitives") }
+                }
+                if typedstream {
+                    // NSUnarchiver has no secure coding: what lint --secure checks is the objects' classes and fields.
+                    let verdict = passes ? "they pass with no allowlist" : "they fail (\(why.joined(separator: "; ")))"
+                    out.append("secure coding: none in a typedstream (NSUnarchiver reads it, no secure decoder); lint --secure checks its objects as a keyed archive's: \(verdict)")
+                } else if passes {
+                    out.append("secure coding: passes lint --secure with no allowlist")
+                } else {
                     out.append("secure coding: fails lint --secure (\(why.joined(separator: "; ")))")
                 }
             }

@@ -110,7 +110,10 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         case .value(let v):
             switch v {
             case .dictionary(let d):
-                guard let next = d[key] else { throw fail(path, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)))") }
+                guard let next = d[key] else {
+                    let hint = PlistKeys.normalisationHint(for: key, in: d.keys)
+                    throw fail(path, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(hint.isEmpty ? nearMiss(key, among: d.keys) : hint))")
+                }
                 return .value(next)
             case .array(let items):
                 return .value(items[try index(key, count: items.count, path: path)])
@@ -148,7 +151,12 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                             if case .value(.string(let s))? = graph.nodes[safe: k], PlistKeys.same(s, key) { return .node(graph, v) }
                             if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph), PlistKeys.same(s, key) { return .node(graph, v) }
                         }
-                        throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(counted(keys.count, "entry", "entries"))")
+                        let names = keys.compactMap { k -> String? in
+                            if case .value(.string(let s))? = graph.nodes[safe: k] { return s }
+                            if let ko = graph.object(k), case .string(let s)? = FoundationValue.interpret(ko, in: graph) { return s }
+                            return nil
+                        }
+                        throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(counted(keys.count, "entry", "entries"))\(nearMiss(key, among: names))")
                     case .data(let bytes):
                         return try step(.value(.data(bytes)), key, path: path, levels: levels)
                     case .counted(let entries):
@@ -163,7 +171,8 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                     }
                 }
                 guard let field = o[key] else {
-                    throw fail(path, "\(o.className.readable) has no field \"\(key)\" (fields: \(o.fields.map(\.key).joined(separator: ", ")))")
+                    let fields = o.fields.map(\.key)
+                    throw fail(path, "\(o.className.readable) has no field \"\(key)\" (fields: \(fields.joined(separator: ", "))\(nearMiss(key, among: fields)))")
                 }
                 switch field {
                 case .inline(let v): return .value(v)
@@ -177,6 +186,18 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             }
         }
     }
+
+    /// `; did you mean "KEY"?` for the key of `keys` closest to a missing
+    /// one (``NearMiss``: letter case, or a few edits), or nothing. The
+    /// comparisons share a budget, so a dictionary of a million keys costs
+    /// a bounded time.
+    private static func nearMiss(_ key: String, among keys: [String]) -> String {
+        var finder = NearMiss.Finder(keys, budget: nearMissBudget)
+        return finder.best(for: key).map { "; did you mean \"\($0)\"?" } ?? ""
+    }
+
+    /// The edit-distance table cells one "did you mean" may fill.
+    static let nearMissBudget = 2_000_000
 
     private static func index(_ key: String, count: Int, path: PlistKeyPath) throws -> Int {
         guard let i = Int(key), i >= 0 else { throw fail(path, "\"\(key)\" is not an index (array of \(count))") }

@@ -72,7 +72,7 @@ package enum NearMiss {
     /// The edit distance of two short character arrays: insertions,
     /// deletions, substitutions and swaps of neighbours ("Titel" is one edit
     /// from "Title"), each counting 1 (optimal string alignment).
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var beforePrevious = Array(0...b.count)

@@ -8,19 +8,20 @@ struct Classes: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the classes of keyed archives, with counts and class chains.",
         discussion: """
-            Each class is shown with its object count, readable and archived names and
-            its $classes chain, marked Foundation or custom. --swift prints the
-            NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) call that decodes the
-            archives under secure coding.
+            Each class is shown with its object count, readable and archived names and its \
+            $classes chain, marked Foundation or custom.
+            --swift prints the NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) call that \
+            decodes the archives under secure coding.
 
-            With --sqlite STORE --table T --column C the archives are the column's blobs
-            (every row, or --row ID), counted together as files are; a row that fails is
-            reported as 'STORE: T.C row N'.
+            With --sqlite STORE --table T --column C the archives are the column's blobs (every \
+            row, or --row ID), counted together as files are; a row that fails is reported as \
+            'STORE: T.C row N'.
 
             Example:
               archivist classes Data.plist
               archivist classes --swift *.plist
-              archivist classes --swift --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
+              archivist classes --swift --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT
             """
     )
 

@@ -8,47 +8,51 @@ struct Codegen: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the Swift code for the migrated archives: NSSecureCoding classes, allowlists, a Core Data transformer, Codable structs.",
         discussion: """
-            Reads keyed archives (files, property lists holding them, folders searched
-            recursively) and the rules file, migrates them in memory as migrate would,
-            and prints Swift source for the app's new code.
+            Reads keyed archives (files, property lists holding them, folders searched \
+            recursively) and the rules file, migrates them in memory as migrate would, and prints \
+            Swift source for the app's new code.
 
-            --secure-coding: each custom class after the migration (renamed as the
-            rules say), with supportsSecureCoding, init?(coder:) reading every field
-            with decodeObject(of:forKey:) and the classes it needs (boxed numbers as
-            NSNumber; primitives the rules keep inline with decodeInteger,
-            decodeDouble, decodeFloat or decodeBool), encode(with:) to match, and
-            registerArchivedClassNames().
+            --secure-coding: each custom class after the migration (renamed as the rules say), \
+            with supportsSecureCoding, init?(coder:) reading every field with \
+            decodeObject(of:forKey:) and the classes it needs (boxed numbers as NSNumber; \
+            primitives the rules keep inline with decodeInteger, decodeDouble, decodeFloat or \
+            decodeBool), encode(with:) to match, and the function registerArchivedClassNames.
 
             --allowed-classes: the classes for unarchivedObject(ofClasses:from:).
 
-            --transformer NAME: an NSSecureUnarchiveFromDataTransformer subclass for
-            a Core Data Transformable attribute, with its registration (behind
-            #if canImport(CoreData): Apple platforms only).
+            --transformer NAME: an NSSecureUnarchiveFromDataTransformer subclass for a Core Data \
+            Transformable attribute, with its registration (behind #if canImport(CoreData): Apple \
+            platforms only).
 
-            --upgrade: one file for the app that upgrades its users' version-1
-            archives where they are: version 2's classes (as --secure-coding), a
-            reader of version 1's shape for every class whose archived shape the
-            rules change, their conversion, and upgradeArchive(_:) taking version 1
-            or version 2 data to version 2 (version 2 unchanged; anything else
-            throws), upgradeDefaults(_:forKey:) and upgradeFiles(in:named:). Plain
-            Foundation; the inputs are version-1 archives. With --transformer NAME,
-            the transformer's reverseTransformedValue reads version 1 blobs too. With
-            --codable, version 2 is the Codable structs (as --codable writes them) and
-            upgradeArchive(_:) returns the bytes JSONEncoder writes for the root, or
-            PropertyListEncoder's with --encoding binary|xml; every class is read by a
-            reader of version 1 and converted to its struct.
+            --upgrade: one file for the app that upgrades its users' version-1 archives where they \
+            are: version 2's classes (as --secure-coding), a reader of version 1's shape for every \
+            class whose archived shape the rules change, their conversion, and upgradeArchive(_:) \
+            taking version 1 or version 2 data to version 2 (version 2 unchanged; anything else \
+            throws), upgradeDefaults(_:forKey:) and upgradeFiles(in:named:).
+            Plain Foundation; the inputs are version-1 archives.
+            With --transformer NAME, the transformer's reverseTransformedValue reads version 1 \
+            blobs too.
+            With --codable, version 2 is the Codable structs (as --codable writes them) and \
+            upgradeArchive(_:) returns the bytes JSONEncoder writes for the root, or \
+            PropertyListEncoder's with --encoding binary|xml; every class is read by a reader of \
+            version 1 and converted to its struct.
 
-            --codable: the Codable structs of schema --swift, with CodingKeys
-            wherever a rule renamed a key. It declares types named as the classes,
-            so it is generated on its own; the other three combine.
+            --codable: the Codable structs of schema --swift, with CodingKeys wherever a rule \
+            renamed a key.
+            It declares types named as the classes, so it is generated on its own; the other three \
+            combine.
 
             Examples:
               archivist codegen Data.plist --rules rules.json --secure-coding
               archivist codegen Contacts/ --rules r.json --transformer ContactTransformer
-              archivist codegen --sqlite Model.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules r.json --secure-coding
-              archivist codegen computer.plist --rules rules.json --codable -o Models.swift
-              archivist codegen 1.scarycreature --rules rules.json --upgrade -o Upgrade.swift
-              archivist codegen computer.plist --rules rules.json --upgrade --codable --encoding json
+              archivist codegen --sqlite Model.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --rules r.json --secure-coding
+              archivist codegen computer.plist --rules rules.json --codable \\
+                -o Models.swift
+              archivist codegen 1.scarycreature --rules rules.json --upgrade \\
+                -o Upgrade.swift
+              archivist codegen computer.plist --rules rules.json --upgrade \\
+                --codable --encoding json
             """
     )
 
@@ -78,9 +82,13 @@ struct Codegen: ParsableCommand {
     /// What `--upgrade --codable` encodes version 2 with.
     enum UpgradeEncoding: String, CaseIterable, ExpressibleByArgument {
         case json, binary, xml
+
+        static var allValueDescriptions: [String: String] {
+            ["json": "JSONEncoder's", "binary": "PropertyListEncoder's, binary", "xml": "PropertyListEncoder's, XML"]
+        }
     }
 
-    @Option(help: ArgumentHelp("With --upgrade --codable: version 2 as the bytes of JSONEncoder (json) or PropertyListEncoder (binary, xml).", valueName: "ENCODING"))
+    @Option(help: ArgumentHelp("With --upgrade --codable: the encoding of version 2.", valueName: "ENCODING"))
     var encoding: UpgradeEncoding?
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the source to FILE instead of standard output.", valueName: "FILE"))

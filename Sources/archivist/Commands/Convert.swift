@@ -9,40 +9,40 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert property lists between XML, binary, JSON and OpenStep, or archives to Codable JSON.",
         discussion: """
-            The input format is detected from the content. Without -o, --output-dir or
-            --in-place the single input is written to standard output. An input is never
-            overwritten unless you ask with --in-place, and one result never overwrites
-            another; every file is written to a temporary file in the same folder and
+            The input format is detected from the content.
+            Without -o, --output-dir or --in-place the single input is written to standard output.
+            An input is never overwritten unless you ask with --in-place, and one result never \
+            overwrites another; every file is written to a temporary file in the same folder and \
             renamed into place, so a failed conversion leaves nothing behind.
             Diagnostics such as duplicate keys are printed as warnings on standard error.
             -r is --recursive (folders), not plutil's -r: pretty JSON is --pretty.
             When an input fails, the others are still converted and the exit status is 1.
 
-            --to swift and --to objc write the source of a literal constant named after
-            the file, as plutil -convert swift|objc does (`/// Generated from FILE`, then
-            `let NAME: [String: Any] = [...]` or `NSDictionary * const NAME = @{...};`),
-            to standard output, -o FILE or --output-dir DIR (NAME.swift, NAME.m). Such
-            literals hold strings, numbers, booleans, arrays and dictionaries: a date or
-            data is an error naming its key path, as plutil refuses them.
+            --to swift and --to objc write the source of a literal constant named after the file, \
+            as plutil -convert swift|objc does (`/// Generated from FILE`, then a \
+            `let NAME: [String: Any]` or `NSDictionary * const NAME` literal), to standard output, \
+            -o FILE or --output-dir DIR (NAME.swift, NAME.m).
+            Such literals hold strings, numbers, booleans, arrays and dictionaries: a date or data \
+            is an error naming its key path, as plutil refuses them.
 
-            --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder
-            writes for the structs its classes stand for: custom objects as objects of
-            their fields, collections as arrays and objects, NSDate per --dates, NSData as
-            base64, NSUUID and NSURL as strings, shared objects at every reference. A
-            rules file (the one migrate reads) renames and removes keys, unwraps wrapper
-            objects ("unwrap": "FIELD", decoding data that holds a plist or JSON) and
-            names types in arrays that mix classes ("typeKey"). --suggest-rules prints a
-            starter rules file for the inputs instead of converting them.
+            --to codable-json writes a keyed archive as the JSON that Swift's JSONEncoder writes \
+            for the structs its classes stand for: custom objects as objects of their fields, \
+            collections as arrays and objects, NSDate per --dates, NSData as base64, NSUUID and \
+            NSURL as strings, shared objects at every reference.
+            A rules file (the one migrate reads) renames and removes keys, unwraps wrapper objects \
+            ("unwrap": "FIELD", decoding data that holds a plist or JSON) and names types in \
+            arrays that mix classes ("typeKey").
+            --suggest-rules prints a starter rules file for the inputs instead of converting them.
 
-            With --sqlite STORE --table T --column C (codable-json only) the inputs are the
-            column's archived blobs: --output-dir DIR writes DIR/ROWID.json for each row;
-            --into-column NEW adds the column NEW (BLOB) if needed and fills it in one
-            transaction, after a backup copy of the store when it writes (STORE.bak or
-            --backup PATH, never overwritten; a run with nothing left to write needs none);
-            a column holding other data than this command's own output is refused.
-            --row ID takes one row (then -o FILE or standard output also work). A row that
-            fails writes nothing at all (the transaction is rolled back); with --keep-going
-            the other rows are written and the exit status is 1.
+            With --sqlite STORE --table T --column C (codable-json only) the inputs are the \
+            column's archived blobs: --output-dir DIR writes DIR/ROWID.json for each row; \
+            --into-column NEW adds the column NEW (BLOB) if needed and fills it in one \
+            transaction, after a backup copy of the store when it writes (STORE.bak or \
+            --backup PATH, never overwritten; a run with nothing left to write needs none).
+            A column holding other data than this command's own output is refused.
+            --row ID takes one row (then -o FILE or standard output also work).
+            A row that fails writes nothing at all (the transaction is rolled back); with \
+            --keep-going the other rows are written and the exit status is 1.
 
             Examples:
               archivist convert Info.plist --to json --pretty
@@ -52,10 +52,12 @@ struct Convert: ParsableCommand {
               archivist convert Prefs.plist --to binary --in-place --backup .orig
               archivist convert Defaults.plist --to swift -o Defaults.swift
               cat Info.plist | archivist convert - --to json
-              archivist convert computer.plist --to codable-json --rules rules.json --pretty
-              archivist convert computer.plist --to codable-json --suggest-rules -o rules.json
-              archivist convert --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --to codable-json --output-dir contacts/
-              archivist convert --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --to codable-json --into-column ZCONTACTJSON
+              archivist convert Data.plist --to codable-json --rules rules.json --pretty
+              archivist convert Data.plist --to codable-json --suggest-rules -o rules.json
+              archivist convert --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --to codable-json --output-dir contacts/
+              archivist convert --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --to codable-json --into-column ZCONTACTJSON
             """
     )
 
@@ -67,16 +69,16 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong("into-column"), help: ArgumentHelp("With --sqlite: write each row's result into this column of the table (added if missing), in one transaction.", valueName: "COLUMN"))
     var intoColumn: String?
 
-    @Option(help: ArgumentHelp("Target format: xml (xml1), binary (binary1), json, openstep, codable-json, swift, objc.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("The format to write (plutil's xml1 and binary1 are taken too).", valueName: "FORMAT"))
     var to: ConvertTarget
 
     @Option(help: ArgumentHelp("codable-json: a rules file (renames, removals, unwrap, typeKey).", valueName: "RULES"))
     var rules: String?
 
-    @Option(help: ArgumentHelp("codable-json: how dates are written: deferred (seconds since 2001, JSONEncoder's default), iso8601, seconds1970, milliseconds1970.", valueName: "STRATEGY"))
+    @Option(help: ArgumentHelp("codable-json: how dates are written.", valueName: "STRATEGY"))
     var dates: CodableOptions.DateStrategy = .deferred
 
-    @Option(help: ArgumentHelp("codable-json: what a reference back into its own container becomes: error, or omit (left out).", valueName: "POLICY"))
+    @Option(help: ArgumentHelp("codable-json: what a reference into its own container becomes.", valueName: "POLICY"))
     var cycles: CodableOptions.CyclePolicy = .error
 
     @Flag(name: .customLong("suggest-rules"), help: "codable-json: print a starter rules file for the inputs instead of converting them.")

@@ -9,27 +9,28 @@ struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a property list, or a keyed archive as objects.",
         discussion: """
-            A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices:
-            each object with its class and fields in order, inline primitives marked
-            "(inline real)" ("(inline float)" for 32 bits), Foundation values as values, an object referenced from
-            several places labelled @N once and referred to as -> @N after (cycles stay
-            finite). A <data> value holding a property list, keyed archive, JSON or a
-            macOS bookmark is decoded and shown nested. Other property lists are shown as a typed tree, as
-            plutil -p does. --color auto (the default) colours a terminal unless NO_COLOR
-            is set to a non-empty value or TERM is dumb; always and never decide outright.
-            --format dot writes a keyed archive's object graph for Graphviz: one node
-            per object with its class and scalar fields, edges named by key, shared
-            objects once, references that close a cycle as dashed back-edges.
-            With --sqlite STORE --table T --column C every blob of the column (or --row
-            ID's) is shown under its label 'STORE: T.C row N' (--json: one array of
-            {"row", "value"}; dot: the label as a // comment before each graph).
-            --label-column NAME adds that column's value to each label ('row N
-            (NAME: VALUE)'; JSON: "label" and "labelColumn"), and --where COLUMN=VALUE
-            takes only the rows whose COLUMN holds VALUE (bound as a parameter,
-            compared as SQLite compares it with the column's affinity).
-            --json-lines writes the JSON view of each FILE (several may be given) or
-            store row as one line, {"file", "value"} or {"row", "value"}, each as soon
-            as it is read (for jq); a file or row that fails writes no line.
+            A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices: each \
+            object with its class and fields in order, inline primitives marked "(inline real)" \
+            ("(inline float)" for 32 bits), Foundation values as values, an object referenced from \
+            several places labelled @N once and referred to as -> @N after (cycles stay finite).
+            A <data> value holding a property list, keyed archive, JSON or a macOS bookmark is \
+            decoded and shown nested.
+            Other property lists are shown as a typed tree, as plutil -p does.
+            --color auto (the default) colours a terminal unless NO_COLOR is set to a non-empty \
+            value or TERM is dumb; always and never decide outright.
+            --format dot writes a keyed archive's object graph for Graphviz: one node per object \
+            with its class and scalar fields, edges named by key, shared objects once, references \
+            that close a cycle as dashed back-edges.
+            With --sqlite STORE --table T --column C every blob of the column (or --row ID's) is \
+            shown under its label 'STORE: T.C row N' (--json: one array of {"row", "value"}; dot: \
+            the label as a // comment before each graph).
+            --label-column NAME adds that column's value to each label ('row N (NAME: VALUE)'; \
+            JSON: "label" and "labelColumn"), and --where COLUMN=VALUE takes only the rows whose \
+            COLUMN holds VALUE (bound as a parameter, compared as SQLite compares it with the \
+            column's affinity).
+            --json-lines writes the JSON view of each FILE (several may be given) or store row as \
+            one line, {"file", "value"} or {"row", "value"}, each as soon as it is read (for jq); \
+            a file or row that fails writes no line.
 
             Example:
               archivist dump Data.plist
@@ -40,9 +41,11 @@ struct Dump: ParsableCommand {
               archivist dump --depth 2 Preferences.plist
               archivist dump --stable Settings.plist    (git: diff.plist.textconv)
               archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT
-              archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
+              archivist dump --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --row 3
               archivist dump --json-lines Preferences/*.plist | jq .value
-              archivist dump --sqlite Manifest.db --table Files --column file --label-column relativePath --where domain=HomeDomain
+              archivist dump --sqlite Manifest.db --table Files --column file \\
+                --label-column relativePath --where domain=HomeDomain
             """
     )
 
@@ -54,7 +57,7 @@ struct Dump: ParsableCommand {
     @Flag(help: "Show the plain tree, with UIDs, without resolving an archive.")
     var raw = false
 
-    @Option(help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show containers only this many levels deep.", valueName: "N"))
     var depth: Int?
 
     @Flag(help: "Print the same view as JSON, for programs (--format json).")
@@ -66,15 +69,19 @@ struct Dump: ParsableCommand {
     /// What `dump` writes.
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case text, json, dot
+
+        static var allValueDescriptions: [String: String] {
+            ["text": "the text view", "json": "JSON, as --json", "dot": "a keyed archive's object graph for Graphviz"]
+        }
     }
 
-    @Option(help: ArgumentHelp("Output: text (default), json (as --json), dot (a keyed archive's object graph for Graphviz).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("What to print.", valueName: "FORMAT"))
     var format: OutputFormat = .text
 
     @Flag(help: "A text for diffs: sorted keys and fields, labels in order of appearance, no colour (for git's textconv).")
     var stable = false
 
-    @Option(help: ArgumentHelp("Colour: auto (a terminal without NO_COLOR or TERM=dumb), always or never.", valueName: "WHEN"))
+    @Option(help: ColorChoice.help)
     var color: ColorChoice = .auto
 
     @Option(name: .customLong("key-path"), help: ArgumentHelp("Show only what a dotted key path leads to (root.items.0.name; \\. for a dot).", valueName: "PATH"))

@@ -36,24 +36,26 @@ struct SetValue: ParsableCommand {
         commandName: "set",
         abstract: "Insert or replace the value at a key path; the file keeps its format.",
         discussion: """
-            VALUE is read as --type says: string, integer, real (or float, as plutil says),
-            bool (true/false, yes/no, 1/0), date (ISO 8601), data (base64, or the bytes of
-            --from-file PATH), json or xml (a whole container); dictionary and array insert
-            an empty one and take no VALUE. A number that does not fit its type (an integer
-            beyond 64 bits, a real beyond the 64-bit range or too small to differ from 0,
-            a JSON integer beyond 64 bits) is refused; a VALUE starting with '-' goes
-            after '--'. An index one past the end of an array appends;
-            --append adds to the end of the array KEYPATH names; --create makes missing
-            intermediate dictionaries. The file is rewritten atomically in its own format
-            (binary stays binary), or written to -o. In a keyed archive, fields of objects
-            are edited as NSKeyedArchiver writes them, an object shared with other places
-            is copied first so only the edited path changes, and an edit inside an
-            archive nested in data is written back into the outer file.
+            VALUE is read as --type says: string, integer, real (or float, as plutil says), bool \
+            (true/false, yes/no, 1/0), date (ISO 8601), data (base64, or the bytes of --from-file \
+            PATH), json or xml (a whole container); dictionary and array insert an empty one and \
+            take no VALUE.
+            A number that does not fit its type (an integer beyond 64 bits, a real beyond the \
+            64-bit range or too small to differ from 0, a JSON integer beyond 64 bits) is refused; \
+            a VALUE starting with '-' goes after '--'.
+            An index one past the end of an array appends; --append adds to the end of the array \
+            KEYPATH names; --create makes missing intermediate dictionaries.
+            The file is rewritten atomically in its own format (binary stays binary), or written \
+            to -o.
+            In a keyed archive, fields of objects are edited as NSKeyedArchiver writes them, an \
+            object shared with other places is copied first so only the edited path changes, and \
+            an edit inside an archive nested in data is written back into the outer file.
 
             Examples:
               archivist set Info.plist CFBundleVersion 43 --type string
               archivist set Info.plist LSRequiresIPhoneOS false --type bool
-              archivist set Info.plist UISupportedInterfaceOrientations UIInterfaceOrientationLandscapeLeft --type string --append
+              archivist set Info.plist UISupportedInterfaceOrientations \\
+                UIInterfaceOrientationLandscapeLeft --type string --append
               archivist set Data.plist root.Title "Scarier Bug" --type string
               archivist set Settings.plist a.b.c 1 --type integer --create
             """
@@ -68,7 +70,7 @@ struct SetValue: ParsableCommand {
     @Argument(help: ArgumentHelp("The new value (omit with --from-file).", valueName: "VALUE"))
     var value: String?
 
-    @Option(help: ArgumentHelp("The value's type: string, integer, real (float), bool, date, data, json, xml, dictionary, array.", valueName: "TYPE"))
+    @Option(help: ArgumentHelp("How VALUE is read.", valueName: "TYPE"))
     var type: ValueType
 
     @Flag(help: "Append to the array KEYPATH names.")

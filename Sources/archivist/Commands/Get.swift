@@ -8,20 +8,23 @@ struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the value at a key path.",
         discussion: """
-            Key paths are dotted keys with array indices, as plutil spells them
-            (CFBundleURLTypes.0.CFBundleURLSchemes, \\. for a literal dot); through a keyed
-            archive they start at a $top key (root.cpu_coder.cores.1.coreID), and they go
-            on into archives and property lists nested in data (currentUser.root.name).
-            Scalars print raw: a string as its text, a number as digits, a date in ISO 8601,
-            data as base64 (its bytes with --raw). Containers and objects print as dump
-            shows them, or in a format with --to; so does data holding a property list, a
-            keyed archive, JSON (a value stored with JSONEncoder) or a bookmark (path, volume, dates). --type prints the type only (string,
-            integer, real, bool, date, data, array, dictionary, uid, or an object's class);
-            --expect TYPE fails (status 1) when the type differs (float, as plutil says,
-            is accepted for real). -n prints no newline after the value, as plutil's
-            -extract ... -n does (a container loses the newline its text ends with).
-            A path that does not resolve fails with status 1 and says which component
-            failed and what was there instead.
+            Key paths are dotted keys with array indices, as plutil spells them \
+            (CFBundleURLTypes.0.CFBundleURLSchemes, a backslash before a dot that is part of a \
+            key); through a keyed archive they start at a $top key \
+            (root.cpu_coder.cores.1.coreID), and they go on into archives and property lists \
+            nested in data (currentUser.root.name).
+            Scalars print raw: a string as its text, a number as digits, a date in ISO 8601, data \
+            as base64 (its bytes with --raw).
+            Containers and objects print as dump shows them, or in a format with --to; so does \
+            data holding a property list, a keyed archive, JSON (a value stored with JSONEncoder) \
+            or a bookmark (path, volume, dates).
+            --type prints the type only (string, integer, real, bool, date, data, array, \
+            dictionary, uid, or an object's class); --expect TYPE fails (status 1) when the type \
+            differs (float, as plutil says, is accepted for real).
+            -n prints no newline after the value, as plutil's -extract with -n does (a container \
+            loses the newline its text ends with).
+            A path that does not resolve fails with status 1 and says which component failed and \
+            what was there instead.
 
             Examples:
               archivist get Info.plist CFBundleIdentifier
@@ -38,7 +41,7 @@ struct Get: ParsableCommand {
     @Argument(help: ArgumentHelp("The key path (empty for the whole file).", valueName: "KEYPATH"))
     var keyPath: String
 
-    @Option(help: ArgumentHelp("Write a container in this format: xml, binary, json, openstep.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Write a container in this format.", valueName: "FORMAT"))
     var to: PlistFormat?
 
     @Flag(help: "Print the type only.")

@@ -8,22 +8,23 @@ struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what files are: format, size, values, depth, binary trailer, archive classes.",
         discussion: """
-            For each file: the detected format and size, the number of values and the
-            deepest nesting; for binary plists the trailer (offset and reference sizes,
-            object count, top object, offset table position) and how many objects repeat
-            an earlier one byte for byte; for keyed archives the archiver, version, $top
-            keys, the class census and whether it would pass lint --secure with no
-            allowlist (and what to allow or box if not); archives nested in data, by key
-            path. An NSArchiver typedstream is format 'typedstream', with the archive it
-            reads as. --json prints one JSON array with an object per file.
-            With --sqlite STORE --table T --column C each blob of the column (or --row ID)
-            is inspected as a file, headed 'STORE: T.C row N' (in JSON: path, table,
-            column and row; with --label-column, label and labelColumn).
+            For each file: the detected format and size, the number of values and the deepest \
+            nesting; for binary plists the trailer (offset and reference sizes, object count, top \
+            object, offset table position) and how many objects repeat an earlier one byte for \
+            byte; for keyed archives the archiver, version, $top keys, the class census and \
+            whether it would pass lint --secure with no allowlist (and what to allow or box if \
+            not); archives nested in data, by key path.
+            An NSArchiver typedstream is format 'typedstream', with the archive it reads as.
+            --json prints one JSON array with an object per file.
+            With --sqlite STORE --table T --column C each blob of the column (or --row ID) is \
+            inspected as a file, headed 'STORE: T.C row N' (in JSON: path, table, column and row; \
+            with --label-column, label and labelColumn).
 
             Examples:
               archivist info Info.plist Data.plist
               archivist info --json Preferences.plist
-              archivist info --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --row 3
+              archivist info --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --row 3
             """
     )
 

@@ -15,56 +15,58 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check property lists; print PATH: OK or located errors.",
         discussion: """
-            Prints 'PATH: OK' for each valid file, and for an invalid one every problem as
-            'PATH:LINE:COL: error: MESSAGE' (XML, JSON, OpenStep) or
-            'PATH: offset N (object I): error: MESSAGE' (binary). Duplicate dictionary
-            keys, lone UTF-16 surrogates and XML encoding declarations that contradict
-            the bytes, which Apple's parsers accept silently, are errors here. A JSON
-            integer beyond 64 bits, which Apple's parsers read as a real, is a warning
-            ('PATH:LINE:COL: warning: MESSAGE'; the file stays valid). A keyed
-            archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version,
-            $top (UIDs, or plain values as a top-level encodeBool writes), $objects, UIDs
-            in range and class dictionaries, and what the unarchiver reads: $top
-            entries that are objects, non-empty $classes, and the fields of
-            Foundation classes (NS.objects an array of references, NS.keys and NS.objects
-            of one length, NS.string a string, NS.time a real, NS.uuidbytes 16 bytes, ...);
-            its errors name the $objects index and the key path (as get takes it) that
-            leads there. An NSArchiver typedstream (an iMessage attributedBody) is checked
-            as the keyed archive it reads as.
-            With --secure, keyed archives (and archives nested in data values) are also
-            checked against a secure-coding policy, as NSKeyedUnarchiver's
-            unarchivedObject(ofClasses:from:) would apply it: every object's class (or a
-            superclass) must be one of Foundation's secure classes or allowed by --allow
-            or the rules file's allowedClasses, and no custom object may hold an inline
-            integer, real or boolean that decodeObject(of:forKey:) cannot read (unless the
-            rules say "box": false for that key or "boxPrimitives": false).
+            Prints 'PATH: OK' for each valid file, and for an invalid one every problem as \
+            'PATH:LINE:COL: error: MESSAGE' (XML, JSON, OpenStep) or 'PATH: offset N (object I): \
+            error: MESSAGE' (binary).
+            Duplicate dictionary keys, lone UTF-16 surrogates and XML encoding declarations that \
+            contradict the bytes, which Apple's parsers accept silently, are errors here.
+            A JSON integer beyond 64 bits, which Apple's parsers read as a real, is a warning \
+            ('PATH:LINE:COL: warning: MESSAGE'; the file stays valid).
+            A keyed archive (NSKeyedArchiver) is also checked as an archive: $archiver, $version, \
+            $top (UIDs, or plain values as a top-level encodeBool writes), $objects, UIDs in range \
+            and class dictionaries, and what the unarchiver reads: $top entries that are objects, \
+            non-empty $classes, and the fields of Foundation classes (NS.objects an array of \
+            references, NS.keys and NS.objects of one length, NS.string a string, NS.time a real, \
+            NS.uuidbytes 16 bytes, ...); its errors name the $objects index and the key path (as \
+            get takes it) that leads there.
+            An NSArchiver typedstream (an iMessage attributedBody) is checked as the keyed archive \
+            it reads as.
+            With --secure, keyed archives (and archives nested in data values) are also checked \
+            against a secure-coding policy, as NSKeyedUnarchiver's \
+            unarchivedObject(ofClasses:from:) would apply it: every object's class (or a \
+            superclass) must be one of Foundation's secure classes or allowed by --allow or the \
+            rules file's allowedClasses, and no custom object may hold an inline integer, real or \
+            boolean that decodeObject(of:forKey:) cannot read (unless the rules say "box": false \
+            for that key or "boxPrimitives": false).
             --require-format makes any other format an error (a repository policy).
-            --format json prints one JSON report; --format github prints GitHub Actions
-            annotations (::error file=...,line=...,col=...::MESSAGE, ::warning for warnings);
-            --format xcode prints 'PATH:LINE:COL: error: MESSAGE' for every problem, as clang
-            and swiftc do, so Xcode and build logs show it in place (a binary or archive
-            problem at 1:1, its offset or $objects index starting the message).
-            --config FILE reads settings from a configuration file (archivist.json):
-            {"secure": true, "allowedClasses": [...], "rules": "rules.json",
-            "requireFormat": "xml", "exclude": ["Generated/*"]}; relative paths are taken
-            from the file's folder, an exclude glob leaves out named files too, any
-            other key is a usage error. --rules, --allow and --require-format replace
-            the file's values; --secure turns the check on.
-            --stamp FILE writes FILE (one line, a '//' comment) when every input is valid
-            and removes it otherwise, an output for a build system to track (the
-            build tool plugin makes it a Swift file the target compiles to nothing).
-            With --sqlite STORE --table T --column C every blob of the column is checked
-            (rows named 'STORE: T.C row N'; --row ID checks one); a table or column that
-            does not exist or holds no blobs is an error listing the blob columns. With
-            --sqlite alone, every column whose blobs are property lists or archives is
-            listed with its counts.
-            Folders are searched recursively in sorted order, hidden entries skipped;
-            --include and --exclude filter the files found in them, and a file found in a
-            folder that cannot be a property list at all (an image) is skipped and counted
-            (--verbose lists them). A named file is always checked.
-            Files that cannot be read are reported on standard error. With --rules, a class
-            the rules name that occurs in none of the inputs' archives is an error (status 64) and a
-            key rule no object has is a warning, both with near misses suggested.
+            --format json prints one JSON report; --format github prints GitHub Actions \
+            annotations (::error file=...,line=...,col=...::MESSAGE, ::warning for warnings); \
+            --format xcode prints 'PATH:LINE:COL: error: MESSAGE' for every problem, as clang and \
+            swiftc do, so Xcode and build logs show it in place (a binary or archive problem at \
+            1:1, its offset or $objects index starting the message).
+            --config FILE reads settings from a configuration file (archivist.json): {"secure": \
+            true, "allowedClasses": [...], "rules": "rules.json", "requireFormat": "xml", \
+            "exclude": ["Generated/*"]}; relative paths are taken from the file's folder, an \
+            exclude glob leaves out named files too, any other key is a usage error.
+            --rules, --allow and --require-format replace the file's values; --secure turns the \
+            check on.
+            --stamp FILE writes FILE (one line, a '//' comment) when every input is valid and \
+            removes it otherwise, an output for a build system to track (the build tool plugin \
+            makes it a Swift file the target compiles to nothing).
+            With --sqlite STORE --table T --column C every blob of the column is checked (rows \
+            named 'STORE: T.C row N'; --row ID checks one); a table or column that does not exist \
+            or holds no blobs is an error listing the blob columns.
+            With --sqlite alone, every column whose blobs are property lists or archives is listed \
+            with its counts.
+            Folders are searched recursively in sorted order, hidden entries skipped; --include \
+            and --exclude filter the files found in them, and a file found in a folder that cannot \
+            be a property list at all (an image) is skipped and counted (--verbose lists them).
+            A named file is always checked.
+            -r (--recursive), as convert takes it, is accepted and changes nothing.
+            Files that cannot be read are reported on standard error.
+            With --rules, a class the rules name that occurs in none of the inputs' archives is an \
+            error (status 64) and a key rule no object has is a warning, both with near misses \
+            suggested.
             Exit status: 0 when every file is valid, 1 when any is not, 64 for usage errors.
 
             Examples:
@@ -75,12 +77,22 @@ struct Lint: ParsableCommand {
               archivist lint --require-format xml --format github Resources/
               archivist lint --config archivist.json --format xcode Resources/
               archivist lint --sqlite App.sqlite
-              archivist lint --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --secure --allow App.Contact
+              archivist lint --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --secure --allow App.Contact
             """
     )
 
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case text, json, github, xcode
+
+        static var allValueDescriptions: [String: String] {
+            [
+                "text": "PATH: OK, or located errors",
+                "json": "one JSON report",
+                "github": "GitHub Actions annotations",
+                "xcode": "PATH:LINE:COL: error: lines, as clang writes them",
+            ]
+        }
     }
 
     @Argument(help: ArgumentHelp("Files or folders to check ('-' reads standard input).", valueName: "PATH"))
@@ -98,10 +110,10 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("allow"), help: ArgumentHelp("With --secure, allow a class (repeat, or separate with commas); mangled or readable names.", valueName: "CLASS"))
     var allow: [String] = []
 
-    @Option(name: .customLong("require-format"), help: ArgumentHelp("Report files in any other format: xml, binary, json or openstep.", valueName: "FORMAT"))
+    @Option(name: .customLong("require-format"), help: ArgumentHelp("Report files in any other format.", valueName: "FORMAT"))
     var requireFormat: PlistFormat?
 
-    @Option(help: ArgumentHelp("Output: text (default), json (one report), github (Actions annotations), xcode (PATH:LINE:COL: error: lines).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("What to print.", valueName: "FORMAT"))
     var format: OutputFormat = .text
 
     @Option(help: ArgumentHelp("Read secure, allowedClasses, rules, requireFormat and exclude from a configuration file (archivist.json); options given here win.", valueName: "FILE"))
@@ -110,9 +122,15 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Write FILE when every input is valid, remove it otherwise (an output for build systems).", valueName: "FILE"))
     var stamp: String?
 
+    @Flag(name: [.customShort("r"), .long], help: "Accepted as convert takes it: lint always searches folders recursively.")
+    var recursive = false
+
+    @Option(help: ColorChoice.help)
+    var color: ColorChoice = .auto
+
     @OptionGroup var folders: FolderOptions
 
-    @Option(help: ArgumentHelp("Files checked at once (default: the number of cores); what is printed does not depend on it.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Files checked at once (default: the number of cores); what is printed does not depend on it.", valueName: "N"))
     var jobs: Int?
 
     @OptionGroup var store: StoreRowOptions
@@ -182,7 +200,7 @@ struct Lint: ParsableCommand {
     private func check(excluding settings: LintConfig?) throws {
         let (policy, ruleSet) = try securePolicy()
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
-        var reporter = LintReporter(format: format, quiet: quiet)
+        var reporter = LintReporter(format: format, quiet: quiet, color: color.enabled)
         let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
         // Every input is listed first, so that checking can run on several
         // threads while what is printed stays in input order.

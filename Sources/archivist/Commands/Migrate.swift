@@ -16,27 +16,31 @@ struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Migrate keyed archives to ones that decode under NSSecureCoding.",
         discussion: """
-            Applies a rules file (JSON, or any property-list format) to each input: renames
-            classes (and their $classes chains) and keys, removes keys, and boxes inline
-            integers, reals and booleans of custom objects into referenced NSNumbers, so
-            that decodeObject(of:forKey:) reads them. Shared objects and cycles are kept.
-            An input may be a keyed archive or a property list holding archives in data
-            values (a preferences file); nested archives are migrated where they are and
-            the rest of the file stays as it was.
-            A result that a secure decoder would still refuse (a class outside the allowed
-            classes, an inline primitive left unboxed) is not written; the errors name the
-            class, the $objects index and the key. A class the rules name that occurs in
-            none of the inputs is an error (status 64), checked before anything is written.
-            Each input is summarised on standard output (standard error when the result
-            goes to standard output). Results keep the input's format unless --to is given.
+            Applies a rules file (JSON, or any property-list format) to each input: renames \
+            classes (and their $classes chains) and keys, removes keys, and boxes inline integers, \
+            reals and booleans of custom objects into referenced NSNumbers, so that \
+            decodeObject(of:forKey:) reads them.
+            Shared objects and cycles are kept.
+            An input may be a keyed archive or a property list holding archives in data values (a \
+            preferences file); nested archives are migrated where they are and the rest of the \
+            file stays as it was.
+            A result that a secure decoder would still refuse (a class outside the allowed \
+            classes, an inline primitive left unboxed) is not written; the errors name the class, \
+            the $objects index and the key.
+            A class the rules name that occurs in none of the inputs is an error (status 64), \
+            checked before anything is written.
+            Each input is summarised on standard output (standard error when the result goes to \
+            standard output).
+            Results keep the input's format unless --to is given.
 
-            With --codable json|binary|xml, each archive nested in a data value (a User
-            stored in preferences) is replaced by the bytes JSONEncoder (--sorted-keys:
-            with .sortedKeys) or PropertyListEncoder would write for the struct its class
-            stands for, with the renames, removals and unwrapping of the rules, as
-            convert --to codable-json applies them; every custom class must be named in
-            the rules. A cycle (unless --cycles omit) or an unmapped class is an error and
-            nothing is written. --dates sets JSONEncoder's date strategy.
+            With --codable json|binary|xml, each archive nested in a data value (a User stored in \
+            preferences) is replaced by the bytes JSONEncoder (--sorted-keys: with .sortedKeys) or \
+            PropertyListEncoder would write for the struct its class stands for, with the renames, \
+            removals and unwrapping of the rules, as convert --to codable-json applies them; every \
+            custom class must be named in the rules.
+            A cycle (unless --cycles omit) or an unmapped class is an error and nothing is \
+            written.
+            --dates sets JSONEncoder's date strategy.
 
             Rules file:
               {
@@ -53,18 +57,21 @@ struct Migrate: ParsableCommand {
 
             Examples:
               archivist migrate Data.plist --rules rules.json -o Data-v2.plist
-              archivist migrate Documents/*.scarycreature/Data.plist --rules rules.json --in-place --backup .v1
+              archivist migrate Documents/*.scarycreature/Data.plist \\
+                --rules rules.json --in-place --backup .v1
               archivist migrate Preferences.plist --rules rules.json --dry-run
-              archivist migrate Preferences.plist --rules rules.json --codable json --in-place --backup .v1
-              archivist migrate --sqlite App.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --rules rules.json
+              archivist migrate Preferences.plist --rules rules.json --codable json \\
+                --in-place --backup .v1
+              archivist migrate --sqlite App.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --rules rules.json
 
-            Archives in an SQLite database (a Core Data store's Transformable attribute):
-            with --sqlite STORE --table T --column C, every blob of the column is migrated
-            in one transaction, after a consistent backup copy of the store is written
-            to STORE.bak (or --backup PATH; an existing backup is never overwritten).
-            Rows that need no change are not rewritten. A row that fails rolls the whole
-            transaction back, leaving the store as it was; with --keep-going that row is
-            left untouched and reported, and the others are migrated.
+            Archives in an SQLite database (a Core Data store's Transformable attribute): with \
+            --sqlite STORE --table T --column C, every blob of the column is migrated in one \
+            transaction, after a consistent backup copy of the store is written to STORE.bak (or \
+            --backup PATH; an existing backup is never overwritten).
+            Rows that need no change are not rewritten.
+            A row that fails rolls the whole transaction back, leaving the store as it was; with \
+            --keep-going that row is left untouched and reported, and the others are migrated.
             """
     )
 
@@ -77,27 +84,31 @@ struct Migrate: ParsableCommand {
     /// What `--codable` writes in place of nested archives.
     enum CodableFormat: String, CaseIterable, ExpressibleByArgument {
         case json, binary, xml
+
+        static var allValueDescriptions: [String: String] {
+            ["json": "JSONEncoder's", "binary": "PropertyListEncoder's, binary", "xml": "PropertyListEncoder's, XML"]
+        }
     }
 
     @Option(help: ArgumentHelp("The migration rules file.", valueName: "RULES"))
     var rules: String
 
-    @Option(help: ArgumentHelp("Write results in this format (xml or binary: the formats that keep an archive's UIDs); default: each input's own.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Write results in this format (default: each input's own); only the XML and binary ones keep an archive's UIDs.", valueName: "FORMAT"))
     var to: PlistFormat?
 
     @Flag(name: .customLong("dry-run"), help: "Print what would change in each input; write nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Replace each archive nested in a data value with its root's Codable encoding: json (JSONEncoder), binary or xml (PropertyListEncoder).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Replace each archive nested in data with its root's Codable encoding.", valueName: "FORMAT"))
     var codable: CodableFormat?
 
     @Flag(name: .customLong("sorted-keys"), help: "With --codable json, write keys sorted as JSONEncoder's .sortedKeys does.")
     var sortedKeys = false
 
-    @Option(help: ArgumentHelp("With --codable json: how dates are written: deferred (JSONEncoder's default), iso8601, seconds1970, milliseconds1970.", valueName: "STRATEGY"))
+    @Option(help: ArgumentHelp("With --codable json: how dates are written.", valueName: "STRATEGY"))
     var dates: CodableOptions.DateStrategy = .deferred
 
-    @Option(help: ArgumentHelp("With --codable: what a reference back into its own container becomes: error, or omit (left out).", valueName: "POLICY"))
+    @Option(help: ArgumentHelp("With --codable: what a reference into its own container becomes.", valueName: "POLICY"))
     var cycles: CodableOptions.CyclePolicy = .error
 
     @OptionGroup var output: OutputOptions

@@ -7,28 +7,28 @@ struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Infer the Codable structs that replace archives' classes.",
         discussion: """
-            Each custom class (after the renames, removals and unwrapping of a rules file)
-            becomes a struct with a property per key, typed from the values its objects
-            hold and optional where an object lacks the key or holds nil. Foundation
-            values map to Swift types (NSArray to arrays, NSDictionary to dictionaries,
-            NSDate to Date, NSUUID to UUID, NSURL to URL, ...). Without --swift, one line
-            per property (TYPE.KEY: SWIFT-TYPE); with --swift, declarations to paste in,
-            with CodingKeys where a key is not a Swift name. These are the types that
-            read the output of convert --to codable-json with the same rules, and that
-            KeyedArchiveDecoder decodes the archive into.
+            Each custom class (after the renames, removals and unwrapping of a rules file) becomes \
+            a struct with a property per key, typed from the values its objects hold and optional \
+            where an object lacks the key or holds nil.
+            Foundation values map to Swift types (NSArray to arrays, NSDictionary to dictionaries, \
+            NSDate to Date, NSUUID to UUID, NSURL to URL, ...).
+            Without --swift, one line per property (TYPE.KEY: SWIFT-TYPE); with --swift, \
+            declarations to paste in, with CodingKeys where a key is not a Swift name.
+            These are the types that read the output of convert --to codable-json with the same \
+            rules, and that KeyedArchiveDecoder decodes the archive into.
 
-            Several files, or folders (searched recursively for files holding keyed
-            archives), are merged into one schema: a field some archives lack is
-            optional, and a field seen with several types is reported on standard error
-            with where each type was seen.
+            Several files, or folders (searched recursively for files holding keyed archives), are \
+            merged into one schema: a field some archives lack is optional, and a field seen with \
+            several types is reported on standard error with where each type was seen.
 
-            With --sqlite STORE --table T --column C the blobs of a store's column are read
-            too (--row ID for one).
+            With --sqlite STORE --table T --column C the blobs of a store's column are read too \
+            (--row ID for one).
 
             Examples:
               archivist schema computer.plist --rules rules.json --swift
               archivist schema Documents/ --swift
-              archivist schema --sqlite Model.sqlite --table ZEMPLOYEEENTITY --column ZCONTACT --swift
+              archivist schema --sqlite Model.sqlite --table ZEMPLOYEEENTITY \\
+                --column ZCONTACT --swift
             """
     )
 

@@ -15,7 +15,7 @@ struct BatchOptions: ParsableArguments {
 
     @OptionGroup var folders: FolderOptions
 
-    @Option(help: ArgumentHelp("Files converted at once (default: the number of cores); results do not depend on it.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Files converted at once (default: the number of cores); results do not depend on it.", valueName: "N"))
     var jobs: Int?
 
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first failure (default: report every failure and go on).")

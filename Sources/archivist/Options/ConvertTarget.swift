@@ -24,6 +24,15 @@ enum ConvertTarget: Equatable, ExpressibleByArgument {
 
     static var allValueStrings: [String] { PlistFormat.allCases.map(\.rawValue) + ["codable-json"] + SourceLanguage.allCases.map(\.rawValue) }
 
+    /// Each target once, in help and the manual page.
+    public static var allValueDescriptions: [String: String] {
+        PlistFormat.descriptions.merging([
+            "codable-json": "an archive as JSONEncoder writes its structs",
+            "swift": "a Swift literal, as plutil writes it",
+            "objc": "an Objective-C literal, as plutil writes it",
+        ]) { first, _ in first }
+    }
+
     /// Shell completion offers every target.
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 
@@ -38,5 +47,19 @@ enum ConvertTarget: Equatable, ExpressibleByArgument {
     }
 }
 
-extension CodableOptions.DateStrategy: ExpressibleByArgument {}
-extension CodableOptions.CyclePolicy: ExpressibleByArgument {}
+extension CodableOptions.DateStrategy: ExpressibleByArgument {
+    public static var allValueDescriptions: [String: String] {
+        [
+            "deferred": "seconds since 2001 (JSONEncoder's default)",
+            "iso8601": "ISO 8601 text",
+            "seconds1970": "seconds since 1970",
+            "milliseconds1970": "milliseconds since 1970",
+        ]
+    }
+}
+
+extension CodableOptions.CyclePolicy: ExpressibleByArgument {
+    public static var allValueDescriptions: [String: String] {
+        ["error": "fail, naming the key path", "omit": "leave the reference out"]
+    }
+}

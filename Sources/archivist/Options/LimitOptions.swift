@@ -3,19 +3,19 @@ import ArgumentParser
 
 /// The readers' limits, for inputs that need more (or, in a hook, less).
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("max-depth"), help: ArgumentHelp("Deepest nesting of containers read (default 512).", valueName: "N"))
+    @Option(name: .customLong("max-depth"), parsing: .unconditional, help: ArgumentHelp("Deepest nesting of containers read (default 512).", valueName: "N"))
     var maxDepth: Int?
 
-    @Option(name: .customLong("max-objects"), help: ArgumentHelp("Most values one input may expand to, shared ones counted each time (default 10000000).", valueName: "N"))
+    @Option(name: .customLong("max-objects"), parsing: .unconditional, help: ArgumentHelp("Most values one input may expand to, shared ones counted each time (default 10000000).", valueName: "N"))
     var maxObjects: Int?
 
-    @Option(name: .customLong("max-shared-expansion"), help: ArgumentHelp("Most bytes of strings and data that a binary plist's shared values may add where they are used again (default 1073741824).", valueName: "BYTES"))
+    @Option(name: .customLong("max-shared-expansion"), parsing: .unconditional, help: ArgumentHelp("Most bytes of strings and data that a binary plist's shared values may add where they are used again (default 1073741824).", valueName: "BYTES"))
     var maxSharedExpansion: Int?
 
-    @Option(name: .customLong("max-input-size"), help: ArgumentHelp("Largest input in bytes (default 4294967296).", valueName: "BYTES"))
+    @Option(name: .customLong("max-input-size"), parsing: .unconditional, help: ArgumentHelp("Largest input in bytes (default 4294967296).", valueName: "BYTES"))
     var maxInputSize: Int?
 
-    @Option(name: .customLong("max-value-length"), help: ArgumentHelp("Longest string or data value in bytes (default 2147483648).", valueName: "BYTES"))
+    @Option(name: .customLong("max-value-length"), parsing: .unconditional, help: ArgumentHelp("Longest string or data value in bytes (default 2147483648).", valueName: "BYTES"))
     var maxValueLength: Int?
 
     func validate() throws {

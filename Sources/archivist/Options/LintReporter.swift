@@ -6,13 +6,16 @@ import ArchivistCore
 struct LintReporter {
     let format: Lint.OutputFormat
     let quiet: Bool
+    /// Text lines in colour (`--color`): OK green, errors red, warnings yellow.
+    let color: Bool
     /// True once any input had a problem or could not be read.
     private(set) var invalid = false
     private var report: [PlistValue] = []
 
-    init(format: Lint.OutputFormat, quiet: Bool) {
+    init(format: Lint.OutputFormat, quiet: Bool, color: Bool = false) {
         self.format = format
         self.quiet = quiet
+        self.color = color
     }
 
     /// One checked input.
@@ -22,8 +25,8 @@ struct LintReporter {
         if !valid { invalid = true }
         switch format {
         case .text:
-            for f in findings { Console.output(f.line) }
-            if valid, !quiet { Console.output("\(path): OK") }
+            for f in findings { Console.output(f.line, color: color ? (f.severity == .error ? .red : .yellow) : nil) }
+            if valid, !quiet { Console.output("\(path): OK", color: color ? .green : nil) }
         case .github:
             for f in findings { Console.output(f.githubAnnotation) }
         case .xcode:

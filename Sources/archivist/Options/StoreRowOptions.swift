@@ -21,7 +21,7 @@ struct StoreRow {
 struct StoreRowOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("With --sqlite, only the blob of this rowid (Core Data's Z_PK).", valueName: "ID"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --sqlite, only the blob of this rowid (Core Data's Z_PK).", valueName: "ID"))
     var row: Int64?
 
     @Option(name: .customLong("label-column"), help: ArgumentHelp("With --sqlite, label each row with this column's value too (an iOS backup's relativePath).", valueName: "NAME"))
@@ -80,7 +80,7 @@ struct StoreRowOptions: ParsableArguments {
         try column.forEachRow(in: db, row: row, selection: selection) { selected in
             found = true
             guard case .blob(let bytes)? = selected.value else {
-                if let row { throw PlistError(.io, "row \(row) of \(column.label) holds NULL or a value that is not a blob") }
+                if let row { throw PlistError(.io, BlobColumn.notABlobMessage(row: row, of: column.label, holding: selected.value)) }
                 if let value = selected.value { others.append((selected.rowid, value.typeName)) }
                 return
             }

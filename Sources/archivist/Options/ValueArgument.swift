@@ -6,6 +6,15 @@ import ArgumentParser
 enum ValueType: String, CaseIterable, ExpressibleByArgument {
     case string, integer, real, float, bool, date, data, json, xml, dictionary, array
 
+    static var allValueDescriptions: [String: String] {
+        [
+            "string": "the text", "integer": "a whole number, up to 64 bits", "real": "a number",
+            "float": "real, as plutil says", "bool": "true/false, yes/no or 1/0", "date": "ISO 8601",
+            "data": "base64, or the bytes of --from-file", "json": "a container in JSON",
+            "xml": "a container in XML", "dictionary": "an empty one (no VALUE)", "array": "an empty one (no VALUE)",
+        ]
+    }
+
     /// True for `dictionary` and `array`, which insert an empty container (as
     /// plutil's `-dictionary` and `-array` do) and take no value.
     var isEmptyContainer: Bool { self == .dictionary || self == .array }
