@@ -41,6 +41,9 @@ package struct BatchConverter: Sendable {
     private let absentDestinations: Set<Int>
     /// Folders of destinations already made or found, so each is checked once.
     private let folders = Locked(Set<String>())
+    /// What the run reads and writes once the items' inputs, results and
+    /// backups are in it: a command claims its report here.
+    package let outputs: RunOutputs
 
     /// What converting one item did.
     package enum Status: Sendable, Equatable {
@@ -83,9 +86,12 @@ package struct BatchConverter: Sendable {
     /// A batch over items.
     /// `followLinks` lets a result in an output folder be written through a
     /// symbolic link already there (otherwise that item is refused).
+    /// `outputs` holds what the run reads besides the items (a rules file);
+    /// every input, result and backup is noted or claimed there, and an item
+    /// whose result or backup is refused (`RunOutputs`) is refused.
     package init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions(), staging: WriteBatch? = nil,
-                followLinks: Bool = false) {
+                followLinks: Bool = false, outputs: RunOutputs = RunOutputs()) {
         self.items = items
         self.staging = staging
         self.format = format
@@ -93,42 +99,58 @@ package struct BatchConverter: Sendable {
         self.backupSuffix = backupSuffix
         self.readOptions = readOptions
         self.writeOptions = writeOptions
+        var plan = outputs
         var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            if let id = item.identity ?? FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
+            let id = item.identity ?? FileIO.identity(of: item.source)
+            if let id, inputFiles[id] == nil { inputFiles[id] = item.source }
+            plan.read(item.source, as: .input, identity: id)
         }
-        var taken: [String: String] = [:]
         var refusals: [Int: PlistError] = [:]
         var absent = Set<Int>()
         var sameFiles: [Int: String] = [:]
         var destinations: [String] = []
+        let inFolder: Bool
+        if case .directory = target { inFolder = true } else { inFolder = false }
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
             destinations.append(destination)
             guard destination != "-" else { continue }
-            if let earlier = taken[destination] {
-                refusals[i] = PlistError(.io, "refusing to overwrite \(destination), the result of \(earlier)")
-                continue
-            }
-            taken[destination] = item.source
             if target == .inPlace {
                 // Only a regular file is replaced in place (never a device,
                 // a pipe or the link that names one, such as /dev/stdin);
                 // a file reached again by another name (a link) once.
                 if let problem = FileIO.inPlaceProblem(item.source) {
                     refusals[i] = PlistError(.io, problem)
+                    continue
                 } else if let id = item.identity ?? FileIO.identity(of: item.source), let first = inputFiles[id], first != item.source {
                     sameFiles[i] = first
+                    continue
+                }
+                do {
+                    try plan.claim(destination, as: .result(of: item.source), inPlaceOf: item.source)
+                    if let backupSuffix { try plan.claim(item.source + backupSuffix, as: .backup(of: item.source)) }
+                } catch let refusal as RunOutputs.Refusal {
+                    refusals[i] = refusal.error
+                } catch {
+                    refusals[i] = PlistError(.io, "\(error)")
                 }
                 continue
             }
-            // One lstat for the usual new destination; the identity (links
-            // followed) only for one that exists.
-            if !FileIO.exists(destination) {
+            let exists: Bool
+            do {
+                // One lstat for the usual new destination (the folder is looked up once).
+                exists = try plan.claim(destination, as: .result(of: item.source), makesFolders: inFolder)
+            } catch let refusal as RunOutputs.Refusal {
+                refusals[i] = refusal.error
+                continue
+            } catch {
+                refusals[i] = PlistError(.io, "\(error)")
+                continue
+            }
+            if !exists {
                 absent.insert(i)
-            } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
-                refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
-            } else if case .directory = target, !followLinks, FileIO.isSymbolicLink(destination) {
+            } else if inFolder, !followLinks, FileIO.isSymbolicLink(destination) {
                 // A link planted in the output folder would aim the result anywhere.
                 refusals[i] = PlistError(.io, "refusing to write through the symbolic link \(destination) in the output folder (remove it, or give --follow-links)")
             }
@@ -137,6 +159,7 @@ package struct BatchConverter: Sendable {
         self.refusals = refusals
         self.sameFiles = sameFiles
         absentDestinations = absent
+        self.outputs = plan
     }
 
     /// A batch over named files (`-` for standard input).
@@ -251,7 +274,9 @@ package struct BatchConverter: Sendable {
             try out.finish()
             return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: out.byteCount)
         }
-        if let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
+        // Only an output folder's subfolders are made: `-o` never makes a
+        // folder (a typo would make folders anywhere).
+        if case .directory = target, let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
             let folder = String(destination[..<slash])
             if !folders.withLock({ $0.contains(folder) }) {
                 try FileIO.createDirectories(folder)
