@@ -41,6 +41,9 @@ package struct BatchConverter: Sendable {
     private let absentDestinations: Set<Int>
     /// Folders of destinations already made or found, so each is checked once.
     private let folders = Locked(Set<String>())
+    /// Whether an in-place result that loses something of its input (see
+    /// `WriteLosses`: XML's whole-second dates, 32-bit reals) says so (`--quiet` turns it off).
+    package var warnsOfLosses = true
     /// What the run reads and writes once the items' inputs, results and
     /// backups are in it: a command claims its report here.
     package let outputs: RunOutputs
@@ -230,11 +233,12 @@ package struct BatchConverter: Sendable {
                 return try input.withUnsafeBytes { buffer in
                     var view = try BinaryPlistView(buffer, limits: readOptions.limits)
                     let options = writeOptions
+                    var losses = WriteLosses()
                     let written = try deliver(index, bytesIn: input.count, original: original) { out in
-                        try PropertyList.write(&view, as: format, options: options, into: out)
+                        try PropertyList.write(&view, as: format, options: options, into: out, losses: &losses)
                     }
                     view.diagnostics.forEach(warn)
-                    return written
+                    return noting(losses, of: index, in: written)
                 }
             }
             read = try ReadItem(input, original: original, options: readOptions)
@@ -254,9 +258,21 @@ package struct BatchConverter: Sendable {
             tree = built
         }
         let options = writeOptions
-        return try deliver(index, bytesIn: bytesIn, original: original) { out in
-            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out) }
+        var losses = WriteLosses()
+        let written = try deliver(index, bytesIn: bytesIn, original: original) { out in
+            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out, losses: &losses) }
         }
+        return noting(losses, of: index, in: written)
+    }
+
+    /// `written` with a warning of what its result lost (`WriteLosses`),
+    /// when it replaced its input in place (the original is gone) and
+    /// `warnsOfLosses`: once per file, naming every kind lost.
+    private func noting(_ losses: WriteLosses, of index: Int, in written: Written) -> Written {
+        guard warnsOfLosses, target == .inPlace, written.status == .converted, !losses.isEmpty else { return written }
+        var noted = written
+        noted.notes.append("\(items[index].source): warning: \(losses.sentence)")
+        return noted
     }
 
     /// Writes item `index`'s result, which `contents` streams into a sink a

@@ -80,6 +80,9 @@ struct Convert: ParsableCommand {
     @Flag(name: .customLong("suggest-rules"), help: "codable-json: print a starter rules file for the inputs instead of converting them.")
     var suggestRules = false
 
+    @Flag(help: "Leave out the warning that an in-place result keeps less than its input (XML's whole-second dates, 32-bit reals).")
+    var quiet = false
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var batch: BatchOptions
@@ -166,8 +169,10 @@ struct Convert: ParsableCommand {
             }
         }
         let session = try BatchSession(inputs: inputs, options: batch, output: output)
-        let converter = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions,
-                                              reading: reading)
+        var configured = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions,
+                                               reading: reading)
+        configured.warnsOfLosses = !quiet
+        let converter = configured
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
         let stdin = stdinBytes
