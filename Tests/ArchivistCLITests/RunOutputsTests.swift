@@ -101,6 +101,13 @@ extension CLITests {
         try assertRefused(["lint", "p.plist", "--config", "archivist.json", "--stamp", "archivist.json"], status: 64,
                           "it is the configuration file archivist.json")
         try assertRefused(["lint", ".", "--stamp", "p.plist"], status: 64, "it is the input ./p.plist")
+        // An earlier stamp in a linted folder is replaced.
+        try FileManager.default.removeItem(at: work.appendingPathComponent("bad.plist"))
+        for _ in 0..<2 {
+            let stamped = try run(["lint", ".", "--stamp", "lint.stamp"])
+            XCTAssertEqual(stamped.status, 0, stamped.stderr)
+            XCTAssertEqual(contents("lint.stamp"), Data("// archivist lint: every input is valid\n".utf8))
+        }
     }
 
     func testAnOutputFileNeverMakesFolders() throws {

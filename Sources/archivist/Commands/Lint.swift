@@ -168,8 +168,11 @@ struct Lint: ParsableCommand {
     /// Claims the stamp (see `RunOutputs`) before anything is checked, so
     /// that neither the stamp nor its removal after a failed check can touch
     /// an input (a file named or found in a named folder), the configuration,
-    /// the rules file or the store.
+    /// the rules file or the store; an earlier stamp is replaced.
     private func claim(stamp: String) throws {
+        // The stamp of an earlier run (found again in a linted folder, and
+        // skipped there as no property list) is this run's to replace.
+        if let earlier = try? FileIO.read(stamp, maxSize: 4096), earlier == Array(Self.stampText.utf8) { return }
         var plan = RunOutputs()
         let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
         for path in paths {
