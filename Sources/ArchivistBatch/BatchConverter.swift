@@ -33,6 +33,11 @@ package struct BatchConverter: Sendable {
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
+    /// In-place items whose result or backup `RunOutputs` refused (the input
+    /// is the rules file, the backup's name another input): refused only
+    /// when there is something to write, so a file a migration skips (a
+    /// rules file in the folder, holding no archive) is still skipped.
+    private let writeRefusals: [Int: PlistError]
     /// In-place items that name a file an earlier item names too (a link to
     /// it, or a hard link): it is converted once, by the earlier item.
     private let sameFiles: [Int: String]
@@ -110,6 +115,7 @@ package struct BatchConverter: Sendable {
             plan.read(item.source, as: .input, identity: id)
         }
         var refusals: [Int: PlistError] = [:]
+        var writeRefusals: [Int: PlistError] = [:]
         var absent = Set<Int>()
         var sameFiles: [Int: String] = [:]
         var destinations: [String] = []
@@ -126,17 +132,23 @@ package struct BatchConverter: Sendable {
                 if let problem = FileIO.inPlaceProblem(item.source) {
                     refusals[i] = PlistError(.io, problem)
                     continue
-                } else if let id = item.identity ?? FileIO.identity(of: item.source), let first = inputFiles[id], first != item.source {
+                }
+                let id = item.identity ?? FileIO.identity(of: item.source)
+                if let id, let first = inputFiles[id], first != item.source {
                     sameFiles[i] = first
                     continue
                 }
                 do {
-                    try plan.claim(destination, as: .result(of: item.source), inPlaceOf: item.source)
+                    if let id {
+                        try plan.claimInPlace(item.source, identity: id)
+                    } else {
+                        try plan.claim(destination, as: .result(of: item.source), inPlaceOf: item.source)
+                    }
                     if let backupSuffix { try plan.claim(item.source + backupSuffix, as: .backup(of: item.source)) }
                 } catch let refusal as RunOutputs.Refusal {
-                    refusals[i] = refusal.error
+                    writeRefusals[i] = refusal.error
                 } catch {
-                    refusals[i] = PlistError(.io, "\(error)")
+                    writeRefusals[i] = PlistError(.io, "\(error)")
                 }
                 continue
             }
@@ -160,6 +172,7 @@ package struct BatchConverter: Sendable {
         }
         self.destinations = destinations
         self.refusals = refusals
+        self.writeRefusals = writeRefusals
         self.sameFiles = sameFiles
         absentDestinations = absent
         self.outputs = plan
@@ -282,6 +295,7 @@ package struct BatchConverter: Sendable {
     /// `original` is the input an in-place result replaces (and its bytes,
     /// kept as a backup).
     private func deliver(_ index: Int, bytesIn: Int, original: Original?, contents: (ByteSink) throws -> Void) throws -> Written {
+        if let refusal = writeRefusals[index] { throw refusal }
         let item = items[index]
         let destination = destinations[index]
         if destination == "-" {

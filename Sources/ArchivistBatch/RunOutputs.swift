@@ -115,7 +115,8 @@ package struct RunOutputs: Sendable {
     /// Claims `path` for an output of `role`; throws a `Refusal` when it is
     /// something the run reads or keeps, or another output of the run (see
     /// the type). `inPlaceOf` is the input an in-place result replaces: that
-    /// input (and only it) may be the destination. `makesFolders` lets the
+    /// input (and only it) may be the destination (`claimInPlace` does the
+    /// same from the input's identity). `makesFolders` lets the
     /// folders above `path` be missing (results in an output folder, which
     /// the run makes); otherwise a missing folder is refused. Special files
     /// and `-` are always granted. Returns true when a file is at `path`
@@ -130,6 +131,14 @@ package struct RunOutputs: Sendable {
         entries[key] = Entry(role: role, path: path)
         if case .file = key { return true }
         return false
+    }
+
+    /// Claims an input for its own in-place result, by the identity it was
+    /// noted with (no look-up): refused when the file is also something the
+    /// run reads or keeps other than an input (the rules file).
+    package func claimInPlace(_ path: String, identity: FileIO.FileIdentity) throws {
+        guard let other = entries[.file(identity)], other.role != .input else { return }
+        throw Refusal.conflict(PlistError(.io, Self.message(path, .result(of: path), other)))
     }
 
     /// The message of a refused claim; the two a batch has always given

@@ -88,6 +88,19 @@ extension CLITests {
         // convert --to codable-json: the rules file (that item is refused).
         try assertRefused(["convert", "in/a.plist", "--to", "codable-json", "--rules", rules, "-o", rules], status: 1,
                           "in/a.plist: error: refusing to write the result of in/a.plist to rules.json: it is the rules file rules.json")
+        // In place: a rules file among the inputs is never replaced; one that
+        // holds no archive is skipped by a migration as before.
+        try placeCorpusFile("rules/scary-creatures.json", to: "in/rules.json")
+        let rulesBefore = contents("in/rules.json")
+        let migrated = try run(["migrate", "in", "--rules", "in/rules.json", "--in-place", "--backup", ".v1"])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        XCTAssertEqual(contents("in/rules.json"), rulesBefore)
+        XCTAssertNotNil(contents("in/a.plist.v1"))
+        let codable = try run(["convert", "in/rules.json", "--to", "codable-json", "--rules", "in/rules.json", "--in-place"])
+        XCTAssertEqual(codable.status, 1)
+        XCTAssertTrue(codable.stderr.contains("in/rules.json: error: refusing to write the result of in/rules.json to in/rules.json: it is the rules file in/rules.json"),
+                      codable.stderr)
+        XCTAssertEqual(contents("in/rules.json"), rulesBefore)
         // set and remove: the input of --from-file.
         make("p.plist", Self.plainXML)
         make("blob.bin", "bytes")
