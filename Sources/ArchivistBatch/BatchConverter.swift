@@ -33,6 +33,11 @@ package struct BatchConverter: Sendable {
     /// Items that may not be written, with why (a destination taken by an
     /// earlier item, or an input that only in-place conversion may replace).
     private let refusals: [Int: PlistError]
+    /// In-place items whose result or backup `RunOutputs` refused (the input
+    /// is the rules file, the backup's name another input): refused only
+    /// when there is something to write, so a file a migration skips (a
+    /// rules file in the folder, holding no archive) is still skipped.
+    private let writeRefusals: [Int: PlistError]
     /// In-place items that name a file an earlier item names too (a link to
     /// it, or a hard link): it is converted once, by the earlier item.
     private let sameFiles: [Int: String]
@@ -41,6 +46,12 @@ package struct BatchConverter: Sendable {
     private let absentDestinations: Set<Int>
     /// Folders of destinations already made or found, so each is checked once.
     private let folders = Locked(Set<String>())
+    /// Whether an in-place result that loses something of its input (see
+    /// `WriteLosses`: XML's whole-second dates, 32-bit reals) says so (`--quiet` turns it off).
+    package var warnsOfLosses = true
+    /// What the run reads and writes once the items' inputs, results and
+    /// backups are in it: a command claims its report here.
+    package let outputs: RunOutputs
 
     /// What converting one item did.
     package enum Status: Sendable, Equatable {
@@ -83,9 +94,12 @@ package struct BatchConverter: Sendable {
     /// A batch over items.
     /// `followLinks` lets a result in an output folder be written through a
     /// symbolic link already there (otherwise that item is refused).
+    /// `outputs` holds what the run reads besides the items (a rules file);
+    /// every input, result and backup is noted or claimed there, and an item
+    /// whose result or backup is refused (`RunOutputs`) is refused.
     package init(items: [BatchItem], format: PlistFormat?, target: OutputTarget, backupSuffix: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), writeOptions: WriteOptions = WriteOptions(), staging: WriteBatch? = nil,
-                followLinks: Bool = false) {
+                followLinks: Bool = false, outputs: RunOutputs = RunOutputs()) {
         self.items = items
         self.staging = staging
         self.format = format
@@ -93,50 +107,75 @@ package struct BatchConverter: Sendable {
         self.backupSuffix = backupSuffix
         self.readOptions = readOptions
         self.writeOptions = writeOptions
+        var plan = outputs
         var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            if let id = item.identity ?? FileIO.identity(of: item.source), inputFiles[id] == nil { inputFiles[id] = item.source }
+            let id = item.identity ?? FileIO.identity(of: item.source)
+            if let id, inputFiles[id] == nil { inputFiles[id] = item.source }
+            plan.read(item.source, as: .input, identity: id)
         }
-        var taken: [String: String] = [:]
         var refusals: [Int: PlistError] = [:]
+        var writeRefusals: [Int: PlistError] = [:]
         var absent = Set<Int>()
         var sameFiles: [Int: String] = [:]
         var destinations: [String] = []
+        let inFolder: Bool
+        if case .directory = target { inFolder = true } else { inFolder = false }
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
             destinations.append(destination)
             guard destination != "-" else { continue }
-            if let earlier = taken[destination] {
-                refusals[i] = PlistError(.io, "refusing to overwrite \(destination), the result of \(earlier)")
-                continue
-            }
-            taken[destination] = item.source
             if target == .inPlace {
                 // Only a regular file is replaced in place (never a device,
                 // a pipe or the link that names one, such as /dev/stdin);
                 // a file reached again by another name (a link) once.
                 if let problem = FileIO.inPlaceProblem(item.source) {
                     refusals[i] = PlistError(.io, problem)
-                } else if let id = item.identity ?? FileIO.identity(of: item.source), let first = inputFiles[id], first != item.source {
+                    continue
+                }
+                let id = item.identity ?? FileIO.identity(of: item.source)
+                if let id, let first = inputFiles[id], first != item.source {
                     sameFiles[i] = first
+                    continue
+                }
+                do {
+                    if let id {
+                        try plan.claimInPlace(item.source, identity: id)
+                    } else {
+                        try plan.claim(destination, as: .result(of: item.source), inPlaceOf: item.source)
+                    }
+                    if let backupSuffix { try plan.claim(item.source + backupSuffix, as: .backup(of: item.source)) }
+                } catch let refusal as RunOutputs.Refusal {
+                    writeRefusals[i] = refusal.error
+                } catch {
+                    writeRefusals[i] = PlistError(.io, "\(error)")
                 }
                 continue
             }
-            // One lstat for the usual new destination; the identity (links
-            // followed) only for one that exists.
-            if !FileIO.exists(destination) {
+            let exists: Bool
+            do {
+                // One lstat for the usual new destination (the folder is looked up once).
+                exists = try plan.claim(destination, as: .result(of: item.source), makesFolders: inFolder)
+            } catch let refusal as RunOutputs.Refusal {
+                refusals[i] = refusal.error
+                continue
+            } catch {
+                refusals[i] = PlistError(.io, "\(error)")
+                continue
+            }
+            if !exists {
                 absent.insert(i)
-            } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
-                refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
-            } else if case .directory = target, !followLinks, FileIO.isSymbolicLink(destination) {
+            } else if inFolder, !followLinks, FileIO.isSymbolicLink(destination) {
                 // A link planted in the output folder would aim the result anywhere.
                 refusals[i] = PlistError(.io, "refusing to write through the symbolic link \(destination) in the output folder (remove it, or give --follow-links)")
             }
         }
         self.destinations = destinations
         self.refusals = refusals
+        self.writeRefusals = writeRefusals
         self.sameFiles = sameFiles
         absentDestinations = absent
+        self.outputs = plan
     }
 
     /// A batch over named files (`-` for standard input).
@@ -207,11 +246,12 @@ package struct BatchConverter: Sendable {
                 return try input.withUnsafeBytes { buffer in
                     var view = try BinaryPlistView(buffer, limits: readOptions.limits)
                     let options = writeOptions
+                    var losses = WriteLosses()
                     let written = try deliver(index, bytesIn: input.count, original: original) { out in
-                        try PropertyList.write(&view, as: format, options: options, into: out)
+                        try PropertyList.write(&view, as: format, options: options, into: out, losses: &losses)
                     }
                     view.diagnostics.forEach(warn)
-                    return written
+                    return noting(losses, of: index, in: written)
                 }
             }
             read = try ReadItem(input, original: original, options: readOptions)
@@ -231,9 +271,21 @@ package struct BatchConverter: Sendable {
             tree = built
         }
         let options = writeOptions
-        return try deliver(index, bytesIn: bytesIn, original: original) { out in
-            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out) }
+        var losses = WriteLosses()
+        let written = try deliver(index, bytesIn: bytesIn, original: original) { out in
+            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out, losses: &losses) }
         }
+        return noting(losses, of: index, in: written)
+    }
+
+    /// `written` with a warning of what its result lost (`WriteLosses`),
+    /// when it replaced its input in place (the original is gone) and
+    /// `warnsOfLosses`: once per file, naming every kind lost.
+    private func noting(_ losses: WriteLosses, of index: Int, in written: Written) -> Written {
+        guard warnsOfLosses, target == .inPlace, written.status == .converted, !losses.isEmpty else { return written }
+        var noted = written
+        noted.notes.append("\(items[index].source): warning: \(losses.sentence)")
+        return noted
     }
 
     /// Writes item `index`'s result, which `contents` streams into a sink a
@@ -243,6 +295,7 @@ package struct BatchConverter: Sendable {
     /// `original` is the input an in-place result replaces (and its bytes,
     /// kept as a backup).
     private func deliver(_ index: Int, bytesIn: Int, original: Original?, contents: (ByteSink) throws -> Void) throws -> Written {
+        if let refusal = writeRefusals[index] { throw refusal }
         let item = items[index]
         let destination = destinations[index]
         if destination == "-" {
@@ -251,7 +304,9 @@ package struct BatchConverter: Sendable {
             try out.finish()
             return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: out.byteCount)
         }
-        if let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
+        // Only an output folder's subfolders are made: `-o` never makes a
+        // folder (a typo would make folders anywhere).
+        if case .directory = target, let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
             let folder = String(destination[..<slash])
             if !folders.withLock({ $0.contains(folder) }) {
                 try FileIO.createDirectories(folder)

@@ -96,6 +96,9 @@ extension FileIO {
         /// (an owner the process may not set, extended attributes, the other
         /// names of a file with hard links).
         package let notes: [String]
+        /// The lock held on the temporary file while it waits to be placed
+        /// (see `TemporaryLock`); released when the last copy goes.
+        var lock: TemporaryLock? = nil
 
         /// `notes` as the lines a command prints: `PATH: warning: NOTE`.
         package var warningLines: [String] { notes.map { "\(path): warning: \($0)" } }
@@ -154,6 +157,9 @@ extension FileIO {
         // Keep the temporary name within NAME_MAX (255 bytes) for long names.
         let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
         let (fd, tempPath) = try createTemporary(in: dir, stem: stem, for: path)
+        // Locked from its creation (see `createTemporary`); held on past
+        // the close below, until the file is placed or discarded.
+        let lock = TemporaryLock(holding: fd)
         var isOpen = true
         var written = false
         defer {
@@ -176,7 +182,7 @@ extension FileIO {
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
         written = true
         return StagedFile(path: path, target: target, folder: dir, temporary: tempPath, keepsExisting: original != nil,
-                          unchanged: unchanged ?? original, notes: notes)
+                          unchanged: unchanged ?? original, notes: notes, lock: lock)
     }
 
     /// Gives the open new file `fd` the owner, group, permission bits and
@@ -206,10 +212,15 @@ extension FileIO {
     }
 
     /// Creates `DIR/.STEM.archivist-PID-XXXXXXX` exclusively, open for
-    /// writing with mode 0666 less the umask. The name's suffix counts up
-    /// from a random start drawn once per process (no random draw per file);
-    /// a name that exists already is skipped. The process ID lets a later run
-    /// tell the leftovers of a process that was killed (`removeLeftovers`).
+    /// writing with mode 0666 less the umask, and locked (`flock`,
+    /// exclusive): the lock, not the process ID, tells a later run's
+    /// `removeLeftovers` that the file is live (a process in another PID
+    /// namespace, a Kubernetes shard, has IDs this one cannot see). A file
+    /// whose lock is taken between its creation and ours was found by a
+    /// cleanup (which keeps the lock of every file it removes): it is left
+    /// to it and another name is tried. The name's suffix counts up from a
+    /// random start drawn once per process (no random draw per file); a
+    /// name that exists already is skipped.
     private static func createTemporary(in dir: String, stem: String, for path: String) throws -> (Int32, String) {
         for _ in 0..<100 {
             let suffix = temporarySuffixes.withLock { next -> UInt32 in
@@ -220,7 +231,11 @@ extension FileIO {
             digits = String(repeating: "0", count: max(0, 7 - digits.utf8.count)) + digits
             let candidate = "\(dir)/.\(stem)\(temporaryMarker)\(processID)-\(digits)"
             let fd = Sys.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 { return (fd, candidate) }
+            if fd >= 0 {
+                if flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK { return (fd, candidate) }
+                close(fd)  // A cleanup took it for a leftover and removes it.
+                continue
+            }
             guard errno == EEXIST else { break }
         }
         throw ioError("cannot write \(path): cannot create a temporary file in \(dir)")
@@ -239,9 +254,18 @@ extension FileIO {
     private static let clearedFolders = Locked(Set<String>())
 
     /// Removes the temporary files a killed run left in `folder`: hidden
-    /// `.NAME.archivist-PID-XXXXXXX` files whose process no longer exists.
-    /// Done once per folder per process, when the first result is staged
-    /// there; a live process's files (another run, or this one) are left.
+    /// `.NAME.archivist-PID-XXXXXXX` regular files that no process holds
+    /// locked (a writer locks its temporary file from its creation until it
+    /// is placed or discarded; the lock goes with the process, however it
+    /// ends). Liveness is never judged by the process ID in the name: a
+    /// process in another PID namespace (a shard in another container) has
+    /// IDs this one cannot see. The lock of each file removed is kept until
+    /// this process ends: a writer that created the file a moment ago and
+    /// has not locked it yet then fails to, and writes under another name
+    /// (see `createTemporary`); once no more locks may be kept (see
+    /// `TemporaryLock`), the rest are left for a later run. Done once per
+    /// folder per process, when the first result is staged there; a file
+    /// whose lock cannot be tried (not readable by this process) is left.
     private static func removeLeftovers(in folder: String) {
         guard clearedFolders.withLock({ $0.insert(folder).inserted }) else { return }
         guard let handle = Sys.opendir(folder) else { return }
@@ -249,14 +273,25 @@ extension FileIO {
         let marker = Array(temporaryMarker.utf8)
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            guard name.first == UInt8(ascii: "."), let pid = leftoverProcess(name, marker: marker), pid != processID else { continue }
-            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard name.first == UInt8(ascii: "."), leftoverProcess(name, marker: marker) != nil else { continue }
             let path = (folder.hasSuffix("/") ? folder : folder + "/") + SystemPath.string(fromBytes: name)
+            let fd = Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
             var st = stat()
-            guard Sys.lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            // Held: a live writer's (this process's own included: a lock is
+            // per open file, so this open does not share ours).
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0,
+                  let kept = TemporaryLock(adopting: fd) else {
+                close(fd)
+                continue
+            }
             Sys.unlink(path)
+            removedLeftovers.withLock { $0.append(kept) }
         }
     }
+
+    /// The locks of the leftovers this process removed, kept until it ends.
+    private static let removedLeftovers = Locked<[TemporaryLock]>([])
 
     /// The process ID in a temporary file's name (`.NAME.archivist-PID-XXXXXXX`), or nil.
     static func leftoverProcess(_ name: [UInt8], marker: [UInt8]) -> pid_t? {

@@ -103,9 +103,17 @@ public enum PropertyList {
     /// Appends a node source (a tree's view, a binary plist read in place)
     /// in a format to `out`, which may stream (see `ByteSink`).
     package static func write<S: PlistNodes>(_ source: inout S, as format: PlistFormat, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        var losses = WriteLosses()
+        try write(&source, as: format, options: options, into: out, losses: &losses)
+    }
+
+    /// `write(_:as:options:into:)`, adding to `losses` what the format could
+    /// not keep (`WriteLosses`; only XML loses anything).
+    package static func write<S: PlistNodes>(_ source: inout S, as format: PlistFormat, options: WriteOptions = WriteOptions(),
+                                             into out: ByteSink, losses: inout WriteLosses) throws {
         switch format {
         case .binary: try BinaryPlistWriter.write(&source, options: options, into: out)
-        case .xml: try XMLPlistWriter.write(&source, options: options, into: out)
+        case .xml: try XMLPlistWriter.write(&source, options: options, into: out, losses: &losses)
         case .json: try JSONPlistWriter.write(&source, options: options, into: out)
         case .openstep: try OpenStepWriter.write(&source, options: options, into: out)
         }

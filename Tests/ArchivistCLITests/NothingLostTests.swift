@@ -361,7 +361,9 @@ extension CLITests {
     }
 
     /// The temporary files a killed run left are removed by the next run
-    /// writing into the folder; those of a live process are kept.
+    /// writing into the folder; those a live process holds locked are kept,
+    /// whatever process ID their name holds (one of another PID namespace
+    /// may be a number that is free here, or this very process's).
     func testLeftoversOfAKilledRunAreRemoved() throws {
         make("docs/a.plist", Self.plainXML)
         let done = Process()
@@ -369,21 +371,62 @@ extension CLITests {
         try done.run()
         done.waitUntilExit()
         let dead = done.processIdentifier
-        let live = getpid()
         make("docs/.a.plist.archivist-\(dead)-0000001", "partial")
-        make("docs/.b.plist.archivist-\(live)-0000002", "being written")
+        make("docs/.b.plist.archivist-\(dead)-0000002", "being written, by a process of another namespace")
+        make("docs/.c.plist.archivist-\(getpid())-0000003", "left by a killed run whose ID is now the test's")
         make("docs/.notes.archivist-x", "not ours")
+        let held = open(path("docs/.b.plist.archivist-\(dead)-0000002"), O_RDONLY)
+        XCTAssertGreaterThanOrEqual(held, 0)
+        defer { close(held) }
+        XCTAssertEqual(flock(held, LOCK_EX), 0)
         let result = try run(["convert", "docs/a.plist", "--to", "binary", "--in-place"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(try listing("docs"), [".b.plist.archivist-\(live)-0000002", ".notes.archivist-x", "a.plist"])
+        XCTAssertEqual(try listing("docs"), [".b.plist.archivist-\(dead)-0000002", ".notes.archivist-x", "a.plist"])
+    }
+
+    /// Two shards of one folder in separate PID namespaces (as containers
+    /// run them): the second runs from start to end while the first has
+    /// every result staged, and removes none of the first's temporary files
+    /// (each is locked by its writer), so both succeed.
+    func testShardsInSeparatePIDNamespacesKeepEachOthersFiles() throws {
+        guard let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("unshare is not installed")
+        }
+        let namespace = [unshare, "--pid", "--fork", "--mount-proc"]
+        let probe = try runCommand(unshare, Array(namespace.dropFirst()) + ["/bin/true"])
+        guard probe.status == 0 else { throw XCTSkip("new PID namespaces are not permitted here: \(probe.stderr)") }
+        for i in 0..<40 { make("docs/f\(i).plist", Self.plainXML) }
+        let archivist = Self.productsDirectory.appendingPathComponent("archivist").path
+        let shard = ["convert", "docs", "--to", "binary", "--in-place", "--shard"]
+        var second: Result?
+        // The first shard runs after 100 other processes of its namespace,
+        // so the ID in its files' names is free in the second's namespace,
+        // where the second shard is process 1 (its threads count up from 2).
+        let burn = "i=0; while [ $i -lt 100 ]; do /bin/true; i=$((i+1)); done; \"$0\" \"$@\"; exit $?"
+        let first = try runStopped(at: "syncfs", namespace.dropFirst() + ["/bin/sh", "-c", burn, archivist] + shard + ["1/2"],
+                                   launcher: unshare) {
+            let staged = try listing("docs").filter { $0.contains(".archivist-") }
+            XCTAssertFalse(staged.isEmpty, "the first shard has its results staged")
+            second = try runCommand(unshare, Array(namespace.dropFirst()) + [archivist] + shard + ["2/2"])
+            XCTAssertEqual(try listing("docs").filter { $0.contains(".archivist-") }.count, staged.count, "the second shard kept the first's files")
+        }
+        guard let first else { throw XCTSkip("strace cannot run here") }
+        XCTAssertEqual(second?.status, 0, second?.stderr ?? "")
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let names = try listing("docs")
+        XCTAssertEqual(names.count, 40, "\(names)")
+        for name in names {
+            XCTAssertEqual(contents("docs/\(name)")?.prefix(8), Data("bplist00".utf8), name)
+        }
     }
 
     // MARK: concurrent writers
 
-    /// Runs `archivist ARGS` under strace, stopped (SIGSTOP) when it first
-    /// enters `call`; `meanwhile` runs while it is stopped, then it goes on.
+    /// Runs `archivist ARGS` (or `launcher ARGS`, which runs it) under
+    /// strace, stopped (SIGSTOP) when it first enters `call`; `meanwhile`
+    /// runs while it is stopped, then it goes on.
     /// Nil (a skip; a failure under CI) where strace cannot run.
-    func runStopped(at call: String, _ args: [String], meanwhile: () throws -> Void) throws -> Result? {
+    func runStopped(at call: String, _ args: [String], launcher: String? = nil, meanwhile: () throws -> Void) throws -> Result? {
         guard let strace = ["/usr/bin/strace", "/bin/strace"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("strace is not installed") }
             return nil
@@ -391,7 +434,7 @@ extension CLITests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
         process.arguments = ["-f", "-qq", "-o", path("strace.log"), "-e", "trace=" + call, "-e", "inject=\(call):signal=SIGSTOP:when=1",
-                             Self.productsDirectory.appendingPathComponent("archivist").path] + args
+                             launcher ?? Self.productsDirectory.appendingPathComponent("archivist").path] + args
         process.currentDirectoryURL = work
         let err = Pipe()
         process.standardOutput = FileHandle.nullDevice

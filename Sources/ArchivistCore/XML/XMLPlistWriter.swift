@@ -16,10 +16,21 @@ public enum XMLPlistWriter {
     /// recurses, since it refuses nesting deeper than `XMLEmitter.maxDepth`
     /// (which bounds the recursion).
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        var losses = WriteLosses()
+        try write(&source, options: options, into: out, losses: &losses)
+    }
+
+    /// `write(_:options:into:)`, adding to `losses` what XML could not keep
+    /// (see `WriteLosses`).
+    package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink,
+                                             losses: inout WriteLosses) throws {
         var w = XMLEmitter(keepKeyOrder: options.keepKeyOrder, out: out)
         out.append(XMLEmitter.header)
         try w.emit(source.rootNode, of: &source, indent: 0)
         out.append("</plist>\n")
+        losses.subSecondDates += w.losses.subSecondDates
+        losses.narrowReals += w.losses.narrowReals
+        losses.negativeZeros += w.losses.negativeZeros
     }
 }
 
@@ -39,6 +50,8 @@ struct XMLEmitter {
     private var entries: [Int] = []
     /// Text transcoded to UTF-8.
     private var scratch: [UInt8] = []
+    /// What the values written lost.
+    private(set) var losses = WriteLosses()
 
     init(keepKeyOrder: Bool, out: ByteSink) {
         order = EntryOrder(sorted: !keepKeyOrder)
@@ -67,6 +80,8 @@ struct XMLEmitter {
         case .integer(let i):
             raw("<integer>"); out.appendDecimal(i); raw("</integer>\n")
         case .real(let r):
+            if r.width == .bits32 { losses.narrowReals += 1 }
+            if r.value == 0, r.value.sign == .minus { losses.negativeZeros += 1 }
             raw("<real>"); real(r.value); raw("</real>\n")
         case .bool(let b):
             if b { raw("<true/>\n") } else { raw("<false/>\n") }
@@ -75,6 +90,7 @@ struct XMLEmitter {
             guard ISO8601.appendFormatted(d, into: out) else {
                 throw PlistError(.notRepresentable, "date \(d.secondsSinceReferenceDate) seconds from 2001 has no calendar form")
             }
+            if d.secondsSinceReferenceDate.rounded(.down) != d.secondsSinceReferenceDate { losses.subSecondDates += 1 }
             raw("</date>\n")
         case .data(let bytes):
             raw("<data>\n")

@@ -116,13 +116,20 @@ struct Codegen: ParsableCommand {
         if let transformer, !SwiftCodegen.isTypeName(transformer) {
             throw ValidationError("--transformer needs a Swift type name, such as ContactTransformer; got \"\(transformer)\".")
         }
-        if let output, let input = inputs.first(where: { FileIO.isSameFile($0, output) }) {
-            throw ValidationError("-o \(output) names the input \(input): inputs are never overwritten.")
-        }
     }
 
     func run() throws {
         let (ruleSet, documents, unreadable) = try ArchiveInputs.readWithRules(inputs, store: store, rulesPath: rules)
+        if let output {
+            // Never over what was read: a named input, a file found in an
+            // input folder, the rules file, the store.
+            var plan = RunOutputs()
+            for input in inputs { plan.read(input, as: .input) }
+            for document in documents { plan.read(document.label, as: .input) }
+            if let rules { plan.read(rules, as: .rules) }
+            if let path = store.database.sqlite { plan.read(path, as: .store) }
+            try claimOutput(output, as: .result(of: nil), in: &plan)
+        }
         var failed = unreadable
         var source = ""
         if upgrade {

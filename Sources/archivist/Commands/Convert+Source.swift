@@ -10,7 +10,8 @@ extension Convert {
     /// and the others are still written (exit status 1).
     func convertToSource(_ language: SourceLanguage) throws {
         var failed = false
-        var written: Set<String> = []
+        var plan = RunOutputs()
+        for input in inputs { plan.read(input, as: .input) }
         for input in inputs {
             do {
                 try failing(at: input) {
@@ -21,7 +22,7 @@ extension Convert {
                     let bytes = try SourceLiteralWriter.write(document.tree, language: language, name: name,
                                                               origin: input == "-" ? "standard input" : baseName(input),
                                                               options: style.writeOptions)
-                    let destination = try sourceDestination(for: input, language: language, taken: &written)
+                    let destination = try sourceDestination(for: input, language: language, plan: &plan)
                     try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error)
                 }
             } catch let exit as ExitCode where exit == .failure {
@@ -31,20 +32,19 @@ extension Convert {
         if failed { throw ExitCode.failure }
     }
 
-    /// Where an input's source goes; an input is never overwritten, and two
-    /// inputs of one name are not written to one file.
-    private func sourceDestination(for input: String, language: SourceLanguage, taken: inout Set<String>) throws -> String {
+    /// Where an input's source goes, claimed in `plan` (see `RunOutputs`):
+    /// never an input, and two inputs of one name are not written to one file.
+    private func sourceDestination(for input: String, language: SourceLanguage, plan: inout RunOutputs) throws -> String {
         var destination = output.output ?? "-"
         if let dir = output.outputDir {
             try FileIO.createDirectories(dir)
             let identifier = SourceLanguage.identifier(from: input == "-" ? "plist" : input)
             destination = dir + (dir.hasSuffix("/") ? "" : "/") + identifier + "." + language.fileExtension
-            guard taken.insert(destination).inserted else {
-                throw PlistError(.io, "\(destination) was already written for another input of the same name")
-            }
         }
-        if destination != "-", input != "-", FileIO.isSameFile(destination, input) {
-            throw PlistError(.io, "\(destination) is the input; choose another destination")
+        do {
+            try plan.claim(destination, as: .result(of: input))
+        } catch let refusal as RunOutputs.Refusal {
+            throw refusal.error
         }
         return destination
     }

@@ -84,6 +84,9 @@ struct Convert: ParsableCommand {
     @Flag(name: .customLong("suggest-rules"), help: "codable-json: print a starter rules file for the inputs instead of converting them.")
     var suggestRules = false
 
+    @Flag(help: "Leave out the warning that an in-place result keeps less than its input (XML's whole-second dates, 32-bit reals).")
+    var quiet = false
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var batch: BatchOptions
@@ -170,7 +173,10 @@ struct Convert: ParsableCommand {
             }
         }
         let session = try BatchSession(inputs: inputs, options: batch, output: output)
-        let converter = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions)
+        var configured = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions,
+                                               reading: reading)
+        configured.warnsOfLosses = !quiet
+        let converter = configured
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
         let stdin = stdinBytes
@@ -186,6 +192,14 @@ struct Convert: ParsableCommand {
         if !ok || failed { throw ExitCode.failure }
     }
 
+    /// What the run reads besides its inputs: the rules file and the store.
+    private var reading: RunOutputs {
+        var plan = RunOutputs()
+        if let rules { plan.read(rules, as: .rules) }
+        if let path = store.database.sqlite { plan.read(path, as: .store) }
+        return plan
+    }
+
     /// Writes a starter rules file for every archive among the inputs.
     private func suggest(stdinBytes: [UInt8]?) throws {
         var suggestion = RulesSuggestion()
@@ -198,6 +212,9 @@ struct Convert: ParsableCommand {
     }
 
     private func write(_ suggestion: RulesSuggestion) throws {
+        var plan = reading
+        for input in inputs { plan.read(input, as: .input) }
+        if let path = output.output { try claimOutput(path, as: .suggestion, in: &plan) }
         let text = Array((try suggestion.rulesJSON()).utf8)
         let notes = try failing(at: nil) {
             try FileIO.writeAtomically(text, to: output.output ?? "-")
@@ -258,23 +275,30 @@ struct Convert: ParsableCommand {
                 throw ExitCode.failure
             }
             failed = !failures.isEmpty
+            var plan = reading
             if let dir = output.outputDir {
+                let files = results.map { (dir + (dir.hasSuffix("/") ? "" : "/") + "\($0.rowid).json", $0.bytes) }
+                for (file, _) in files { try claim(file, in: &plan, makesFolders: true) }
                 try FileIO.createDirectories(dir)
-                for (rowid, bytes) in results { try write(bytes, to: dir + (dir.hasSuffix("/") ? "" : "/") + "\(rowid).json", notOver: path) }
+                for (file, bytes) in files { try FileIO.writeAtomically(bytes, to: file).forEach(Console.error) }
                 Console.error("\(path): \(column.label): \(results.count) rows written to \(dir), \(failures.count) failed")
             } else {
-                for (_, bytes) in results { try write(bytes, to: output.output ?? "-", notOver: path) }
+                let destination = output.output ?? "-"
+                try claim(destination, in: &plan, makesFolders: false)
+                for (_, bytes) in results { try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error) }
             }
         }
         if failed { throw ExitCode.failure }
     }
 
-    /// Writes a result file, refusing to replace the store it comes from.
-    private func write(_ bytes: [UInt8], to destination: String, notOver store: String) throws {
-        if destination != "-", FileIO.isSameFile(destination, store) {
-            throw PlistError(.io, "\(destination) is the store being read; choose another destination")
+    /// Claims a row's result file (see `RunOutputs`): never the store, the
+    /// rules file or another row's file.
+    private func claim(_ destination: String, in plan: inout RunOutputs, makesFolders: Bool) throws {
+        do {
+            try plan.claim(destination, as: .result(of: nil), makesFolders: makesFolders)
+        } catch let refusal as RunOutputs.Refusal {
+            throw refusal.error
         }
-        try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error)
     }
 
     /// --into-column: one transaction after a backup copy; a failing row rolls it back.

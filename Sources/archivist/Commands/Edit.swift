@@ -9,7 +9,13 @@ import ArgumentParser
 /// written pretty, so an edit changes only what it edits, as plutil's
 /// `-replace`, `-insert` and `-remove` do.
 enum FileEdit {
-    static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?) throws {
+    static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?, reading extra: String? = nil) throws {
+        if let output {
+            var plan = RunOutputs()
+            plan.read(file, as: .input)
+            if let extra { plan.read(extra, as: .input) }
+            try claimOutput(output, as: .result(of: nil), in: &plan)
+        }
         let notes = try failing(at: file) { () -> [String] in
             if output == nil, let problem = FileIO.inPlaceProblem(file) {
                 throw PlistError(.io, file == "-" ? "standard input cannot be edited in place; give -o" : problem)
@@ -102,7 +108,7 @@ struct SetValue: ParsableCommand {
             Console.error("error: \(error.message)")
             throw ExitCode.validationFailure
         }
-        try FileEdit.run(file: file, keyPath: keyPath, edit: append ? .append(parsed) : .set(parsed), create: create, output: output)
+        try FileEdit.run(file: file, keyPath: keyPath, edit: append ? .append(parsed) : .set(parsed), create: create, output: output, reading: fromFile)
     }
 }
 

@@ -159,6 +159,7 @@ struct Lint: ParsableCommand {
     func run() throws {
         var command = self
         let settings = try config.map { try command.apply(LintConfig.load($0), from: $0) }
+        if let stamp { try command.claim(stamp: stamp) }
         do {
             try command.check(excluding: settings)
         } catch {
@@ -180,6 +181,28 @@ struct Lint: ParsableCommand {
             throw ExitCode.validationFailure
         }
         return settings
+    }
+
+    /// Claims the stamp (see `RunOutputs`) before anything is checked, so
+    /// that neither the stamp nor its removal after a failed check can touch
+    /// an input (a file named or found in a named folder), the configuration,
+    /// the rules file or the store; an earlier stamp is replaced.
+    private func claim(stamp: String) throws {
+        // The stamp of an earlier run (found again in a linted folder, and
+        // skipped there as no property list) is this run's to replace.
+        if let earlier = try? FileIO.read(stamp, maxSize: 4096), earlier == Array(Self.stampText.utf8) { return }
+        var plan = RunOutputs()
+        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
+        for path in paths {
+            plan.read(path, as: .input)
+            for item in (try? BatchPlan.items([path], selection: selection) { _ in }) ?? [] {
+                plan.read(item.source, as: .input, identity: item.identity)
+            }
+        }
+        if let config { plan.read(config, as: .configuration) }
+        if let rules { plan.read(rules, as: .rules) }
+        if let path = store.database.sqlite { plan.read(path, as: .store) }
+        try claimOutput(stamp, as: .stamp, in: &plan)
     }
 
     /// What `--stamp` writes: one comment line, so that a build tool plugin

@@ -155,8 +155,10 @@ struct Migrate: ParsableCommand {
         // `readAheadBudget` bytes of input, are migrated as read (a single
         // archive is parsed once).
         let session = try BatchSession(inputs: inputs, options: batch, output: output)
+        var reading = RunOutputs()
+        reading.read(rules, as: .rules)
         let converter = dryRun ? nil : try session.converter(format: to, output: output, writeOptions: style.writeOptions,
-                                                             readOptions: ReadOptions(), prepared: false)
+                                                             readOptions: ReadOptions(), reading: reading, prepared: false)
         var stdinBytes: [UInt8]?
         var census = RulesCensus()
         var readAhead: [Int: BatchConverter.ReadItem] = [:]

@@ -47,16 +47,30 @@ struct BatchSession {
     }
 
     /// The converter for the planned items: checks that the output target can
-    /// take them (status 64 if not) and creates the output folder.
+    /// take them (status 64 if not) and creates the output folder. `reading`
+    /// holds what the run reads besides its inputs (a rules file); the
+    /// converter claims each item's result and backup there (see
+    /// `RunOutputs`), and the report is claimed after them: a report that
+    /// would replace an input, a result, a backup or a rules file is a usage
+    /// error (status 64), before anything is written.
     func converter(format: PlistFormat?, output: OutputOptions, writeOptions: WriteOptions, readOptions: ReadOptions,
-                   prepared: Bool = true) throws -> BatchConverter {
+                   reading: RunOutputs = RunOutputs(), prepared: Bool = true) throws -> BatchConverter {
         if !items.isEmpty, let problem = output.target.usageProblem(inputs: items.map(\.source)) {
             Console.error("Error: " + problem.prefix(1).uppercased() + problem.dropFirst() + ".")
             throw ExitCode.validationFailure
         }
         let converter = BatchConverter(items: items, format: format, target: output.target, backupSuffix: output.backup,
                                        readOptions: readOptions, writeOptions: writeOptions, staging: writes,
-                                       followLinks: options.folders.followLinks)
+                                       followLinks: options.folders.followLinks, outputs: reading)
+        if let report = options.report {
+            var plan = converter.outputs
+            // The report may be in the output folder, which the run makes.
+            let inOutputFolder = output.outputDir.map { dir -> Bool in
+                let root = dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+                return report.hasPrefix(root + "/")
+            } ?? false
+            try claimOutput(report, as: .report, in: &plan, makesFolders: inOutputFolder)
+        }
         if prepared { try prepare(converter) }
         return converter
     }

@@ -4,7 +4,7 @@ import ArgumentParser
 
 /// Where converted output goes: one file, a folder, in place, or standard output.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the result to FILE (one input only; '-' for standard output).", valueName: "FILE"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the result to FILE (one input only; '-' for standard output); its folder must exist.", valueName: "FILE"))
     var output: String?
 
     @Option(name: .customLong("output-dir"), help: ArgumentHelp("Write each result into DIR as NAME.plist (NAME.json for JSON); DIR is created if missing.", valueName: "DIR"))
