@@ -115,6 +115,12 @@ enum Console {
         }
     }
 
+    /// Throws `OutputFailed` once a write to standard output failed, so a
+    /// command stops making output nobody receives.
+    static func checkOutput() throws {
+        if failure.withLock({ $0 != nil }) { throw OutputFailed() }
+    }
+
     /// Writes `bytes` to standard output after what stdio holds; on failure
     /// records it and throws `OutputFailed`.
     private static func writeAll(_ bytes: UnsafeRawBufferPointer) throws {

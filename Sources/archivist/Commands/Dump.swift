@@ -122,6 +122,9 @@ struct Dump: ParsableCommand {
         var json = JSONStream(into: sink)
         if asJSON, keyPath == nil { json.beginArray() }
         let rowsRead = try store.forEachRowReportingErrors { row in
+            // Standard output failed (a closed pipe): no more rows are read.
+            try sink.checkDrain()
+            try Console.checkOutput()
             let document = try Typedstream.readDocument(row.bytes)
             if asJSON, keyPath == nil {
                 let view = ByteSink()
