@@ -128,6 +128,9 @@ package struct BatchConverter: Sendable {
                 absent.insert(i)
             } else if let id = FileIO.identity(of: destination), let other = inputFiles[id] {
                 refusals[i] = PlistError(.io, "refusing to overwrite the input \(other) (only in-place conversion replaces inputs)")
+            } else if case .directory = target, case .special? = try? FileIO.destination(destination), !FileIO.isSymbolicLink(destination) {
+                // A FIFO, device or socket planted in the output folder would hold the batch (or take its result).
+                refusals[i] = PlistError(.io, "refusing to write into \(destination) in the output folder: not a regular file (a FIFO, device or socket)")
             } else if case .directory = target, !followLinks, FileIO.isSymbolicLink(destination) {
                 // A link planted in the output folder would aim the result anywhere.
                 refusals[i] = PlistError(.io, "refusing to write through the symbolic link \(destination) in the output folder (remove it, or give --follow-links)")
