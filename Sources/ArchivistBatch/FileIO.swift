@@ -52,6 +52,7 @@ package enum FileIO {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PlistError(.io, "cannot read \(name): Is a directory")
         }
+        if (st.st_mode & S_IFMT) == S_IFREG { try AddressSpace.check(inputOf: Int(st.st_size), name: name) }
         return try body(fd, st, name)
     }
 
