@@ -165,6 +165,9 @@ package struct BatchConverter: Sendable {
             }
             if !exists {
                 absent.insert(i)
+            } else if inFolder, case .special? = try? FileIO.destination(destination), !FileIO.isSymbolicLink(destination) {
+                // A FIFO, device or socket planted in the output folder would hold the batch (or take its result).
+                refusals[i] = PlistError(.io, "refusing to write into \(destination) in the output folder: not a regular file (a FIFO, device or socket)")
             } else if inFolder, !followLinks, FileIO.isSymbolicLink(destination) {
                 // A link planted in the output folder would aim the result anywhere.
                 refusals[i] = PlistError(.io, "refusing to write through the symbolic link \(destination) in the output folder (remove it, or give --follow-links)")

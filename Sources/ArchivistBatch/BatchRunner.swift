@@ -70,11 +70,13 @@ package enum BatchInterrupt {
 /// outcome for which `stops` is true (a failure under --fail-fast) ends the
 /// run: items not yet taken are not started.
 package final class BatchRunner<Outcome: Sendable>: Sendable {
-    /// What the jobs share: the next item to take, the outcomes so far and
-    /// how far they have been reported.
+    /// What the jobs share: the next item to take, the outcomes done but
+    /// not yet reported (those that finished before an earlier one), and how
+    /// far they have been reported. A reported outcome is not kept, so a
+    /// batch of any length holds only the outcomes under way.
     private struct Progress {
         var next = 0
-        var results: [Outcome?]
+        var waiting: [Int: Outcome] = [:]
         var reported = 0
         var stop = false
         var stoppedEarly = false
@@ -93,12 +95,14 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         self.count = count
         self.jobs = max(1, min(jobs, max(count, 1)))
         self.stops = stops
-        self.state = Locked(Progress(results: Array(repeating: nil, count: count)))
+        self.state = Locked(Progress())
     }
 
-    /// Runs `work` for every item (until stopped) and returns the outcomes of
-    /// the items that ran, in item order.
-    package func run(_ work: @escaping @Sendable (Int) -> Outcome, report: @escaping @Sendable (Int, Outcome) -> Void) -> [Outcome] {
+    /// Runs `work` for every item (until stopped), hands each outcome to
+    /// `report` in item order, and returns the number of items that ran (the
+    /// first ones: items are taken in order).
+    @discardableResult
+    package func run(_ work: @escaping @Sendable (Int) -> Outcome, report: @escaping @Sendable (Int, Outcome) -> Void) -> Int {
         let body: @Sendable (Int) -> Void = { [self] _ in
             while let index = self.take() {
                 let outcome = work(index)
@@ -110,26 +114,36 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         } else {
             DispatchQueue.concurrentPerform(iterations: jobs, execute: body)
         }
-        return state.withLock { $0.results.compactMap { $0 } }
+        return state.withLock { $0.reported }
     }
 
+    /// How many items past the first unreported one a job may take: the
+    /// outcomes waiting for an earlier, slower item stay this few.
+    var window: Int { 32 * jobs }
+
     private func take() -> Int? {
-        state.withLock { state in
-            if state.stop || BatchInterrupt.isRequested {
-                if state.next < count { state.stoppedEarly = true }
-                return nil
+        while true {
+            let taken: Int?? = state.withLock { state in
+                if state.stop || BatchInterrupt.isRequested {
+                    if state.next < count { state.stoppedEarly = true }
+                    return .some(nil)
+                }
+                guard state.next < count else { return .some(nil) }
+                // Too far ahead of an item under way: wait for it.
+                guard state.next - state.reported < window else { return nil }
+                defer { state.next += 1 }
+                return .some(state.next)
             }
-            guard state.next < count else { return nil }
-            defer { state.next += 1 }
-            return state.next
+            if let taken { return taken }
+            usleep(200)
         }
     }
 
     private func finish(_ index: Int, _ outcome: Outcome, report: (Int, Outcome) -> Void) {
         state.withLock { state in
-            state.results[index] = outcome
             if stops(outcome) { state.stop = true }
-            while state.reported < count, let done = state.results[state.reported] {
+            state.waiting[index] = outcome
+            while state.reported < count, let done = state.waiting.removeValue(forKey: state.reported) {
                 report(state.reported, done)
                 state.reported += 1
             }

@@ -83,11 +83,25 @@ extension FileIO {
     /// opened for writing without creating anything, truncated where that
     /// means something, written through `contents`, closed. A device that is
     /// full fails with its error (`No space left on device`).
+    ///
+    /// Opened without blocking: a FIFO that nothing reads is refused at once
+    /// instead of waiting for a reader forever, and a FIFO stays
+    /// non-blocking, so that a reader that stops reading leaves the write
+    /// waiting in `poll`, where a stop request (SIGTERM, Ctrl-C) ends it.
     static func writeDirectly(to path: String, contents: (Int32) throws -> Void) throws {
-        let fd = Sys.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw ioError("cannot write \(path)") }
+        let fd = Sys.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENXIO { throw PlistError(.io, "cannot write \(path): a FIFO that nothing reads (No such device or address)") }
+            throw ioError("cannot write \(path)")
+        }
         var isOpen = true
         defer { if isOpen { close(fd) } }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ioError("cannot write \(path)") }
+        if (st.st_mode & S_IFMT) != S_IFIFO, (st.st_mode & S_IFMT) != S_IFSOCK {
+            // A device or a file: written as usual.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        }
         try contents(fd)
         isOpen = false
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }

@@ -52,6 +52,7 @@ package enum FileIO {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PlistError(.io, "cannot read \(name): Is a directory")
         }
+        if (st.st_mode & S_IFMT) == S_IFREG { try AddressSpace.check(inputOf: Int(st.st_size), name: name) }
         return try body(fd, st, name)
     }
 
@@ -174,6 +175,14 @@ package enum FileIO {
             let n = systemWrite(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // A FIFO opened without blocking is full: wait for its
+                    // reader, a stop request (SIGTERM, Ctrl-C) ending the wait.
+                    guard !BatchInterrupt.isRequested else { throw PlistError(.io, "cannot write \(name): interrupted while its reader was not reading") }
+                    var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&waiting, 1, 100)
+                    continue
+                }
                 throw ioError("cannot write \(name)")
             }
             written += n

@@ -122,6 +122,12 @@ enum Console {
         }
     }
 
+    /// Throws `OutputFailed` once a write to standard output failed, so a
+    /// command stops making output nobody receives.
+    static func checkOutput() throws {
+        if failure.withLock({ $0 != nil }) { throw OutputFailed() }
+    }
+
     /// Writes `bytes` to standard output after what stdio holds; on failure
     /// records it and throws `OutputFailed`.
     private static func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
@@ -155,7 +161,18 @@ enum Console {
     /// Prints an error or warning line on standard error (unbuffered), every
     /// control character escaped.
     static func error(_ line: String) {
-        let text = Array((TerminalText.escaped(line) + "\n").utf8)
-        _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        writeError(TerminalText.escaped(line) + "\n")
+    }
+
+    /// Prints a block of lines on standard error (a usage text), line feeds
+    /// and tabs kept, other control characters escaped.
+    static func errorBlock(_ block: String) {
+        let text = TerminalText.escaped(block, keepingLayout: true)
+        writeError(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    private static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -57,6 +57,8 @@ struct CodableExporter {
     var budget: Int
     /// Bytes of shared strings and data that may still be written again.
     var sharedBytes: Int
+    /// The most bytes of shared strings and data the export may repeat.
+    let sharedLimit: Int
     /// The `$objects` entries written so far.
     var exported: Set<Int> = []
     let nesting: Int
@@ -84,7 +86,11 @@ struct CodableExporter {
         self.rules = rules
         self.options = options
         self.budget = budget
-        sharedBytes = options.maxSharedBytes
+        // What is repeated grows with the input, not with its sharing.
+        var limits = Limits.default
+        limits.maxSharedExpansion = options.maxSharedBytes
+        sharedLimit = graph.inputMeasure.map { limits.repeatBudget(forInput: $0) } ?? options.maxSharedBytes
+        sharedBytes = sharedLimit
         self.nesting = nesting
     }
 
@@ -129,7 +135,7 @@ struct CodableExporter {
     private mutating func countRepeated(_ bytes: Int, _ path: String) throws {
         sharedBytes -= min(bytes, sharedBytes + 1)
         guard sharedBytes >= 0 else {
-            throw PlistError(.limitExceeded, "the JSON would repeat more than \(options.maxSharedBytes) bytes of shared strings and data (shared objects are written at every reference)",
+            throw PlistError(.limitExceeded, "the JSON would repeat more than \(sharedLimit) bytes of shared strings and data (shared objects are written at every reference)",
                              at: .archive(object: nil, keyPath: path))
         }
     }

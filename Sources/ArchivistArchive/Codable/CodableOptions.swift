@@ -36,6 +36,8 @@ public struct CodableOptions: Sendable, Equatable {
     /// data shared by several objects is written at each, and from its second
     /// time on its length counts (`Limits.maxSharedExpansion` by default), so
     /// one long string referred to from many places cannot make gigabytes.
+    /// An archive read from a tree never repeats more than 16 times that
+    /// tree's size (at least 4 MiB) whatever this says.
     public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
     /// The deepest nesting of objects followed.
     public var maxDepth: Int

@@ -31,7 +31,7 @@ public struct ArchiveDumper {
     /// Writes the text of an archive's graph into `sink` as it is made (a
     /// draining sink sends it on while the rest is rendered).
     package static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
-        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
+        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options, inputBytes: graph.inputMeasure), out: DumpBuffer(sink))
         let objects = graph.objectCount
         let kind = graph.readFrom == "NSArchiver" ? "NSArchiver typedstream" : "NSKeyedArchiver archive"
         d.out += options.stable ? "\(kind), \(counted(objects, "object"))\n"
@@ -49,7 +49,7 @@ public struct ArchiveDumper {
 
     /// Writes the text of one node of a graph into `sink`.
     package static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
-        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
+        var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options, inputBytes: graph.inputMeasure), out: DumpBuffer(sink))
         try d.node(index, indent: 0)
         d.out += "\n"
     }
@@ -89,13 +89,22 @@ public struct ArchiveDumper {
 
     mutating func node(_ i: Int, indent: Int) throws {
         try budget.spend(object: i)
+        try out.sink.checkDrain()
         guard i >= 0, i < graph.nodes.count else { out += "<missing object \(i)>"; return }
         switch graph.nodes[i] {
         case .null:
             out += "nil"
         case .value(let v):
-            // A value is shown in full at each reference: from the second on, its bytes count.
-            if shown[i] { try budget.spendRepeated(bytes: ViewBudget.bytes(of: v), object: i) }
+            // A long string or data referred to from several places is shown
+            // once, labelled, and referred to after; a short value is shown in
+            // full at each reference, and from the second on its bytes count.
+            if incoming[i] > 1, ViewBudget.bytes(of: v) >= PlistTreeCopy.sharedFrom {
+                if shown[i] { out += options.paint("-> @\(labels[i] ?? i)", .label); return }
+                labels[i] = options.stable ? labels.count + 1 : i
+                out += options.paint("@\(labels[i] ?? i)", .label) + " "
+            } else if shown[i] {
+                try budget.spendRepeated(bytes: ViewBudget.bytes(of: v), object: i)
+            }
             shown[i] = true
             if case .data(let bytes) = v {
                 try data(bytes, indent: indent, node: i)

@@ -44,7 +44,7 @@ public struct ArchiveJSONDumper {
         var v = ArchiveJSONDumper(graph: graph, incoming: graph.incomingCounts(),
                                 shown: [Bool](repeating: false, count: graph.nodes.count),
                                 onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit,
-                                budget: ViewBudget(options), json: json)
+                                budget: ViewBudget(options, inputBytes: graph.inputMeasure), json: json)
         defer { json = v.json }
         v.json.beginObject()
         v.json.key("archiver")
@@ -72,6 +72,7 @@ public struct ArchiveJSONDumper {
     }
 
     private mutating func node(_ i: Int, depth: Int) throws {
+        try json.checkOutput()
         guard i >= 0, i < graph.nodes.count else { return try single("missing", .int(Int64(i))) }
         switch graph.nodes[i] {
         case .null:

@@ -24,6 +24,9 @@ public struct DumpOptions: Sendable {
     /// object shared by several places is shown in full at each, and from its
     /// second showing on its length counts, so a small archive whose long
     /// string is referred to from many places is refused rather than shown.
+    /// A view never repeats more than 16 times its input (at least 4 MiB)
+    /// whatever this says; the text view shows a long shared string or data
+    /// once and refers to it after (`-> @N`).
     public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
     /// How many levels of data-inside-data are decoded.
     var nestedLevels = NestedData.maxLevels

@@ -9,6 +9,11 @@ public struct TreeDumper {
     var out: DumpBuffer
     /// What the view may still show, shared with nested dumpers.
     var budget: ViewBudget
+    /// The tree's shared nodes shown once and referred to after (nil for a
+    /// tree made from a value, which shares nothing).
+    var shared: PlistSharedNodes?
+    /// Labels of the shared nodes shown, numbered in order of appearance.
+    var labels: [Int: Int] = [:]
 
     /// The text of a tree; an error when it would show more than
     /// `options.maxValues` values (archives nested in data included).
@@ -20,7 +25,8 @@ public struct TreeDumper {
 
     /// Writes the text of a compact tree (a document's `tree`) into `sink` as it is made.
     package static func render(_ tree: PlistTree, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
-        var d = TreeDumper(options: options, budget: ViewBudget(options), out: DumpBuffer(sink))
+        var d = TreeDumper(options: options, budget: ViewBudget(options, inputBytes: tree.inputMeasure), out: DumpBuffer(sink))
+        d.share(tree)
         try d.node(tree.root, in: tree, indent: 0)
         d.out += "\n"
     }
@@ -45,8 +51,25 @@ public struct TreeDumper {
         try node(tree.root, in: tree, indent: indent)
     }
 
+    /// Shows `tree`'s large shared values once, labelled `@N`, and refers
+    /// to them as `-> @N` after.
+    mutating func share(_ tree: PlistTree) {
+        let nodes = PlistSharedNodes(tree)
+        shared = nodes.any ? nodes : nil
+    }
+
     mutating func node(_ n: Int, in tree: PlistTree, indent: Int) throws {
         try budget.spend(object: nil)
+        try out.sink.checkDrain()
+        if let shared, shared.isReferable(n, in: tree) {
+            if let label = labels[n] {
+                out += options.paint("-> @\(label)", .label)
+                return
+            }
+            let label = labels.count + 1
+            labels[n] = label
+            out += options.paint("@\(label)", .label) + " "
+        }
         switch tree.kind(of: n) {
         case .array:
             let count = tree.count(of: n)
@@ -87,6 +110,7 @@ public struct TreeDumper {
                     budget = a.budget
                 } else {
                     var t = TreeDumper(options: inner, budget: budget, out: out)
+                    t.share(nested.document.tree)
                     try t.node(nested.document.tree.root, in: nested.document.tree, indent: indent)
                     budget = t.budget
                 }

@@ -18,10 +18,16 @@ struct ViewBudget {
         var bytes: Int
     }
 
-    init(_ options: DumpOptions) {
+    /// The budget of a view of an input that holds `inputBytes` bytes: the
+    /// repeated bytes are bounded by `options.maxSharedBytes` and by
+    /// `Limits.repeatBudget(forInput:)` (16 times the input, at least 4
+    /// MiB), so what a view repeats grows with its input, not its sharing.
+    init(_ options: DumpOptions, inputBytes: Int? = nil) {
         limit = options.maxValues
         left = limit
-        byteLimit = options.maxSharedBytes
+        var limits = Limits.default
+        limits.maxSharedExpansion = options.maxSharedBytes
+        byteLimit = inputBytes.map { limits.repeatBudget(forInput: $0) } ?? options.maxSharedBytes
         bytesLeft = byteLimit
     }
 

@@ -166,3 +166,9 @@ extension ContainerShape {
         }
     }
 }
+
+extension ObjectGraph {
+    /// The size of the tree the graph was read from, as budgets count it
+    /// (`PlistTree.inputMeasure`); nil for a graph made otherwise.
+    var inputMeasure: Int? { nodes.storage?.tree.inputMeasure }
+}

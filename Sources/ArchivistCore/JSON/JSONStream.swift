@@ -133,12 +133,53 @@ package struct JSONStream {
     /// `replacing` may give another value to write for a data node's bytes
     /// (nil keeps the data).
     package mutating func value(in tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue? = { _ in nil }) throws {
+        var references: SharedReferences?
+        try value(in: tree, at: node, replacing: replacing, references: &references)
+    }
+
+    /// Node `node` of `tree` as a view shows it: as `value(in:at:replacing:)`,
+    /// but a large value the tree shares (`PlistSharedNodes`) is written in
+    /// full where it first appears and as `{"$ref": "#/POINTER"}` after,
+    /// POINTER the JSON Pointer (RFC 6901) of that first appearance from
+    /// the value written here (a JSON Reference). The pointers written may
+    /// repeat at most `Limits.repeatBudget(forInput:)` bytes for the tree's
+    /// input, checked before each is written.
+    package mutating func view(of tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue? = { _ in nil }) throws {
+        let shared = PlistSharedNodes(tree)
+        var references: SharedReferences?
+        if shared.any {
+            references = SharedReferences(shared: shared, base: levels.count,
+                                          limit: Limits.default.repeatBudget(forInput: tree.inputMeasure))
+        }
+        try value(in: tree, at: node, replacing: replacing, references: &references)
+    }
+
+    /// The shared nodes of a view, the pointers of those written, and what
+    /// the pointers written again may still cost.
+    private struct SharedReferences {
+        let shared: PlistSharedNodes
+        /// The open containers around the view.
+        let base: Int
+        let limit: Int
+        var pointers: [Int: [UInt8]] = [:]
+        var spent = 0
+    }
+
+    /// Throws once the sink's output failed (a closed pipe), so that no more is made.
+    package func checkOutput() throws {
+        try out.checkDrain()
+    }
+
+    private mutating func value(in tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue?,
+                                references: inout SharedReferences?) throws {
+        try out.checkDrain()
+        if references?.shared.isReferable(node, in: tree) == true, try reference(node, &references) { return }
         switch tree.kind(of: node) {
         case .array:
             beginArray()
             for i in 0..<tree.count(of: node) {
                 element()
-                try value(in: tree, at: tree.element(i, of: node), replacing: replacing)
+                try value(in: tree, at: tree.element(i, of: node), replacing: replacing, references: &references)
             }
             endArray()
         case .dictionary:
@@ -146,7 +187,7 @@ package struct JSONStream {
             for i in 0..<tree.count(of: node) {
                 let entry = tree.entry(i, of: node)
                 key(tree.string(at: entry.key) ?? "")
-                try value(in: tree, at: entry.value, replacing: replacing)
+                try value(in: tree, at: entry.value, replacing: replacing, references: &references)
             }
             endObject()
         case .data:
@@ -158,6 +199,45 @@ package struct JSONStream {
         case .string, .integer, .real, .bool, .date, .uid, .null:
             try value(tree.value(at: node))
         }
+    }
+
+    /// For a shared node written before, writes `{"$ref": POINTER}` and
+    /// returns true; otherwise records where the node is written and returns false.
+    private mutating func reference(_ node: Int, _ references: inout SharedReferences?) throws -> Bool {
+        guard var refs = references else { return false }
+        defer { references = refs }
+        if let pointer = refs.pointers[node] {
+            refs.spent += pointer.count
+            guard refs.spent <= refs.limit else {
+                throw PlistError(.limitExceeded, "the view would repeat more than \(refs.limit) bytes of references to shared values (16 times the input)",
+                                 at: .archive(object: nil, keyPath: JSONStream.keyPath(levels, next)))
+            }
+            beginObject()
+            key("$ref")
+            pointer.withUnsafeBytes { JSONPlistWriter.appendString(TextBytes($0, .utf8), scratch: &scratch, into: out) }
+            endObject()
+            return true
+        }
+        var pointer: [UInt8] = Array("#".utf8)
+        func append(_ slot: Slot) {
+            switch slot {
+            case .root: return
+            case .element(let index): pointer.append(UInt8(ascii: "/")); pointer.append(contentsOf: String(index).utf8)
+            case .entry(let key):
+                pointer.append(UInt8(ascii: "/"))
+                for byte in key.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "~"): pointer.append(contentsOf: "~0".utf8)
+                    case UInt8(ascii: "/"): pointer.append(contentsOf: "~1".utf8)
+                    default: pointer.append(byte)
+                    }
+                }
+            }
+        }
+        for level in levels.dropFirst(refs.base + 1) { append(level.slot) }
+        if levels.count > refs.base { append(next) }
+        refs.pointers[node] = pointer
+        return false
     }
 
     /// A scalar as the pretty writer writes it.

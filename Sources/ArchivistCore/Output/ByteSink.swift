@@ -50,6 +50,14 @@ package final class ByteSink {
         if let drainError { throw drainError }
     }
 
+    /// Throws the drain's first failure, if any: a writer calls it as it
+    /// goes, so that output nobody can receive (a closed pipe) stops being
+    /// made at the first failed write.
+    @inline(__always)
+    package func checkDrain() throws {
+        if let drainError { throw drainError }
+    }
+
     private func flush() {
         guard let drain, count > 0 else { return }
         if drainError == nil {

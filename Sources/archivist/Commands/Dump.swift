@@ -12,7 +12,9 @@ struct Dump: ParsableCommand {
             A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices: each \
             object with its class and fields in order, inline primitives marked "(inline real)" \
             ("(inline float)" for 32 bits), Foundation values as values, an object referenced from \
-            several places labelled @N once and referred to as -> @N after (cycles stay finite).
+            several places labelled @N once and referred to as -> @N after (cycles stay finite); so is \
+            a long string or data, and a plain property list's shared array or dictionary (--json: \
+            {"$ref": "#/POINTER"}, the JSON Pointer of its first appearance).
             A <data> value holding a property list, keyed archive, JSON or a macOS bookmark is \
             decoded and shown nested.
             Other property lists are shown as a typed tree, as plutil -p does.
@@ -131,6 +133,9 @@ struct Dump: ParsableCommand {
             Console.output(format == .dot ? "// \(row.label): \(kind)" : "\(row.label): \(kind)")
         }
         let rowsRead = try store.forEachRowReportingErrors(other: other) { row in
+            // Standard output failed (a closed pipe): no more rows are read.
+            try sink.checkDrain()
+            try Console.checkOutput()
             let document = try Typedstream.readDocument(row.bytes)
             if asJSON, keyPath == nil {
                 let view = ByteSink()
@@ -245,7 +250,7 @@ struct Dump: ParsableCommand {
         let tree = document.tree
         // A plain tree's bookmark data is shown decoded beside its bytes.
         guard !raw, KeyedArchive.looksLikeArchive(tree) else {
-            return try json.value(in: tree, at: tree.root, replacing: raw ? { _ in nil } : BookmarkJSON.replacement)
+            return try json.view(of: tree, at: tree.root, replacing: raw ? { _ in nil } : BookmarkJSON.replacement)
         }
         try ArchiveJSONDumper.write(try ObjectGraph(tree), options: options, into: &json)
     }

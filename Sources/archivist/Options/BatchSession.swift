@@ -90,7 +90,11 @@ struct BatchSession {
         let runner = BatchRunner(count: items.count, jobs: options.jobCount, failFast: options.failFast)
         let progress = Progress(total: items.count, enabled: isBatch && isatty(STDERR_FILENO) == 1, started: started)
         let verbose = options.folders.verbose
-        let finished = runner.run(work) { index, outcome in
+        // What the summary needs of each item is kept compactly (its status
+        // and bytes written, for a result that cannot be put in place); the
+        // whole outcomes only for --report.
+        let tally = Locked(Tally(keepsOutcomes: options.report != nil))
+        let ran = runner.run(work) { index, outcome in
             progress.clear()
             for line in outcome.stdoutLines { Console.output(line) }
             for line in outcome.stderrLines { Console.error(line) }
@@ -98,40 +102,70 @@ struct BatchSession {
                 Console.error(FolderOptions.skippedLine(outcome.item.source, reason: outcome.errors.first?.message ?? "not a property list"))
             }
             progress.show(done: index + 1)
+            tally.withLock { $0.add(outcome) }
         }
         progress.clear()
         // Every result in place with one flush; a result that could not be
         // put there makes its item fail. The items that ran are the first
         // ones (they are taken in order), so an item's index is its outcome's.
-        var outcomes = finished
+        var total = tally.withLock { $0 }
         for failure in writes.commit() {
             let k = failure.item
-            guard outcomes.indices.contains(k) else { continue }
-            Console.error(failure.error.formatted(path: outcomes[k].item.source))
-            outcomes[k].status = .failed
-            outcomes[k].errors.append(failure.error)
-            outcomes[k].bytesOut = 0
+            guard k >= 0, k < ran else { continue }
+            Console.error(failure.error.formatted(path: items[k].source))
+            total.fail(k, failure.error)
         }
-        var counts: [BatchOutcome.Status: Int] = [.failed: unreadable.count]
-        var bytesIn = 0, bytesOut = 0
-        for o in outcomes {
-            counts[o.status, default: 0] += 1
-            bytesIn += o.bytesIn
-            bytesOut += o.bytesOut
-        }
+        var counts = total.counts
+        counts[.failed, default: 0] += unreadable.count
         let seconds = Clock.now() - started
         if isBatch {
             var summary = "\(counts[.converted] ?? 0) converted, \(counts[.unchanged] ?? 0) unchanged, \(counts[.skipped] ?? 0) skipped, \(counts[.failed] ?? 0) failed"
-            summary += "; \(Self.size(bytesIn)) read, \(Self.size(bytesOut)) written in \(Self.decimal(seconds, 2)) s"
+            summary += "; \(Self.size(total.bytesIn)) read, \(Self.size(total.bytesOut)) written in \(Self.decimal(seconds, 2)) s"
             if runner.stoppedEarly {
                 let why = BatchInterrupt.isRequested ? "interrupted" : "stopped at the first failure"
-                summary += "; \(why): \(items.count - outcomes.count) not started"
+                summary += "; \(why): \(items.count - ran) not started"
             }
             Console.error(summary)
         }
-        if let path = options.report { try writeReport(outcomes, notStarted: Array(items[outcomes.count...]), to: path) }
+        if let path = options.report { try writeReport(total.outcomes, notStarted: Array(items[ran...]), to: path) }
         if let status = BatchInterrupt.exitStatus { throw ExitCode(status) }
         return (counts[.failed] ?? 0) == 0 && !runner.stoppedEarly
+    }
+
+    /// The summary of the outcomes reported so far: counts and bytes, each
+    /// item's status and bytes written (9 bytes an item), and the outcomes
+    /// themselves only for a report.
+    struct Tally {
+        let keepsOutcomes: Bool
+        var counts: [BatchOutcome.Status: Int] = [:]
+        var bytesIn = 0, bytesOut = 0
+        var statuses: [BatchOutcome.Status] = []
+        var written: [Int] = []
+        var outcomes: [BatchOutcome] = []
+
+        mutating func add(_ outcome: BatchOutcome) {
+            counts[outcome.status, default: 0] += 1
+            bytesIn += outcome.bytesIn
+            bytesOut += outcome.bytesOut
+            statuses.append(outcome.status)
+            written.append(outcome.bytesOut)
+            if keepsOutcomes { outcomes.append(outcome) }
+        }
+
+        /// Item `k` failed after all: its result could not be put in place.
+        mutating func fail(_ k: Int, _ error: PlistError) {
+            guard statuses.indices.contains(k) else { return }
+            counts[statuses[k], default: 0] -= 1
+            counts[.failed, default: 0] += 1
+            statuses[k] = .failed
+            bytesOut -= written[k]
+            written[k] = 0
+            if outcomes.indices.contains(k) {
+                outcomes[k].status = .failed
+                outcomes[k].errors.append(error)
+                outcomes[k].bytesOut = 0
+            }
+        }
     }
 
     private func writeReport(_ outcomes: [BatchOutcome], notStarted: [BatchItem], to path: String) throws {
