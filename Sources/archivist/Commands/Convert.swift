@@ -255,8 +255,17 @@ struct Convert: ParsableCommand {
             }
             failed = !failures.isEmpty
             if let dir = output.outputDir {
-                try FileIO.createDirectories(dir)
-                for (rowid, bytes) in results { try write(bytes, to: dir + (dir.hasSuffix("/") ? "" : "/") + "\(rowid).json", notOver: path) }
+                // The same output folder as a batch's: written through its
+                // descriptor, never through a link planted in it.
+                let folder = OutputFolder(path: dir)
+                try folder.prepare()
+                for (rowid, bytes) in results {
+                    let name = "\(rowid).json"
+                    if FileIO.isSameFile(folder.path(of: name), path) {
+                        throw PlistError(.io, "\(folder.path(of: name)) is the store being read; choose another destination")
+                    }
+                    try folder.write(bytes, to: name).forEach(Console.error)
+                }
                 Console.error("\(path): \(column.label): \(results.count) rows written to \(dir), \(failures.count) failed")
             } else {
                 for (_, bytes) in results { try write(bytes, to: output.output ?? "-", notOver: path) }
