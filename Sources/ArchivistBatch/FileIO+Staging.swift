@@ -301,8 +301,9 @@ extension FileIO {
         // file's owner, group, bits and extended attributes.
         let here = Location(folder: folder, name: name)
         let model = original ?? existing.map { Precondition(path: path, stamp: $0, location: here) }
+        var mine = stat()
         if let model {
-            try giveOwner(of: model, to: fd, for: path, notes: &notes)
+            mine = try giveOwner(of: model, to: fd, for: path, notes: &notes)
             if original == nil, model.stamp.links > 1 {
                 notes.append("it had \(model.stamp.links) names (hard links): it is replaced by a new file, and its other names keep the old content")
             }
@@ -312,7 +313,7 @@ extension FileIO {
             // After the last write: a write by a process without CAP_FSETID
             // (the file's owner, not root) clears the set-id bits, and any
             // write drops a file capability (an extended attribute).
-            try copyModeAndAttributes(of: model, to: fd, for: path, notes: &notes)
+            try copyModeAndAttributes(of: model, to: fd, mode: mine.st_mode, for: path, notes: &notes)
         }
         if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
         var st = stat()
@@ -329,8 +330,8 @@ extension FileIO {
     }
 
     /// Gives the open new file `fd` the owner and group of `model`, noting
-    /// what could not be kept.
-    private static func giveOwner(of model: Precondition, to fd: Int32, for path: String, notes: inout [String]) throws {
+    /// what could not be kept; returns the file's status.
+    private static func giveOwner(of model: Precondition, to fd: Int32, for path: String, notes: inout [String]) throws -> stat {
         let wanted = model.stamp
         var mine = stat()
         guard fstat(fd, &mine) == 0 else { throw ioError("cannot write \(path)") }
@@ -342,19 +343,21 @@ extension FileIO {
                 notes.append("the owner (user \(wanted.owner), group \(wanted.group)) is not kept: the new file belongs to user \(mine.st_uid), group \(mine.st_gid) (\(reason))")
             }
         }
+        return mine
     }
 
     /// Gives the open new file `fd`, once written, the permission bits and
-    /// extended attributes of `model`, noting what could not be kept.
-    private static func copyModeAndAttributes(of model: Precondition, to fd: Int32, for path: String, notes: inout [String]) throws {
+    /// extended attributes of `model`, noting what could not be kept. `mode`
+    /// is the file's mode before it was written (writing changes only its
+    /// set-id bits, which are set whenever wanted).
+    private static func copyModeAndAttributes(of model: Precondition, to fd: Int32, mode: mode_t, for path: String,
+                                              notes: inout [String]) throws {
         let wanted = model.stamp
-        var mine = stat()
-        guard fstat(fd, &mine) == 0 else { throw ioError("cannot write \(path)") }
         // After the owner: changing it clears the set-id bits.
-        if wanted.mode != mine.st_mode & 0o7777 || wanted.mode & 0o6000 != 0 {
+        if wanted.mode != mode & 0o7777 || wanted.mode & 0o6000 != 0 {
             guard fchmod(fd, wanted.mode) == 0 else { throw ioError("cannot write \(path)") }
             var now = stat()
-            if fstat(fd, &now) == 0, now.st_mode & 0o7777 != wanted.mode {
+            if wanted.mode & 0o6000 != 0, fstat(fd, &now) == 0, now.st_mode & 0o7777 != wanted.mode {
                 notes.append("the permissions \(String(wanted.mode, radix: 8)) are not all kept: the new file has \(String(now.st_mode & 0o7777, radix: 8)) (the system cleared the set-id bits)")
             }
         }

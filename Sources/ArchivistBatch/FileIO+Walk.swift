@@ -75,12 +75,7 @@ extension FileIO {
     package static func walk(_ root: String, options: WalkOptions = WalkOptions(),
                              problems: (WalkProblem) -> Void = { _ in }) throws -> (folder: Folder, files: [WalkedFile]) {
         var out: [WalkedFile] = []
-        let folder: Folder
-        do {
-            folder = try Folder.open(root)
-        } catch {
-            throw ioError("cannot list \(root)")
-        }
+        guard let folder = Folder.openIfPossible(root) else { throw ioError("cannot list \(root)") }
         // Entries still to visit, the next one last.
         var pending: [Entry] = []
         let realRoot = Sys.realPath(root) ?? root

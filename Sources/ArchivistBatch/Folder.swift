@@ -36,6 +36,12 @@ package final class Folder: Sendable {
         return Folder(descriptor: fd, path: path)
     }
 
+    /// `open(_:)`, or nil with `errno` set.
+    package static func openIfPossible(_ path: String) -> Folder? {
+        let fd = Sys.open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        return fd >= 0 ? Folder(descriptor: fd, path: path) : nil
+    }
+
     /// The folder `relative` below this one (components separated by `/`),
     /// reached without following a symbolic link anywhere on the way
     /// (`archivist_open_beneath`). With `create`, missing folders are made
