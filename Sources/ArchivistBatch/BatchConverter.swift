@@ -305,8 +305,13 @@ package struct BatchConverter: Sendable {
         if let original, let bytes = original.bytes, let suffix = backupSuffix {
             do {
                 let made: FileIO.StagedFile
-                if let inputFolder {
-                    made = try FileIO.stage(bytes, in: inputFolder.folder, name: inputFolder.name + suffix, path: item.source + suffix,
+                if let anchor = item.anchor, let relative = item.relative {
+                    // Beside the name the walk found (a link to a file inside
+                    // keeps its backup beside the link), in its folder entered
+                    // from the folder walked.
+                    let named = FileIO.Anchor(root: anchor.root, file: relative)
+                    let (folder, name) = try inputFolder.flatMap { relative == anchor.file ? $0 : nil } ?? named.place()
+                    made = try FileIO.stage(bytes, in: folder, name: name + suffix, path: item.source + suffix,
                                             flush: staging == nil, backupOf: original.file)
                 } else {
                     made = try FileIO.stage(bytes, for: item.source + suffix, flush: staging == nil, backupOf: original.file)
