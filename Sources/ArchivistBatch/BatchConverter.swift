@@ -52,6 +52,9 @@ package struct BatchConverter: Sendable {
     /// What the run reads and writes once the items' inputs, results and
     /// backups are in it: a command claims its report here.
     package let outputs: RunOutputs
+    /// The output folder of a `.directory` target: results are written
+    /// below it through descriptors (see `OutputFolder`).
+    private let outputFolder: OutputFolder?
 
     /// What converting one item did.
     package enum Status: Sendable, Equatable {
@@ -174,6 +177,11 @@ package struct BatchConverter: Sendable {
             }
         }
         self.destinations = destinations
+        if case .directory(let dir) = target {
+            outputFolder = OutputFolder(path: dir, followLinks: followLinks)
+        } else {
+            outputFolder = nil
+        }
         self.refusals = refusals
         self.writeRefusals = writeRefusals
         self.sameFiles = sameFiles
@@ -190,7 +198,7 @@ package struct BatchConverter: Sendable {
 
     /// Creates the output folder (and its parents) when the target is a folder.
     package func prepare() throws {
-        if case .directory(let dir) = target { try FileIO.createDirectories(dir) }
+        try outputFolder?.prepare()
     }
 
     /// Converts the first item whose source is `input`.
@@ -205,11 +213,17 @@ package struct BatchConverter: Sendable {
 
     /// Puts a staged file of item `index` in place: with the batch's other
     /// results at the end when it has `staging`, else now, flushed on its own.
-    private func place(_ staged: FileIO.StagedFile, item index: Int) throws {
+    private func place(_ staged: FileIO.StagedFile, item index: Int, after backup: FileIO.StagedFile? = nil) throws {
         if let staging {
             staging.add(staged, item: index)
         } else {
-            try FileIO.place(staged)
+            do {
+                try FileIO.place(staged)
+            } catch {
+                // A backup stays only with its result in place (see `WriteBatch.commit()`).
+                if let backup { FileIO.withdraw(backup) }
+                throw error
+            }
             try FileIO.flushFolder(of: staged)
         }
     }
@@ -239,7 +253,7 @@ package struct BatchConverter: Sendable {
         } else {
             // The input (a mapping of a large file) lives only in this block:
             // once read, the tree holds what it needs.
-            let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index].source, maxSize: readOptions.limits.maxInputSize)
+            let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index], maxSize: readOptions.limits.maxInputSize)
             let original = self.original(of: index, input)
             if transform == nil, let format, format == .xml || format == .json,
                input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
@@ -307,37 +321,66 @@ package struct BatchConverter: Sendable {
             try out.finish()
             return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: out.byteCount)
         }
-        // Only an output folder's subfolders are made: `-o` never makes a
-        // folder (a typo would make folders anywhere).
-        if case .directory = target, let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
-            let folder = String(destination[..<slash])
-            if !folders.withLock({ $0.contains(folder) }) {
-                try FileIO.createDirectories(folder)
-                folders.withLock { _ = $0.insert(folder) }
-            }
-        }
         let absent = absentDestinations.contains(index)
         var size = 0
-        let staged = try FileIO.stage(for: destination, flush: staging == nil, knownAbsent: absent, unchanged: original?.file) { out in
+        func write(_ out: ByteSink) throws {
             try contents(out)
             size = out.byteCount
         }
-        if !absent, FileIO.hasSameContents(staged, as: destination) {
+        // Where the result is staged and renamed: a file found in a folder
+        // and converted in place, in its folder entered from the folder
+        // walked (no link followed); a result in an output folder, below it
+        // the same way; anything else by its path, as named.
+        let staged: FileIO.StagedFile
+        var original = original
+        var inputFolder: (folder: Folder, name: String)?
+        if target == .inPlace, let anchor = item.anchor {
+            let (folder, name) = try anchor.place()
+            inputFolder = (folder, name)
+            original?.file.location = FileIO.Location(folder: folder, name: name)
+            staged = try FileIO.stage(in: folder, name: name, path: destination, flush: staging == nil, unchanged: original?.file,
+                                      linkRefusal: FileIO.notWalkedFile(destination).message, streaming: write)
+        } else if let outputFolder, let relative = outputFolder.relative(destination) {
+            staged = try outputFolder.stage(relative, flush: staging == nil, knownAbsent: absent, streaming: write)
+        } else {
+            if let slash = destination.utf8.lastIndex(of: UInt8(ascii: "/")), slash != destination.startIndex {
+                let folder = String(destination[..<slash])
+                if !folders.withLock({ $0.contains(folder) }) {
+                    try FileIO.createDirectories(folder)
+                    folders.withLock { _ = $0.insert(folder) }
+                }
+            }
+            staged = try FileIO.stage(for: destination, flush: staging == nil, knownAbsent: absent, unchanged: original?.file, streaming: write)
+        }
+        if !absent, FileIO.hasSameContentsAsItsDestination(staged) {
             FileIO.discard(staged)
             return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: size)
         }
         var notes = staged.warningLines
+        var backup: FileIO.StagedFile?
         if let original, let bytes = original.bytes, let suffix = backupSuffix {
             do {
-                let backup = try FileIO.stage(bytes, for: item.source + suffix, flush: staging == nil, backupOf: original.file)
-                notes += backup.warningLines
-                try place(backup, item: index)
+                let made: FileIO.StagedFile
+                if let anchor = item.anchor, let relative = item.relative {
+                    // Beside the name the walk found (a link to a file inside
+                    // keeps its backup beside the link), in its folder entered
+                    // from the folder walked.
+                    let named = FileIO.Anchor(root: anchor.root, file: relative)
+                    let (folder, name) = try inputFolder.flatMap { relative == anchor.file ? $0 : nil } ?? named.place()
+                    made = try FileIO.stage(bytes, in: folder, name: name + suffix, path: item.source + suffix,
+                                            flush: staging == nil, backupOf: original.file)
+                } else {
+                    made = try FileIO.stage(bytes, for: item.source + suffix, flush: staging == nil, backupOf: original.file)
+                }
+                notes += made.warningLines
+                try place(made, item: index)
+                backup = made
             } catch {
                 FileIO.discard(staged)
                 throw error
             }
         }
-        try place(staged, item: index)
+        try place(staged, item: index, after: backup)
         return Written(status: .converted, destination: destination, bytesIn: bytesIn, bytesOut: size, notes: notes)
     }
 
@@ -378,7 +421,7 @@ package struct BatchConverter: Sendable {
     /// for standard input), for `convert(_:readAhead:)`. Throws as reading
     /// in `convert` does.
     package func read(_ index: Int, bytes: [UInt8]? = nil) throws -> ReadItem {
-        let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index].source, maxSize: readOptions.limits.maxInputSize)
+        let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index], maxSize: readOptions.limits.maxInputSize)
         return try ReadItem(input, original: original(of: index, input), options: readOptions)
     }
 }

@@ -16,12 +16,19 @@ package struct BatchItem: Sendable, Equatable {
     /// The file's identity when planning looked it up (a named file), so
     /// the batch need not look again; not part of the item's equality.
     package var identity: FileIO.FileIdentity?
+    /// For a file found in a folder: the folder's descriptor and the file's
+    /// path below it, so that it is opened, and replaced in place, through
+    /// the folder that was walked with no symbolic link followed (what the
+    /// walk checked is what is read and written); nil for a named file and
+    /// a link followed out of the folder. Not part of the item's equality.
+    package var anchor: FileIO.Anchor?
 
     /// An item.
-    package init(source: String, relative: String? = nil, identity: FileIO.FileIdentity? = nil) {
+    package init(source: String, relative: String? = nil, identity: FileIO.FileIdentity? = nil, anchor: FileIO.Anchor? = nil) {
         self.source = source
         self.relative = relative
         self.identity = identity
+        self.anchor = anchor
     }
 
     package static func == (a: BatchItem, b: BatchItem) -> Bool {
@@ -117,12 +124,13 @@ package enum BatchPlan {
                 items.append(BatchItem(source: input, identity: status?.identity))
                 continue
             }
-            let prefix = input.hasSuffix("/") ? input : input + "/"
-            for file in try FileIO.files(under: input, options: walk, problems: problems) {
-                let relative = file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+            let (folder, files) = try FileIO.walk(input, options: walk, problems: problems)
+            for file in files {
+                let relative = file.relative
                 if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
                 if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
-                items.append(BatchItem(source: file, relative: relative))
+                items.append(BatchItem(source: file.path, relative: relative,
+                                       anchor: file.anchored.map { FileIO.Anchor(root: folder, file: $0) }))
             }
         }
         if let shard = selection.shard {

@@ -26,6 +26,12 @@ package struct ContentDigest: Sendable, Equatable {
         let fd = Sys.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        self.init(descriptor: fd)
+    }
+
+    /// The digest of what the open file `fd` holds from its current offset
+    /// on (a regular file only); nil when it cannot be read.
+    package init?(descriptor fd: Int32) {
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = State.chunk

@@ -43,12 +43,16 @@ extension FileIO {
         /// The digest of the bytes read; nil where only the stamp is known
         /// (a file about to be replaced that was not read).
         package var digest: ContentDigest?
+        /// Where the file is: its folder's descriptor and its name there,
+        /// once known (checked there with no link followed); nil: at `path`.
+        package var location: Location?
 
         /// A precondition.
-        package init(path: String, stamp: FileStamp, digest: ContentDigest? = nil) {
+        package init(path: String, stamp: FileStamp, digest: ContentDigest? = nil, location: Location? = nil) {
             self.path = path
             self.stamp = stamp
             self.digest = digest
+            self.location = location
         }
 
         /// The precondition of an input as it was read: its stamp and the
@@ -59,19 +63,51 @@ extension FileIO {
             self.init(path: path, stamp: stamp, digest: input.withUnsafeBytes { ContentDigest($0) })
         }
 
-        /// True when the file at `current` (the file, or where it was
-        /// moved to) is this file as it was read: the same stamp, and then
-        /// the same bytes. The stamp alone can match another file (a new
-        /// file given the inode number the read one freed, within the file
-        /// system's timestamp granularity, with the same size) or a same-size
-        /// write in place that kept the modification time.
-        func holds(at current: String, following: Bool) -> Bool {
-            var st = stat()
-            guard (following ? Sys.stat(current, &st) : Sys.lstat(current, &st)) == 0,
-                  FileStamp(st).sameContent(as: stamp) else { return false }
+        /// True when the file at `name` in `folder` (the file, or where it
+        /// was moved to) is this file as it was read, itself and not through
+        /// a link: the same stamp, and then the same bytes. The stamp alone
+        /// can match another file (a new file given the inode number the
+        /// read one freed, within the file system's timestamp granularity,
+        /// with the same size) or a same-size write in place that kept the
+        /// modification time.
+        func holds(in folder: Folder, name: String) -> Bool {
+            guard let st = folder.status(of: name), FileStamp(st).sameContent(as: stamp) else { return false }
             guard let digest else { return true }
-            return ContentDigest(file: current) == digest
+            let fd = Sys.open(name, in: folder, O_RDONLY | O_NONBLOCK)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return ContentDigest(descriptor: fd) == digest
         }
+
+        /// `holds(in:name:)` where the file is (`location`, else `path` with
+        /// its links followed, as it was named).
+        func holdsWhereItIs() -> Bool {
+            if let location { return holds(in: location.folder, name: location.name) }
+            var st = stat()
+            guard Sys.stat(path, &st) == 0, FileStamp(st).sameContent(as: stamp) else { return false }
+            guard let digest else { return true }
+            return ContentDigest(file: path) == digest
+        }
+
+        package static func == (a: Precondition, b: Precondition) -> Bool {
+            a.path == b.path && a.stamp == b.stamp && a.digest == b.digest && a.location == b.location
+        }
+    }
+
+    /// A name in an open folder.
+    package struct Location: Sendable, Equatable {
+        /// The folder.
+        package let folder: Folder
+        /// The name in it.
+        package let name: String
+
+        /// A location.
+        package init(folder: Folder, name: String) {
+            self.folder = folder
+            self.name = name
+        }
+
+        package static func == (a: Location, b: Location) -> Bool { a.folder === b.folder && a.name == b.name }
     }
 
     /// A result written to a temporary file beside its destination, not yet
@@ -80,13 +116,14 @@ extension FileIO {
     package struct StagedFile: Sendable, Equatable {
         /// The destination as named.
         package let path: String
-        /// The file the rename replaces: `path`, or the target of the link at `path`.
-        package let target: String
-        /// The folder of `target`, where the temporary file is.
-        package let folder: String
-        /// The temporary file `.NAME.archivist-PID-XXXXXXX`; nil when the
-        /// result was written directly to a special destination (nothing is
-        /// left to place).
+        /// The folder the rename happens in (the folder of `path`, or of the
+        /// target of the link at `path`); nil when nothing is left to place.
+        package let folder: Folder?
+        /// The name the rename replaces in `folder`.
+        package let name: String
+        /// The temporary file `.NAME.archivist-PID-XXXXXXX` in `folder`; nil
+        /// when the result was written directly to a special destination
+        /// or a backup is kept as it was (nothing is left to place).
         package let temporary: String?
         /// True for a backup: placed only where nothing is (never over a file).
         package let keepsExisting: Bool
@@ -96,12 +133,25 @@ extension FileIO {
         /// (an owner the process may not set, extended attributes, the other
         /// names of a file with hard links).
         package let notes: [String]
+        /// The device and inode of the temporary file (what a withdrawn
+        /// backup must still be).
+        let identity: FileIdentity?
         /// The lock held on the temporary file while it waits to be placed
         /// (see `TemporaryLock`); released when the last copy goes.
         var lock: TemporaryLock? = nil
 
         /// `notes` as the lines a command prints: `PATH: warning: NOTE`.
         package var warningLines: [String] { notes.map { "\(path): warning: \($0)" } }
+
+        /// Nothing to place (written directly, or a backup kept).
+        static func nothing(_ path: String, keepsExisting: Bool) -> StagedFile {
+            StagedFile(path: path, folder: nil, name: "", temporary: nil, keepsExisting: keepsExisting, unchanged: nil, notes: [], identity: nil)
+        }
+
+        package static func == (a: StagedFile, b: StagedFile) -> Bool {
+            a.path == b.path && a.folder === b.folder && a.name == b.name && a.temporary == b.temporary
+                && a.keepsExisting == b.keepsExisting && a.unchanged == b.unchanged && a.notes == b.notes
+        }
     }
 
     /// Writes `bytes` to a new temporary file `.NAME.archivist-PID-XXXXXXX`
@@ -120,17 +170,49 @@ extension FileIO {
     /// `unchanged` is checked when the file is placed.
     package static func stage(_ bytes: [UInt8], for path: String, flush: Bool, knownAbsent: Bool = false,
                               backupOf original: Precondition? = nil, unchanged: Precondition? = nil) throws -> StagedFile {
-        if original != nil, exists(path) {
+        if original != nil {
+            let (dir, base) = split(path)
+            return try stage(bytes, in: try openFolder(dir, for: path), name: base, path: path, flush: flush, backupOf: original)
+        }
+        return try stage(for: path, flush: flush, knownAbsent: knownAbsent, unchanged: unchanged) { sink in sink.append(bytes) }
+    }
+
+    /// `stage(_:for:flush:)` of a backup (or any result) named `name` in the
+    /// open folder `folder` (`path` names it in messages): the name itself
+    /// is written, never a link there (a link is refused).
+    package static func stage(_ bytes: [UInt8], in folder: Folder, name: String, path: String, flush: Bool,
+                              backupOf original: Precondition? = nil, unchanged: Precondition? = nil) throws -> StagedFile {
+        if original != nil, folder.status(of: name) != nil {
             // A backup that holds exactly this original is what an earlier,
             // killed attempt of the same run left: kept, and the run goes on.
-            if let existing = try? read(path), existing == bytes {
-                return StagedFile(path: path, target: path, folder: "", temporary: nil, keepsExisting: true, unchanged: nil, notes: [])
+            let fd = Sys.open(name, in: folder, O_RDONLY | O_NONBLOCK)
+            var st = stat()
+            if fd >= 0 {
+                defer { close(fd) }
+                if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let existing = try? read(fd, st, name: path, maxSize: bytes.count), existing == bytes {
+                    return .nothing(path, keepsExisting: true)
+                }
             }
-            throw PlistError(.io, "refusing to overwrite \(path): a backup is never overwritten (move it away, or choose another --backup suffix)")
+            throw backupRefusal(path)
         }
-        return try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: original, unchanged: unchanged) { fd in
+        return try stage(in: folder, name: name, path: path, flush: flush, backupOf: original, unchanged: unchanged,
+                         linkRefusal: "refusing to write through the symbolic link \(path)") { fd in
             try writeAll(bytes, fd: fd, name: path)
         }
+    }
+
+    /// The folder `dir` a result for `path` is staged in, opened by its path.
+    private static func openFolder(_ dir: String, for path: String) throws -> Folder {
+        do {
+            return try Folder.open(dir)
+        } catch {
+            throw ioError("cannot write \(path): cannot create a temporary file in \(dir)")
+        }
+    }
+
+    /// The refusal of a backup name that is taken.
+    static func backupRefusal(_ path: String) -> PlistError {
+        PlistError(.io, "refusing to overwrite \(path): a backup is never overwritten (move it away, or choose another --backup suffix)")
     }
 
     /// `stage(_:for:flush:knownAbsent:backupOf:unchanged:)` for a result
@@ -138,25 +220,78 @@ extension FileIO {
     /// temporary file.
     package static func stage(for path: String, flush: Bool, knownAbsent: Bool = false, unchanged: Precondition? = nil,
                               streaming write: (ByteSink) throws -> Void) throws -> StagedFile {
-        try stage(for: path, flush: flush, knownAbsent: knownAbsent, backupOf: nil, unchanged: unchanged) { fd in
-            let sink = streamingSink(fd: fd, name: path)
-            try write(sink)
-            try sink.finish()
+        let destination = knownAbsent ? .file(target: path, existing: nil) : try destination(path)
+        guard case .file(let target, _) = destination else {
+            try writeDirectly(to: path) { fd in try stream(write, fd: fd, name: path) }
+            return .nothing(path, keepsExisting: false)
+        }
+        let (dir, base) = split(target)
+        return try stage(in: try openFolder(dir, for: path), name: base, path: path, flush: flush, knownAbsent: knownAbsent,
+                         unchanged: unchanged, followsLink: true, streaming: write)
+    }
+
+    /// `stage(for:flush:streaming:)` of the name `name` in the open folder
+    /// `folder` (`path` names it in messages): a regular file there is
+    /// replaced by the rename (and gives its owner, mode and attributes), a
+    /// device or FIFO is written directly, a folder is refused, and so is a
+    /// symbolic link (`linkRefusal`, the message), unless `followsLink` (the
+    /// caller resolved it already, or allows it).
+    /// `knownAbsent`: the caller found nothing there when it planned the
+    /// batch, which saves looking again (whatever appears meanwhile, a link
+    /// included, is replaced by the rename, never written through).
+    package static func stage(in folder: Folder, name: String, path: String, flush: Bool, knownAbsent: Bool = false,
+                              unchanged: Precondition? = nil, followsLink: Bool = false,
+                              linkRefusal: String? = nil, streaming write: (ByteSink) throws -> Void) throws -> StagedFile {
+        try stage(in: folder, name: name, path: path, flush: flush, backupOf: nil, unchanged: unchanged, knownAbsent: knownAbsent,
+                  followsLink: followsLink,
+                  linkRefusal: linkRefusal ?? "refusing to write through the symbolic link \(path)") { fd in
+            try stream(write, fd: fd, name: path)
         }
     }
 
-    private static func stage(for path: String, flush: Bool, knownAbsent: Bool, backupOf original: Precondition?,
-                              unchanged: Precondition?, contents: (Int32) throws -> Void) throws -> StagedFile {
-        let destination = knownAbsent ? .file(target: path, existing: nil) : try destination(path)
-        guard case .file(let target, let existing) = destination else {
-            try writeDirectly(to: path, contents: contents)
-            return StagedFile(path: path, target: path, folder: "", temporary: nil, keepsExisting: false, unchanged: nil, notes: [])
+    private static func stream(_ write: (ByteSink) throws -> Void, fd: Int32, name: String) throws {
+        let sink = streamingSink(fd: fd, name: name)
+        try write(sink)
+        try sink.finish()
+    }
+
+    private static func stage(in folder: Folder, name: String, path: String, flush: Bool, backupOf original: Precondition?,
+                              unchanged: Precondition?, knownAbsent: Bool = false, followsLink: Bool = false, linkRefusal: String,
+                              contents: (Int32) throws -> Void) throws -> StagedFile {
+        var existing: FileStamp?
+        if !knownAbsent, let st = folder.status(of: name) {
+            switch st.st_mode & S_IFMT {
+            case S_IFREG:
+                existing = FileStamp(st)
+            case S_IFDIR:
+                throw PlistError(.io, "cannot write \(path): Is a directory")
+            case S_IFLNK:
+                if !followsLink { throw PlistError(.io, linkRefusal) }
+                // The caller named a link: its target (resolved by `destination`) is written.
+                let target = try destination(path)
+                guard case .file(let resolved, _) = target else {
+                    try writeDirectly(to: path, contents: contents)
+                    return .nothing(path, keepsExisting: false)
+                }
+                let (dir, base) = split(resolved)
+                return try stage(in: try openFolder(dir, for: path), name: base, path: path, flush: flush, backupOf: original, unchanged: unchanged,
+                                 linkRefusal: linkRefusal, contents: contents)
+            default:
+                // A device, FIFO or socket: written directly, never through a link.
+                let fd = Sys.open(name, in: folder, O_WRONLY | O_TRUNC | O_NOCTTY)
+                guard fd >= 0 else { throw ioError("cannot write \(path)") }
+                var isOpen = true
+                defer { if isOpen { close(fd) } }
+                try contents(fd)
+                isOpen = false
+                guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
+                return .nothing(path, keepsExisting: false)
+            }
         }
-        let (dir, base) = split(target)
-        removeLeftovers(in: dir)
+        removeLeftovers(in: folder)
         // Keep the temporary name within NAME_MAX (255 bytes) for long names.
-        let stem = String(decoding: base.utf8.prefix(200), as: UTF8.self)
-        let (fd, tempPath) = try createTemporary(in: dir, stem: stem, for: path)
+        let stem = String(decoding: name.utf8.prefix(200), as: UTF8.self)
+        let (fd, temporary) = try createTemporary(in: folder, stem: stem, for: path)
         // Locked from its creation (see `createTemporary`); held on past
         // the close below, until the file is placed or discarded.
         let lock = TemporaryLock(holding: fd)
@@ -164,31 +299,45 @@ extension FileIO {
         var written = false
         defer {
             if isOpen { close(fd) }
-            if !written { Sys.unlink(tempPath) }
+            if !written { Sys.unlink(temporary, in: folder) }
         }
         var notes: [String] = []
         // A new file gets the default permissions from open itself (0666 less
         // the umask); one that replaces a file (or backs one up) takes that
         // file's owner, group, bits and extended attributes.
-        if let model = original ?? existing.map({ Precondition(path: target, stamp: $0) }) {
-            notes = try copyAttributes(of: model, to: fd, for: path)
+        let here = Location(folder: folder, name: name)
+        let model = original ?? existing.map { Precondition(path: path, stamp: $0, location: here) }
+        var mine = stat()
+        if let model {
+            mine = try giveOwner(of: model, to: fd, for: path, notes: &notes)
             if original == nil, model.stamp.links > 1 {
                 notes.append("it had \(model.stamp.links) names (hard links): it is replaced by a new file, and its other names keep the old content")
             }
         }
         try contents(fd)
+        if let model {
+            // After the last write: a write by a process without CAP_FSETID
+            // (the file's owner, not root) clears the set-id bits, and any
+            // write drops a file capability (an extended attribute).
+            try copyModeAndAttributes(of: model, to: fd, mode: mine.st_mode, for: path, notes: &notes)
+        }
         if flush, fsync(fd) != 0 { throw ioError("cannot write \(path)") }
+        var st = stat()
+        // A backup's own identity, for `withdraw` (no call more for other files).
+        let identity = original != nil && fstat(fd, &st) == 0
+            ? FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino)) : nil
         isOpen = false
         guard close(fd) == 0 else { throw ioError("cannot write \(path)") }
         written = true
-        return StagedFile(path: path, target: target, folder: dir, temporary: tempPath, keepsExisting: original != nil,
-                          unchanged: unchanged ?? original, notes: notes, lock: lock)
+        var check = unchanged ?? original
+        if check != nil, check?.location == nil, unchanged != nil, original == nil { check?.location = here }
+        return StagedFile(path: path, folder: folder, name: name, temporary: temporary, keepsExisting: original != nil,
+                          unchanged: check, notes: notes, identity: identity, lock: lock)
     }
 
-    /// Gives the open new file `fd` the owner, group, permission bits and
-    /// extended attributes of `model`; returns what could not be kept.
-    private static func copyAttributes(of model: Precondition, to fd: Int32, for path: String) throws -> [String] {
-        var notes: [String] = []
+    /// Gives the open new file `fd` the owner and group of `model`, noting
+    /// what could not be kept; returns the file's status.
+    private static func giveOwner(of model: Precondition, to fd: Int32, for path: String, notes: inout [String]) throws -> stat {
         let wanted = model.stamp
         var mine = stat()
         guard fstat(fd, &mine) == 0 else { throw ioError("cannot write \(path)") }
@@ -200,15 +349,40 @@ extension FileIO {
                 notes.append("the owner (user \(wanted.owner), group \(wanted.group)) is not kept: the new file belongs to user \(mine.st_uid), group \(mine.st_gid) (\(reason))")
             }
         }
+        return mine
+    }
+
+    /// Gives the open new file `fd`, once written, the permission bits and
+    /// extended attributes of `model`, noting what could not be kept. `mode`
+    /// is the file's mode before it was written (writing changes only its
+    /// set-id bits, which are set whenever wanted).
+    private static func copyModeAndAttributes(of model: Precondition, to fd: Int32, mode: mode_t, for path: String,
+                                              notes: inout [String]) throws {
+        let wanted = model.stamp
         // After the owner: changing it clears the set-id bits.
-        if wanted.mode != mine.st_mode & 0o7777 || wanted.mode & 0o6000 != 0 {
+        if wanted.mode != mode & 0o7777 || wanted.mode & 0o6000 != 0 {
             guard fchmod(fd, wanted.mode) == 0 else { throw ioError("cannot write \(path)") }
+            var now = stat()
+            if wanted.mode & 0o6000 != 0, fstat(fd, &now) == 0, now.st_mode & 0o7777 != wanted.mode {
+                notes.append("the permissions \(String(wanted.mode, radix: 8)) are not all kept: the new file has \(String(now.st_mode & 0o7777, radix: 8)) (the system cleared the set-id bits)")
+            }
         }
         var copied: Int32 = 0
-        if Sys.copyExtendedAttributes(from: model.path, to: fd, copied: &copied) != 0 {
+        let failed: Bool
+        if let location = model.location {
+            let source = Sys.open(location.name, in: location.folder, O_RDONLY | O_NONBLOCK)
+            if source >= 0 {
+                defer { close(source) }
+                failed = archivist_copy_xattrs_fd(source, fd, &copied) != 0
+            } else {
+                failed = true
+            }
+        } else {
+            failed = Sys.copyExtendedAttributes(from: model.path, to: fd, copied: &copied) != 0
+        }
+        if failed {
             notes.append("extended attributes are not all kept (\(String(cString: strerror(errno))))")
         }
-        return notes
     }
 
     /// Creates `DIR/.STEM.archivist-PID-XXXXXXX` exclusively, open for
@@ -221,7 +395,7 @@ extension FileIO {
     /// to it and another name is tried. The name's suffix counts up from a
     /// random start drawn once per process (no random draw per file); a
     /// name that exists already is skipped.
-    private static func createTemporary(in dir: String, stem: String, for path: String) throws -> (Int32, String) {
+    private static func createTemporary(in folder: Folder, stem: String, for path: String) throws -> (Int32, String) {
         for _ in 0..<100 {
             let suffix = temporarySuffixes.withLock { next -> UInt32 in
                 defer { next &+= 1 }
@@ -229,8 +403,8 @@ extension FileIO {
             }
             var digits = String(suffix, radix: 36)
             digits = String(repeating: "0", count: max(0, 7 - digits.utf8.count)) + digits
-            let candidate = "\(dir)/.\(stem)\(temporaryMarker)\(processID)-\(digits)"
-            let fd = Sys.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            let candidate = ".\(stem)\(temporaryMarker)\(processID)-\(digits)"
+            let fd = Sys.open(candidate, in: folder, O_WRONLY | O_CREAT | O_EXCL, 0o666)
             if fd >= 0 {
                 if flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK { return (fd, candidate) }
                 close(fd)  // A cleanup took it for a leftover and removes it.
@@ -238,7 +412,7 @@ extension FileIO {
             }
             guard errno == EEXIST else { break }
         }
-        throw ioError("cannot write \(path): cannot create a temporary file in \(dir)")
+        throw ioError("cannot write \(path): cannot create a temporary file in \(folder.path)")
     }
 
     /// What every temporary file's name holds before the process ID.
@@ -266,16 +440,21 @@ extension FileIO {
     /// `TemporaryLock`), the rest are left for a later run. Done once per
     /// folder per process, when the first result is staged there; a file
     /// whose lock cannot be tried (not readable by this process) is left.
-    private static func removeLeftovers(in folder: String) {
-        guard clearedFolders.withLock({ $0.insert(folder).inserted }) else { return }
-        guard let handle = Sys.opendir(folder) else { return }
+    private static func removeLeftovers(in folder: Folder) {
+        guard clearedFolders.withLock({ $0.insert(folder.path).inserted }) else { return }
+        // Listed, opened and removed through the folder's descriptor: a path
+        // swapped for a link meanwhile cannot aim the cleanup elsewhere.
+        // Its own open of the folder: a `dup` would share the offset a walk left at the end.
+        let listing = openat(folder.descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listing >= 0 else { return }
+        guard let handle = fdopendir(listing) else { close(listing); return }
         defer { closedir(handle) }
         let marker = Array(temporaryMarker.utf8)
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             guard name.first == UInt8(ascii: "."), leftoverProcess(name, marker: marker) != nil else { continue }
-            let path = (folder.hasSuffix("/") ? folder : folder + "/") + SystemPath.string(fromBytes: name)
-            let fd = Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            let entryName = SystemPath.string(fromBytes: name)
+            let fd = Sys.open(entryName, in: folder, O_RDONLY | O_NONBLOCK)
             guard fd >= 0 else { continue }
             var st = stat()
             // Held: a live writer's (this process's own included: a lock is
@@ -285,7 +464,7 @@ extension FileIO {
                 close(fd)
                 continue
             }
-            Sys.unlink(path)
+            Sys.unlink(entryName, in: folder)
             removedLeftovers.withLock { $0.append(kept) }
         }
     }
@@ -318,12 +497,24 @@ extension FileIO {
     /// holds (compared a piece at a time); false when either cannot be read,
     /// or the result was written directly (nothing to compare).
     package static func hasSameContents(_ staged: StagedFile, as path: String) -> Bool {
-        guard let temporary = staged.temporary else { return false }
-        let a = Sys.open(temporary, O_RDONLY | O_CLOEXEC), b = Sys.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        defer {
-            if a >= 0 { close(a) }
-            if b >= 0 { close(b) }
-        }
+        let b = Sys.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        defer { if b >= 0 { close(b) } }
+        return hasSameContents(staged, asOpen: b)
+    }
+
+    /// `hasSameContents(_:as:)` of the file the staged one would replace
+    /// (its name in its folder, never through a link).
+    package static func hasSameContentsAsItsDestination(_ staged: StagedFile) -> Bool {
+        guard let folder = staged.folder else { return false }
+        let b = Sys.open(staged.name, in: folder, O_RDONLY | O_NONBLOCK)
+        defer { if b >= 0 { close(b) } }
+        return hasSameContents(staged, asOpen: b)
+    }
+
+    private static func hasSameContents(_ staged: StagedFile, asOpen b: Int32) -> Bool {
+        guard let temporary = staged.temporary, let folder = staged.folder else { return false }
+        let a = Sys.open(temporary, in: folder, O_RDONLY)
+        defer { if a >= 0 { close(a) } }
         guard a >= 0, b >= 0 else { return false }
         var sa = stat(), sb = stat()
         guard fstat(a, &sa) == 0, fstat(b, &sb) == 0, (sb.st_mode & S_IFMT) == S_IFREG, sa.st_size == sb.st_size else { return false }
@@ -348,78 +539,97 @@ extension FileIO {
         }
     }
 
-    /// Puts a staged file in place: renames it over its target, or for a
-    /// backup links it there only if nothing is there yet. The file it must
-    /// not lose (`unchanged`) must still be as it was read: on Linux the
-    /// result is exchanged with the target in one step and what came out is
-    /// checked (and swapped back if it changed), so a save by rename that
-    /// lands just before cannot be replaced; elsewhere it is checked just
-    /// before the rename. On failure removes the temporary file and throws; a
-    /// file written directly has nothing to place.
+    /// Puts a staged file in place: renames it over its name in its folder
+    /// (the folder's descriptor: the name itself is replaced, never a link's
+    /// target), or for a backup links it there only if nothing is there yet.
+    /// The file it must not lose (`unchanged`) must still be as it was read:
+    /// on Linux the result is exchanged with the target in one step and what
+    /// came out is checked (and swapped back if it changed), so a save by
+    /// rename that lands just before cannot be replaced; elsewhere it is
+    /// checked just before the rename. On failure removes the temporary file
+    /// and throws; a file written directly has nothing to place.
     package static func place(_ staged: StagedFile) throws {
-        guard let temporary = staged.temporary else { return }
+        guard let temporary = staged.temporary, let folder = staged.folder else { return }
         if let unchanged = staged.unchanged {
             let changed = PlistError(.io, "\(unchanged.path) changed while converting; it was left as it is (run again to convert what it holds now)")
             if !staged.keepsExisting {
                 // Our result, held open so its inode number stays its own
                 // while it is compared (a removed file frees its number).
-                let ours = PinnedFile(temporary)
+                let ours = PinnedFile(temporary, in: folder)
                 defer { ours.release() }
-                if ours.isOpen, Sys.exchange(temporary, staged.target) == 0 {
+                if ours.isOpen, Sys.exchange(temporary, staged.name, in: folder) == 0 {
                     // Swapped in one step: what was replaced is now at the
                     // temporary name, where it is checked with no window for
                     // a save (a rename) to slip in between; a changed file is
                     // swapped back.
-                    if unchanged.holds(at: temporary, following: false) {
-                        Sys.unlink(temporary)
+                    if unchanged.holds(in: folder, name: temporary) {
+                        Sys.unlink(temporary, in: folder)
                         return
                     }
-                    try putBack(temporary: temporary, target: staged.target, ours: ours, path: unchanged.path)
+                    try putBack(temporary: temporary, target: staged.name, in: folder, ours: ours, path: unchanged.path)
                     throw changed
                 }
             }
             // No exchange here (other systems, some file systems): check, then rename.
-            guard unchanged.holds(at: unchanged.path, following: true) else {
-                Sys.unlink(temporary)
+            guard unchanged.holdsWhereItIs() else {
+                Sys.unlink(temporary, in: folder)
                 throw changed
             }
         }
         if staged.keepsExisting {
             // link() never replaces: a backup that appeared meanwhile is kept.
-            if Sys.link(temporary, staged.target) == 0 {
-                Sys.unlink(temporary)
+            if Sys.link(temporary, staged.name, in: folder) == 0 {
+                Sys.unlink(temporary, in: folder)
                 return
             }
-            let code = errno
-            if code == EEXIST || exists(staged.target) {
-                Sys.unlink(temporary)
-                throw PlistError(.io, "refusing to overwrite \(staged.path): a backup is never overwritten (move it away, or choose another --backup suffix)")
+            var code = errno
+            if code != EEXIST {
+                // File systems without hard links (vfat, exFAT): a rename
+                // that never replaces (RENAME_NOREPLACE, RENAME_EXCL).
+                if Sys.renameNoReplace(temporary, staged.name, in: folder) == 0 { return }
+                code = errno
             }
-            // File systems without hard links: nothing is there, so rename.
+            Sys.unlink(temporary, in: folder)
+            if code == EEXIST { throw backupRefusal(staged.path) }
+            // Neither: no way to make sure nothing is overwritten, so nothing is written.
+            throw ioError("cannot make the backup \(staged.path) without risking overwriting a file there (no hard links and no exclusive rename here)", errno: code)
         }
-        guard Sys.rename(temporary, staged.target) == 0 else {
+        guard Sys.rename(temporary, staged.name, in: folder) == 0 else {
             let code = errno
-            Sys.unlink(temporary)
+            Sys.unlink(temporary, in: folder)
             throw ioError("cannot write \(staged.path)", errno: code)
         }
     }
 
+    /// Removes a backup `place` put in place, when the result it was made for
+    /// could not be: a retry then finds the name free, and makes the backup
+    /// of what the file holds then. Only our own file is removed (the same
+    /// device and inode as the one staged); a backup kept from a killed
+    /// attempt, or anything else there, stays.
+    package static func withdraw(_ staged: StagedFile) {
+        guard staged.keepsExisting, staged.temporary != nil, let folder = staged.folder, let identity = staged.identity,
+              let st = folder.status(of: staged.name),
+              FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino)) == identity else { return }
+        Sys.unlink(staged.name, in: folder)
+    }
+
     /// Undoes the exchange of our result (`ours`, now at `target`) with a
-    /// changed file (now at `temporary`): the changed file goes back to
-    /// `target` and our result is removed. A save that lands on `target`
-    /// meanwhile replaces our result there and is newer than the changed
-    /// file, so it must stay: after each exchange, what came out must be
-    /// what was expected there (our result first, then the older file put
-    /// back); anything else is a newer save, exchanged back in turn. Every
-    /// file compared is held open, so an inode number cannot be a removed
-    /// file's reused. Throws when a file cannot be exchanged or examined, or
-    /// saves keep landing (the changed file is then left at `temporary`).
-    static func putBack(temporary: String, target: String, ours: PinnedFile, path: String) throws {
-        let stuck = ioError("\(path) changed while converting, and could not be put back (it is at \(temporary))")
+    /// changed file (now at `temporary`), both names in `folder`: the
+    /// changed file goes back to `target` and our result is removed. A save
+    /// that lands on `target` meanwhile replaces our result there and is
+    /// newer than the changed file, so it must stay: after each exchange,
+    /// what came out must be what was expected there (our result first, then
+    /// the older file put back); anything else is a newer save, exchanged
+    /// back in turn. Every file compared is held open, so an inode number
+    /// cannot be a removed file's reused. Throws when a file cannot be
+    /// exchanged or examined, or saves keep landing (the changed file is
+    /// then left at `temporary`).
+    static func putBack(temporary: String, target: String, in folder: Folder, ours: PinnedFile, path: String) throws {
+        let stuck = ioError("\(path) changed while converting, and could not be put back (it is at \(folder.shown(temporary)))")
         var pinned: [PinnedFile] = []
         defer { pinned.forEach { $0.release() } }
         func pin() -> PinnedFile? {
-            let file = PinnedFile(temporary)
+            let file = PinnedFile(temporary, in: folder)
             guard file.isOpen else { return nil }
             pinned.append(file)
             return file
@@ -427,9 +637,9 @@ extension FileIO {
         guard var atTemporary = pin() else { throw stuck }
         var expected = ours
         for _ in 0..<100 {
-            guard Sys.exchange(temporary, target) == 0, let cameOut = pin() else { throw stuck }
+            guard Sys.exchange(temporary, target, in: folder) == 0, let cameOut = pin() else { throw stuck }
             if cameOut.isSameFile(as: expected) {
-                Sys.unlink(temporary)
+                Sys.unlink(temporary, in: folder)
                 return
             }
             // A newer save came out: the file just put back is the older one.
@@ -441,23 +651,25 @@ extension FileIO {
 
     /// Removes a staged file that will not be placed.
     package static func discard(_ staged: StagedFile) {
-        if let temporary = staged.temporary { Sys.unlink(temporary) }
+        if let temporary = staged.temporary, let folder = staged.folder { Sys.unlink(temporary, in: folder) }
     }
 
     /// Flushes the folder a staged file was renamed into (nothing for a file
     /// written directly).
     package static func flushFolder(of staged: StagedFile) throws {
-        guard staged.temporary != nil else { return }
-        try flushFolder(staged.folder, for: staged.path)
+        guard staged.temporary != nil, let folder = staged.folder else { return }
+        try flushFolder(folder, for: staged.path)
     }
 
     /// Flushes a folder's entries to disk (the renames done in it), for the
     /// file `path` written there (named in the error).
+    package static func flushFolder(_ folder: Folder, for path: String) throws {
+        guard fsync(folder.descriptor) == 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder.path)") }
+    }
+
+    /// Flushes a folder named by its path (see `flushFolder(_:for:)`).
     package static func flushFolder(_ folder: String, for path: String) throws {
-        let fd = Sys.open(folder, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw ioError("cannot write \(path): cannot flush the folder \(folder)") }
+        try flushFolder(try Folder.open(folder), for: path)
     }
 
     /// Flushes the contents of staged files to disk before any is renamed into
@@ -465,24 +677,22 @@ extension FileIO {
     /// file. Throws naming the first file that could not be flushed. Files
     /// written directly are left out.
     package static func flushContents(of staged: [StagedFile]) throws {
-        let staged = staged.filter { $0.temporary != nil }
+        let staged = staged.filter { $0.temporary != nil && $0.folder != nil }
         if archivist_has_syncfs() != 0 {
             var flushed: Set<UInt64> = []
-            var seenFolders: Set<String> = []
-            for file in staged where seenFolders.insert(file.folder).inserted {
+            var seenFolders: Set<ObjectIdentifier> = []
+            for file in staged {
+                guard let folder = file.folder, seenFolders.insert(ObjectIdentifier(folder)).inserted else { continue }
                 var st = stat()
-                guard Sys.stat(file.folder, &st) == 0 else { throw ioError("cannot write \(file.path)") }
+                guard fstat(folder.descriptor, &st) == 0 else { throw ioError("cannot write \(file.path)") }
                 guard flushed.insert(UInt64(truncatingIfNeeded: st.st_dev)).inserted else { continue }
-                let fd = Sys.open(file.folder, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
-                defer { close(fd) }
-                guard archivist_syncfs(fd) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
+                guard archivist_syncfs(folder.descriptor) == 0 else { throw ioError("cannot write \(file.path): cannot flush the file system") }
             }
             return
         }
         for file in staged {
-            guard let temporary = file.temporary else { continue }
-            let fd = Sys.open(temporary, O_RDONLY | O_CLOEXEC)
+            guard let temporary = file.temporary, let folder = file.folder else { continue }
+            let fd = Sys.open(temporary, in: folder, O_RDONLY)
             guard fd >= 0 else { throw ioError("cannot write \(file.path)") }
             defer { close(fd) }
             guard fsync(fd) == 0 else { throw ioError("cannot write \(file.path)") }
@@ -500,7 +710,15 @@ struct PinnedFile {
 
     /// Opens the file at `path` for reading; `isOpen` is false when it cannot.
     init(_ path: String) {
-        let fd = Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        self.init(descriptor: Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
+    }
+
+    /// Opens the file `name` in `folder` for reading.
+    init(_ name: String, in folder: Folder) {
+        self.init(descriptor: Sys.open(name, in: folder, O_RDONLY | O_NONBLOCK))
+    }
+
+    private init(descriptor fd: Int32) {
         var st = stat()
         if fd >= 0, fstat(fd, &st) == 0 {
             descriptor = fd

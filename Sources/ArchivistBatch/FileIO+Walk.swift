@@ -40,6 +40,20 @@ extension FileIO {
         package var isError: Bool
     }
 
+    /// A file a walk found: its path (the folder walked, then the names on
+    /// the way), that path below the folder, and where it is opened from.
+    package struct WalkedFile: Sendable {
+        /// The path, as the folder was named.
+        package var path: String
+        /// The path below the folder walked.
+        package var relative: String
+        /// The file to open below the folder's descriptor: `relative`, or
+        /// for a link to a file inside the folder, that file's path below
+        /// it; nil for a link followed out of the folder (`followLinksOut`),
+        /// which is opened by its path.
+        package var anchored: String?
+    }
+
     /// The regular files below a directory, recursively, in sorted order (by
     /// the bytes of each name, files and folders interleaved as `ls` sorts
     /// them), skipping entries whose names start with a dot. Symbolic links
@@ -51,31 +65,69 @@ extension FileIO {
     /// throws. The walk keeps its own stack.
     package static func files(under root: String, options: WalkOptions = WalkOptions(),
                               problems: (WalkProblem) -> Void = { _ in }) throws -> [String] {
-        var out: [String] = []
+        try walk(root, options: options, problems: problems).files.map(\.path)
+    }
+
+    /// `files(under:options:problems:)` through descriptors: the folder is
+    /// opened once (returned, for opening what was found), and every
+    /// subfolder below it is entered with `O_DIRECTORY|O_NOFOLLOW` relative
+    /// to it, so a subfolder swapped for a link meanwhile is not followed.
+    package static func walk(_ root: String, options: WalkOptions = WalkOptions(),
+                             problems: (WalkProblem) -> Void = { _ in }) throws -> (folder: Folder, files: [WalkedFile]) {
+        var out: [WalkedFile] = []
+        guard let folder = Folder.openIfPossible(root) else { throw ioError("cannot list \(root)") }
         // Entries still to visit, the next one last.
-        var pending: [(path: String, isFolder: Bool)] = []
+        var pending: [Entry] = []
         let realRoot = Sys.realPath(root) ?? root
-        pending += try entries(of: root, realRoot: realRoot, options: options, problems: problems).reversed()
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        pending += try entries(of: folder, path: root, relative: "", realRoot: realRoot, options: options, problems: problems).reversed()
         while let next = pending.popLast() {
             guard next.isFolder else {
-                out.append(next.path)
+                out.append(WalkedFile(path: next.path, relative: next.relative, anchored: next.anchored))
                 continue
             }
             guard options.recursive else { continue }
-            if !options.skippedFolders.isEmpty, let id = identity(of: next.path), options.skippedFolders.contains(id) { continue }
             do {
-                pending += try entries(of: next.path, realRoot: realRoot, options: options, problems: problems).reversed()
+                let sub: Folder
+                switch folder.enter(next.relative) {
+                case .success(let entered):
+                    sub = entered
+                case .failure(let code) where code.value == ELOOP || code.value == ENOTDIR || code.value == EXDEV:
+                    throw PlistError(.io, "cannot list \(next.path): it is no longer the folder found (a symbolic link or a file now); it was not followed")
+                case .failure(let code):
+                    throw ioError("cannot list \(next.path)", errno: code.value)
+                }
+                if !options.skippedFolders.isEmpty {
+                    var st = stat()
+                    if fstat(sub.descriptor, &st) == 0,
+                       options.skippedFolders.contains(FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))) { continue }
+                }
+                pending += try entries(of: sub, path: prefix + next.relative, relative: next.relative + "/", realRoot: realRoot,
+                                       options: options, problems: problems).reversed()
             } catch let error as PlistError {
                 problems(WalkProblem(path: next.path, message: error.message, isError: true))
             }
         }
-        return out
+        return (folder, out)
     }
 
-    /// The visible files and folders directly inside `dir`, sorted by name bytes.
-    private static func entries(of dir: String, realRoot: String, options: WalkOptions,
-                                problems: (WalkProblem) -> Void) throws -> [(path: String, isFolder: Bool)] {
-        guard let handle = Sys.opendir(dir) else { throw ioError("cannot list \(dir)") }
+    /// A file or folder a walk met.
+    private struct Entry {
+        var path: String
+        var relative: String
+        var anchored: String?
+        var isFolder: Bool
+    }
+
+    /// The visible files and folders directly inside the open folder `dir`
+    /// (named `path`, at `relative` below the root), sorted by name bytes.
+    private static func entries(of dir: Folder, path: String, relative: String, realRoot: String, options: WalkOptions,
+                                problems: (WalkProblem) -> Void) throws -> [Entry] {
+        let listing = dup(dir.descriptor)
+        guard listing >= 0, let handle = fdopendir(listing) else {
+            if listing >= 0 { close(listing) }
+            throw ioError("cannot list \(path)")
+        }
         defer { closedir(handle) }
         var names: [(name: [UInt8], type: UInt8)] = []
         let suffix = options.skippedSuffix.map { Array($0.utf8) }
@@ -86,25 +138,28 @@ extension FileIO {
             names.append((name, entry.pointee.d_type))
         }
         names.sort { $0.name.lexicographicallyPrecedes($1.name) }
-        let prefix = dir.hasSuffix("/") ? dir : dir + "/"
-        var result: [(path: String, isFolder: Bool)] = []
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        var result: [Entry] = []
         for (name, type) in names {
             // A name that is not UTF-8 keeps its bytes (see `SystemPath`).
             let text = SystemPath.string(fromBytes: name)
-            let path = prefix + text
+            let full = prefix + text, below = relative + text
             // The entry's type from readdir where the file system gives it
-            // (no lstat per file); lstat otherwise.
-            if type == UInt8(DT_REG) { result.append((path, false)); continue }
-            if type == UInt8(DT_DIR) { result.append((path, true)); continue }
-            var st = stat()
-            guard Sys.lstat(path, &st) == 0 else { continue }
+            // (no lstat per file); fstatat otherwise.
+            if type == UInt8(DT_REG) { result.append(Entry(path: full, relative: below, anchored: below, isFolder: false)); continue }
+            if type == UInt8(DT_DIR) { result.append(Entry(path: full, relative: below, anchored: nil, isFolder: true)); continue }
+            guard let st = dir.status(of: text) else { continue }
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
-                result.append((path, true))
+                result.append(Entry(path: full, relative: below, anchored: nil, isFolder: true))
             case S_IFREG:
-                result.append((path, false))
+                result.append(Entry(path: full, relative: below, anchored: below, isFolder: false))
             case S_IFLNK:
-                if let file = linkedFile(path, realRoot: realRoot, options: options, problems: problems) { result.append((file, false)) }
+                if let target = linkedFile(full, realRoot: realRoot, options: options, problems: problems) {
+                    result.append(Entry(path: full, relative: below, anchored: target, isFolder: false))
+                } else if options.followLinksOut, isLinkToFile(full) {
+                    result.append(Entry(path: full, relative: below, anchored: nil, isFolder: false))
+                }
             default:
                 continue  // Sockets, FIFOs and devices are not files to read.
             }
@@ -112,8 +167,16 @@ extension FileIO {
         return result
     }
 
-    /// `path` when the symbolic link there leads to a regular file the walk
-    /// takes; nil (reported when worth it) otherwise.
+    /// True when the link at `path` leads to a regular file.
+    private static func isLinkToFile(_ path: String) -> Bool {
+        var target = stat()
+        return Sys.stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The path below the root of the file the symbolic link at `path` leads
+    /// to, when it is a regular file inside the folder walked; nil (reported
+    /// when worth it) otherwise, and for a link out of it that
+    /// `followLinksOut` takes (opened by its path).
     private static func linkedFile(_ path: String, realRoot: String, options: WalkOptions, problems: (WalkProblem) -> Void) -> String? {
         var target = stat()
         guard Sys.stat(path, &target) == 0 else {
@@ -123,12 +186,15 @@ extension FileIO {
         }
         // Links to folders are not followed; devices and the like are not files.
         guard (target.st_mode & S_IFMT) == S_IFREG else { return nil }
-        if options.followLinksOut { return path }
         let inside = realRoot == "/" ? "/" : realRoot + "/"
         guard let real = Sys.realPath(path), real.hasPrefix(inside) else {
-            problems(WalkProblem(path: path, message: "a symbolic link to \(Sys.realPath(path) ?? "?"), outside \(realRoot); skipped (name it, or give --follow-links)", isError: false))
+            if !options.followLinksOut {
+                problems(WalkProblem(path: path, message: "a symbolic link to \(Sys.realPath(path) ?? "?"), outside \(realRoot); skipped (name it, or give --follow-links)", isError: false))
+            }
             return nil
         }
-        return path
+        // What was checked is what is opened: the file inside, reached from
+        // the root's descriptor with no link followed.
+        return String(real.dropFirst(inside.count))
     }
 }

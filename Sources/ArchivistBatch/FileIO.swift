@@ -17,7 +17,12 @@ package enum FileIO {
     /// terminal is read in chunks. Reading stops with `.limitExceeded` once the
     /// input passes `maxSize` bytes.
     package static func read(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> [UInt8] {
-        try withOpenInput(path) { fd, st, name in try read(fd, st, name: name, maxSize: maxSize) }
+        try withOpenInput(path, anchor: nil) { fd, st, name in try read(fd, st, name: name, maxSize: maxSize) }
+    }
+
+    /// The bytes of a batch item (see `input(_:maxSize:)` of an item).
+    package static func read(_ item: BatchItem, maxSize: Int = Limits.default.maxInputSize) throws -> [UInt8] {
+        try withOpenInput(item.source, anchor: item.anchor) { fd, st, name in try read(fd, st, name: name, maxSize: maxSize) }
     }
 
     /// The content of a file, or of standard input for `-`, for reading in
@@ -27,7 +32,16 @@ package enum FileIO {
     /// The result carries the file's stamp as it was opened. The errors are
     /// `read`'s.
     package static func input(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> InputBytes {
-        try withOpenInput(path) { fd, st, name in
+        try input(BatchItem(source: path), maxSize: maxSize)
+    }
+
+    /// `input(_:maxSize:)` of a batch item: a file found in a folder is
+    /// opened below the folder's descriptor with no symbolic link followed
+    /// (see `BatchItem.anchor`), and must be a regular file: one swapped for
+    /// a link (or anything else) since the walk is refused, not followed.
+    package static func input(_ item: BatchItem, maxSize: Int = Limits.default.maxInputSize) throws -> InputBytes {
+        let path = item.source
+        return try withOpenInput(path, anchor: item.anchor) { fd, st, name in
             // The stamp of the file as it was opened, before it is read: a
             // change after this shows in a later stamp (see `FileStamp`).
             let stamp = path == "-" ? nil : FileStamp(st)
@@ -39,12 +53,47 @@ package enum FileIO {
         }
     }
 
-    /// Opens `path` (standard input for `-`) and calls `body` with the
-    /// descriptor, its status and the name errors use; a folder is refused.
-    private static func withOpenInput<R>(_ path: String, _ body: (Int32, stat, String) throws -> R) throws -> R {
+    /// A file found in a folder: the folder's descriptor, and the path of the
+    /// file below it (see `BatchItem.anchor`).
+    package struct Anchor: Sendable {
+        /// The folder walked.
+        package let root: Folder
+        /// The file's path below it (the file itself, never a link).
+        package let file: String
+
+        /// An anchor.
+        package init(root: Folder, file: String) {
+            self.root = root
+            self.file = file
+        }
+
+        /// The folder holding the file, entered from the root with no link
+        /// followed, and the file's name in it.
+        func place() throws -> (folder: Folder, name: String) {
+            guard let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (root, file) }
+            return (try root.cachedSubfolder(String(file[..<slash])), String(file[file.utf8.index(after: slash)...]))
+        }
+    }
+
+    /// The message for a file found in a folder that is no longer the regular
+    /// file the walk found (a link, a FIFO): refused, not followed.
+    static func notWalkedFile(_ path: String) -> PlistError {
+        PlistError(.io, "cannot read \(path): it is no longer the regular file found in the folder (a symbolic link or another kind of file now); it was not followed")
+    }
+
+    /// Opens `path` (standard input for `-`; below `anchor`'s folder when
+    /// given) and calls `body` with the descriptor, its status and the name
+    /// errors use; a folder is refused.
+    private static func withOpenInput<R>(_ path: String, anchor: Anchor?, _ body: (Int32, stat, String) throws -> R) throws -> R {
         let isStdin = path == "-"
         let name = isStdin ? "standard input" : path
-        let fd = isStdin ? STDIN_FILENO : Sys.open(path, O_RDONLY | O_CLOEXEC)
+        let fd: Int32
+        if let anchor {
+            fd = anchor.root.openFile(anchor.file)
+            if fd < 0, errno == ELOOP || errno == EXDEV || errno == ENOTDIR || errno == ENXIO { throw notWalkedFile(name) }
+        } else {
+            fd = isStdin ? STDIN_FILENO : Sys.open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard fd >= 0 else { throw ioError("cannot read \(name)") }
         defer { if !isStdin { close(fd) } }
         var st = stat()
@@ -52,12 +101,13 @@ package enum FileIO {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PlistError(.io, "cannot read \(name): Is a directory")
         }
+        if anchor != nil, (st.st_mode & S_IFMT) != S_IFREG { throw notWalkedFile(name) }
         if (st.st_mode & S_IFMT) == S_IFREG { try AddressSpace.check(inputOf: Int(st.st_size), name: name) }
         return try body(fd, st, name)
     }
 
     /// The bytes of the open file `fd` whose status is `st`.
-    private static func read(_ fd: Int32, _ st: stat, name: String, maxSize: Int) throws -> [UInt8] {
+    static func read(_ fd: Int32, _ st: stat, name: String, maxSize: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
             guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }

@@ -64,7 +64,7 @@ package final class WriteBatch: Sendable {
         }
         var failures: [Failure] = []
         var failedItems: Set<Int> = []
-        var placed: [(folder: String, entry: Entry)] = []
+        var placed: [Entry] = []
         for entry in staged {
             if failedItems.contains(entry.item) {
                 FileIO.discard(entry.file)
@@ -72,19 +72,23 @@ package final class WriteBatch: Sendable {
             }
             do {
                 try FileIO.place(entry.file)
-                placed.append((entry.file.folder, entry))
+                placed.append(entry)
             } catch {
                 failedItems.insert(entry.item)
                 failures.append(Failure(item: entry.item, error: (error as? PlistError) ?? PlistError(.io, "\(error)")))
+                // A backup is kept only with its result in place: a retry
+                // (which the failure asks for) then backs up what the file
+                // holds by then instead of finding the name taken.
+                for earlier in placed where earlier.item == entry.item { FileIO.withdraw(earlier.file) }
             }
         }
-        var flushedFolders: Set<String> = []
-        for (folder, entry) in placed where !failedItems.contains(entry.item) && entry.file.temporary != nil {
-            guard flushedFolders.insert(folder).inserted else { continue }
+        var flushedFolders: Set<ObjectIdentifier> = []
+        for entry in placed where !failedItems.contains(entry.item) && entry.file.temporary != nil {
+            guard let folder = entry.file.folder, flushedFolders.insert(ObjectIdentifier(folder)).inserted else { continue }
             do {
                 try FileIO.flushFolder(folder, for: entry.file.path)
             } catch {
-                let affected = placed.filter { $0.folder == folder && !failedItems.contains($0.entry.item) }.map(\.entry)
+                let affected = placed.filter { $0.file.folder === folder && !failedItems.contains($0.item) }
                 affected.forEach { failedItems.insert($0.item) }
                 failures += self.failures(affected, because: "the folder could not be flushed to disk (\(Self.message(error)))")
             }

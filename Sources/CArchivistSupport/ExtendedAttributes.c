@@ -9,19 +9,20 @@
 #endif
 
 #if defined(ARCHIVIST_HAS_XATTR)
-static ssize_t list_names(const char *path, char *buffer, size_t size) {
+/// The file attributes are read from: a path (links followed), or an open file when `path` is NULL.
+static ssize_t list_names(const char *path, int fd, char *buffer, size_t size) {
 #if defined(__APPLE__)
-    return listxattr(path, buffer, size, 0);
+    return path ? listxattr(path, buffer, size, 0) : flistxattr(fd, buffer, size, 0);
 #else
-    return listxattr(path, buffer, size);
+    return path ? listxattr(path, buffer, size) : flistxattr(fd, buffer, size);
 #endif
 }
 
-static ssize_t get_value(const char *path, const char *name, void *buffer, size_t size) {
+static ssize_t get_value(const char *path, int fd, const char *name, void *buffer, size_t size) {
 #if defined(__APPLE__)
-    return getxattr(path, name, buffer, size, 0, 0);
+    return path ? getxattr(path, name, buffer, size, 0, 0) : fgetxattr(fd, name, buffer, size, 0, 0);
 #else
-    return getxattr(path, name, buffer, size);
+    return path ? getxattr(path, name, buffer, size) : fgetxattr(fd, name, buffer, size);
 #endif
 }
 
@@ -34,15 +35,25 @@ static int set_value(int fd, const char *name, const void *value, size_t size) {
 }
 #endif
 
+static int copy_xattrs(const char *from, int from_fd, int to_fd, int *copied);
+
 int archivist_copy_xattrs(const char *from, int to_fd, int *copied) {
+    return copy_xattrs(from, -1, to_fd, copied);
+}
+
+int archivist_copy_xattrs_fd(int from_fd, int to_fd, int *copied) {
+    return copy_xattrs(NULL, from_fd, to_fd, copied);
+}
+
+static int copy_xattrs(const char *from, int from_fd, int to_fd, int *copied) {
     *copied = 0;
 #if defined(ARCHIVIST_HAS_XATTR)
-    ssize_t size = list_names(from, NULL, 0);
+    ssize_t size = list_names(from, from_fd, NULL, 0);
     if (size < 0) return (errno == ENOTSUP || errno == ENOSYS) ? 0 : -1;
     if (size == 0) return 0;
     char *names = malloc((size_t)size);
     if (!names) return -1;
-    size = list_names(from, names, (size_t)size);
+    size = list_names(from, from_fd, names, (size_t)size);
     if (size < 0) {
         int saved = errno;
         free(names);
@@ -57,7 +68,7 @@ int archivist_copy_xattrs(const char *from, int to_fd, int *copied) {
         size_t length = strnlen(name, (size_t)(size - at));
         at += (ssize_t)length + 1;
         if (length == 0) continue;
-        ssize_t n = get_value(from, name, NULL, 0);
+        ssize_t n = get_value(from, from_fd, name, NULL, 0);
         if (n < 0) { failure = errno; continue; }
         if ((size_t)n > capacity) {
             char *grown = realloc(value, (size_t)n);
@@ -65,7 +76,7 @@ int archivist_copy_xattrs(const char *from, int to_fd, int *copied) {
             value = grown;
             capacity = (size_t)n;
         }
-        n = get_value(from, name, value, (size_t)n);
+        n = get_value(from, from_fd, name, value, (size_t)n);
         if (n < 0) { failure = errno; continue; }
         if (set_value(to_fd, name, value, (size_t)n) != 0) { failure = errno; continue; }
         *copied += 1;
@@ -76,6 +87,7 @@ int archivist_copy_xattrs(const char *from, int to_fd, int *copied) {
     return 0;
 #else
     (void)from;
+    (void)from_fd;
     (void)to_fd;
     return 0;
 #endif

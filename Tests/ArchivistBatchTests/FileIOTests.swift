@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ArchivistBatch
 import ArchivistCore
+import CArchivistSupport
 
 /// FileIO against a scratch folder: whole-file reads, atomic replacement,
 /// permissions, links, and the folder walk.
@@ -171,6 +172,40 @@ final class FileIOTests: XCTestCase {
         let found = try FileIO.files(under: dir).map { String($0.dropFirst(dir.count + 1)) }
         XCTAssertEqual(found, ["a/deeper/y.plist", "a/z.plist", "a.plist", "b.plist", "linked.plist"])
         XCTAssertThrowsError(try FileIO.files(under: dir + "/missing"))
+    }
+
+    /// Below an open folder nothing is reached through a link: not at the
+    /// end, not on the way, not by `..`; by openat2 and by the per-component
+    /// fallback alike. A walked link to a file inside is opened as that file.
+    func testFoldersOpenBeneathWithNoLinkFollowed() throws {
+        _ = make("tree/sub/f.plist", "inside")
+        _ = make("outside/f.plist", "outside")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/tree/link.plist", withDestinationPath: "../outside/f.plist")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/tree/linked", withDestinationPath: "../outside")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/tree/alias.plist", withDestinationPath: "sub/f.plist")
+        let tree = try Folder.open(dir + "/tree")
+        let openers: [(String, (String) -> Int32)] = [
+            ("openat2", { tree.openFile($0) }),
+            ("components", { path in path.withCString { archivist_open_beneath_by_components(tree.descriptor, $0, O_RDONLY, 0) } }),
+        ]
+        for (how, open) in openers {
+            let fd = open("sub/f.plist")
+            XCTAssertGreaterThanOrEqual(fd, 0, how)
+            if fd >= 0 { close(fd) }
+            for refused in ["link.plist", "linked/f.plist", "../outside/f.plist", "alias.plist"] {
+                let fd = open(refused)
+                XCTAssertLessThan(fd, 0, "\(how): \(refused)")
+                if fd >= 0 { close(fd) }
+            }
+        }
+        XCTAssertThrowsError(try tree.subfolder("linked"))
+        XCTAssertThrowsError(try tree.subfolder("linked/more", create: true))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/outside/more"), "no folder made through the link")
+        XCTAssertNoThrow(try tree.subfolder("new/deeper", create: true))
+        // The walk takes the link to a file inside as that file, below the folder.
+        let walked = try FileIO.walk(dir + "/tree").files
+        XCTAssertEqual(walked.map(\.relative), ["alias.plist", "sub/f.plist"])
+        XCTAssertEqual(walked.map(\.anchored), ["sub/f.plist", "sub/f.plist"])
     }
 
     func testCreateDirectories() throws {

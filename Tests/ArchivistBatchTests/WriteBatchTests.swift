@@ -170,24 +170,25 @@ final class WriteBatchTests: XCTestCase {
     /// the older changed file goes (the put-back exchanges again).
     func testPuttingBackKeepsASaveThatLandedMeanwhile() throws {
         let target = dir + "/f.plist", temporary = dir + "/.f.plist.tmp"
+        let folder = try Folder.open(dir)
         func write(_ text: String, _ path: String) {
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         }
         // Our result at the target, the changed file at the temporary name.
         write("ours", target)
         write("changed", temporary)
-        var ours = PinnedFile(target)
-        try FileIO.putBack(temporary: temporary, target: target, ours: ours, path: target)
+        var ours = PinnedFile("f.plist", in: folder)
+        try FileIO.putBack(temporary: ".f.plist.tmp", target: "f.plist", in: folder, ours: ours, path: target)
         ours.release()
         XCTAssertEqual(try FileIO.read(target), Array("changed".utf8))
         XCTAssertFalse(FileIO.exists(temporary))
 
         // A newer save replaced our result at the target before the put-back.
         write("ours", dir + "/ours")
-        ours = PinnedFile(dir + "/ours")
+        ours = PinnedFile("ours", in: folder)
         write("changed", temporary)
         write("newer save", target)
-        try FileIO.putBack(temporary: temporary, target: target, ours: ours, path: target)
+        try FileIO.putBack(temporary: ".f.plist.tmp", target: "f.plist", in: folder, ours: ours, path: target)
         ours.release()
         XCTAssertEqual(try FileIO.read(target), Array("newer save".utf8))
         XCTAssertFalse(FileIO.exists(temporary))

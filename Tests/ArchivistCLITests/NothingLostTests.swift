@@ -423,17 +423,19 @@ extension CLITests {
     // MARK: concurrent writers
 
     /// Runs `archivist ARGS` (or `launcher ARGS`, which runs it) under
-    /// strace, stopped (SIGSTOP) when it first enters `call`; `meanwhile`
-    /// runs while it is stopped, then it goes on.
+    /// strace, stopped (SIGSTOP) when it enters `call` the `when`-th time
+    /// (`injecting`: more of strace's injection, such as `:error=EPERM`, for
+    /// that call); `meanwhile` runs while it is stopped, then it goes on.
     /// Nil (a skip; a failure under CI) where strace cannot run.
-    func runStopped(at call: String, _ args: [String], launcher: String? = nil, meanwhile: () throws -> Void) throws -> Result? {
+    func runStopped(at call: String, when: Int = 1, injecting: String = "", _ args: [String], launcher: String? = nil,
+                    meanwhile: () throws -> Void) throws -> Result? {
         guard let strace = ["/usr/bin/strace", "/bin/strace"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("strace is not installed") }
             return nil
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq", "-o", path("strace.log"), "-e", "trace=" + call, "-e", "inject=\(call):signal=SIGSTOP:when=1",
+        process.arguments = ["-f", "-qq", "-o", path("strace.log"), "-e", "trace=" + call, "-e", "inject=\(call):signal=SIGSTOP\(injecting):when=\(when)",
                              launcher ?? Self.productsDirectory.appendingPathComponent("archivist").path] + args
         process.currentDirectoryURL = work
         let err = Pipe()

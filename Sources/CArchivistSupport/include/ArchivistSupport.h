@@ -31,4 +31,28 @@ int archivist_exchange(const char *a, const char *b);
 /// a platform without them, copies none and returns 0.
 int archivist_copy_xattrs(const char *from, int to_fd, int *copied);
 
+/// Opens `path` (relative, no `..`) beneath the open folder `dirfd`
+/// without following any symbolic link on the way or at the end: Linux's
+/// `openat2` with `RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS` where the kernel has
+/// it, else one `openat(O_NOFOLLOW)` per component (folders with
+/// `O_DIRECTORY`; macOS adds `O_NOFOLLOW_ANY`). `flags` are `open`'s
+/// (`O_CLOEXEC` is added). -1 with `errno` (`ELOOP` or `EXDEV` for a link).
+int archivist_open_beneath(int dirfd, const char *path, int flags, unsigned mode);
+
+/// `archivist_open_beneath` always through the per-component fallback (for tests).
+int archivist_open_beneath_by_components(int dirfd, const char *path, int flags, unsigned mode);
+
+/// Renames `from` to `to`, both in the open folder `dirfd`, only if nothing
+/// is at `to` (Linux's `renameat2` with `RENAME_NOREPLACE`, macOS's
+/// `renameatx_np` with `RENAME_EXCL`); -1 with `EEXIST` when something is,
+/// `ENOSYS`/`EINVAL` where the platform or file system cannot.
+int archivist_rename_noreplace_at(int dirfd, const char *from, const char *to);
+
+/// Swaps `a` and `b` in the open folder `dirfd` in one step (`renameat2` with
+/// `RENAME_EXCHANGE`, macOS's `RENAME_SWAP`); -1 with `errno` where it cannot.
+int archivist_exchange_at(int dirfd, const char *a, const char *b);
+
+/// `archivist_copy_xattrs` from the open file `from_fd`.
+int archivist_copy_xattrs_fd(int from_fd, int to_fd, int *copied);
+
 #endif

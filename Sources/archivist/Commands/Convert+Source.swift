@@ -23,7 +23,13 @@ extension Convert {
                                                               origin: input == "-" ? "standard input" : baseName(input),
                                                               options: style.writeOptions)
                     let destination = try sourceDestination(for: input, language: language, plan: &plan)
-                    try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error)
+                    if let dir = output.outputDir {
+                        // An output folder's results: through its descriptor, never through a link planted in it.
+                        let folder = OutputFolder(path: dir, followLinks: batch.folders.followLinks)
+                        try folder.write(bytes, to: folder.relative(destination) ?? destination).forEach(Console.error)
+                    } else {
+                        try FileIO.writeAtomically(bytes, to: destination).forEach(Console.error)
+                    }
                 }
             } catch let exit as ExitCode where exit == .failure {
                 failed = true

@@ -277,10 +277,14 @@ struct Convert: ParsableCommand {
             failed = !failures.isEmpty
             var plan = reading
             if let dir = output.outputDir {
-                let files = results.map { (dir + (dir.hasSuffix("/") ? "" : "/") + "\($0.rowid).json", $0.bytes) }
-                for (file, _) in files { try claim(file, in: &plan, makesFolders: true) }
-                try FileIO.createDirectories(dir)
-                for (file, bytes) in files { try FileIO.writeAtomically(bytes, to: file).forEach(Console.error) }
+                // The same output folder as a batch's: written through its
+                // descriptor, never through a link planted in it.
+                let folder = OutputFolder(path: dir)
+                for (rowid, _) in results { try claim(folder.path(of: "\(rowid).json"), in: &plan, makesFolders: true) }
+                try folder.prepare()
+                for (rowid, bytes) in results {
+                    try folder.write(bytes, to: "\(rowid).json").forEach(Console.error)
+                }
                 Console.error("\(path): \(column.label): \(results.count) rows written to \(dir), \(failures.count) failed")
             } else {
                 let destination = output.output ?? "-"

@@ -320,7 +320,7 @@ struct Lint: ParsableCommand {
     private func check(_ item: BatchItem, _ listing: PlistError?, policy: SecurePolicy?, census: inout RulesCensus?) -> Checked {
         if let listing { return .unreadable(item.source, listing) }
         do {
-            let input = try FileIO.input(item.source, maxSize: limits.readOptions.limits.maxInputSize)
+            let input = try FileIO.input(item, maxSize: limits.readOptions.limits.maxInputSize)
             // Once the input is read into a tree, its mapped pages go back to
             // the system while the archive checks run.
             let found = input.withUnsafeBytes {

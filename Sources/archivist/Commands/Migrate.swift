@@ -172,7 +172,7 @@ struct Migrate: ParsableCommand {
                     budget -= read.bytesIn
                     readAhead[index] = read
                 }
-            } else if let bytes = item.source == "-" ? stdinBytes : try? FileIO.read(item.source),
+            } else if let bytes = item.source == "-" ? stdinBytes : try? FileIO.read(item),
                       let tree = try? PropertyList.read(bytes).tree {
                 census.add(tree)
             }
@@ -254,7 +254,7 @@ struct Migrate: ParsableCommand {
     private func dryRunOne(_ item: BatchItem, bytes: [UInt8]?, _ migrator: Migrator) -> Bool {
         let input = item.source
         do {
-            let bytes = try bytes ?? FileIO.read(input)
+            let bytes = try bytes ?? FileIO.read(item)
             if item.relative != nil, !BatchPlan.mayBePropertyList(bytes) {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input)) }
                 return true

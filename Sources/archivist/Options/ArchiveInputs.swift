@@ -61,21 +61,23 @@ enum ArchiveInputs {
         var documents: [(label: String, tree: PlistTree)] = []
         var failed = false
         for path in paths {
-            let found: [String]
+            let found: [BatchItem]
             let inFolder = path != "-" && FileIO.isDirectory(path)
             do {
-                found = inFolder ? try FileIO.files(under: path) { problem in
+                // Files found in a folder are read below its descriptor, with no link followed.
+                found = inFolder ? try BatchPlan.items([path], selection: BatchSelection(recursive: true)) { problem in
                     Console.error(FolderOptions.line(for: problem))
                     if problem.isError { failed = true }
-                } : [path]
+                } : [BatchItem(source: path)]
             } catch let error as PlistError {
                 Console.error(error.formatted(path: path))
                 failed = true
                 continue
             }
-            for file in found {
+            for item in found {
+                let file = item.source
                 do {
-                    let bytes = try FileIO.read(file)
+                    let bytes = try FileIO.read(item)
                     if inFolder, !BatchPlan.mayBePropertyList(bytes) { continue }
                     let tree = try PropertyList.read(bytes).tree
                     if inFolder, Migrator(rules: MigrationRules()).classNames(in: tree).isEmpty { continue }

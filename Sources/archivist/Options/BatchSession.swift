@@ -224,7 +224,7 @@ extension BatchSession {
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
             if item.relative != nil {
-                if let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {
+                if let bytes = try? FileIO.read(item), !BatchPlan.mayBePropertyList(bytes) {
                     outcome.status = .skipped
                     outcome.errors = [PlistError(.unsupported, "not a property list")]
                     return outcome
