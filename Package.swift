@@ -127,3 +127,14 @@ let package = Package(
         ),
     ]
 )
+
+// The API-breakage check (tools/api/check) sets ARCHIVIST_API_CHECK: it needs
+// only the library products. Without the plugins nothing is built twice (a
+// plugin's `archivist` as a host tool compiles the C modules a second time,
+// and swift-api-digester then fails on "redefinition of module"); without the
+// executables and tests both builds of the check take less time. Keep this in
+// the manifest: the check builds the baseline commit with its own manifest.
+if Context.environment["ARCHIVIST_API_CHECK"] != nil {
+    package.products.removeAll { !($0 is Product.Library) }
+    package.targets.removeAll { [.executable, .test, .plugin].contains($0.type) }
+}
