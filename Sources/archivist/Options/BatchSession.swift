@@ -93,7 +93,7 @@ struct BatchSession {
         for failure in writes.commit() {
             let k = failure.item
             guard outcomes.indices.contains(k) else { continue }
-            Console.error(failure.error.formatted(path: outcomes[k].item.source))
+            Console.error(failure.error.hinted(path: outcomes[k].item.source))
             outcomes[k].status = .failed
             outcomes[k].errors.append(failure.error)
             outcomes[k].bytesOut = 0
@@ -125,7 +125,7 @@ struct BatchSession {
         for o in outcomes {
             var d = PlistDictionary([("path", .string(o.item.source)), ("status", .string(o.status.rawValue))])
             if let destination = o.destination { d["destination"] = .string(destination) }
-            if !o.errors.isEmpty { d["errors"] = .array(o.errors.map { .string($0.formatted(path: o.item.source)) }) }
+            if !o.errors.isEmpty { d["errors"] = .array(o.errors.map { .string($0.hinted(path: o.item.source)) }) }
             entries.append(.dictionary(d))
         }
         for problem in unreadable {
@@ -161,10 +161,12 @@ struct BatchSession {
 extension BatchSession {
     /// Runs one item's conversion (or migration) and turns what happened into
     /// an outcome, the same way for `convert` and `migrate`: warnings and
-    /// errors as lines; a file found in a folder that is no property list, or
+    /// errors as lines; a file found in a folder that is no property list
+    /// (not of the family by name or first bytes, see `BatchPlan.readsInWalk`;
+    /// read anyway with `allFiles`), or
     /// that holds no keyed archive where one is needed (`PlistError.Kind.noArchive`),
     /// skipped; a result a secure decoder would refuse, not written.
-    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
+    static func outcome(_ item: BatchItem, allFiles: Bool = false, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
         var outcome = BatchOutcome(item: item, status: .failed)
         do {
             let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
@@ -176,7 +178,7 @@ extension BatchSession {
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
             if item.relative != nil {
-                if let bytes = try? FileIO.read(item.source), !BatchPlan.mayBePropertyList(bytes) {
+                if !allFiles, let bytes = try? FileIO.read(item.source), !BatchPlan.readsInWalk(item.source, bytes) {
                     outcome.status = .skipped
                     outcome.errors = [PlistError(.unsupported, "not a property list")]
                     return outcome
@@ -188,7 +190,7 @@ extension BatchSession {
                 }
             }
             outcome.errors = errors
-            outcome.stderrLines += errors.map { $0.formatted(path: item.source) }
+            outcome.stderrLines += errors.map { $0.hinted(path: item.source) }
             if error is MigrationRefused {
                 outcome.stderrLines.append("\(item.source): error: not written: a secure decoder would still refuse the result")
             }
