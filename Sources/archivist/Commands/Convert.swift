@@ -175,7 +175,7 @@ struct Convert: ParsableCommand {
         let workRules = ruleSet
         let ok = try session.run { index in
             let item = converter.items[index]
-            return BatchSession.outcome(item, allFiles: batch.folders.allFiles) { warn in
+            return BatchSession.outcome(item, filtered: batch.folders.filtersByKind) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn, transform: codable ? { document in
                     .value(try CodableExport.value(document.tree, rules: workRules, options: options))
                 } : nil)

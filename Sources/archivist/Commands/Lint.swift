@@ -287,8 +287,9 @@ struct Lint: ParsableCommand {
         do {
             let input = try FileIO.input(item.source, maxSize: limits.readOptions.limits.maxInputSize)
             // A file found in a folder is read when its name or its first
-            // bytes say it is of the property-list family (or --all-files).
-            if item.relative != nil, !folders.allFiles, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
+            // bytes say it is of the property-list family (or with --all-files
+            // or --include, which choose files by name).
+            if item.relative != nil, folders.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
                 return .skipped(item.source)
             }
             // Once the input is read into a tree, its mapped pages go back to

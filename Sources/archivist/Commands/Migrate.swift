@@ -180,7 +180,7 @@ struct Migrate: ParsableCommand {
             var report = MigrationReport()
             // Taken out, so the tree is let go once its item is written.
             let read = ahead.withLock { $0.removeValue(forKey: index) }
-            var outcome = BatchSession.outcome(item, allFiles: batch.folders.allFiles) { warn in
+            var outcome = BatchSession.outcome(item, filtered: batch.folders.filtersByKind) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, readAhead: read, warn: warn) { document in
                     let result = try migrator.migrate(document.tree)
                     report = result.report
@@ -242,7 +242,7 @@ struct Migrate: ParsableCommand {
         let input = item.source
         do {
             let bytes = try bytes ?? FileIO.read(input)
-            if item.relative != nil, !batch.folders.allFiles, !BatchPlan.readsInWalk(input, bytes) {
+            if item.relative != nil, batch.folders.filtersByKind, !BatchPlan.readsInWalk(input, bytes) {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input)) }
                 return true
             }

@@ -163,11 +163,17 @@ extension BatchSession {
     /// an outcome, the same way for `convert` and `migrate`: warnings and
     /// errors as lines; a file found in a folder that is no property list
     /// (not of the family by name or first bytes, see `BatchPlan.readsInWalk`;
-    /// read anyway with `allFiles`), or
+    /// read anyway unless `filtered`), or
     /// that holds no keyed archive where one is needed (`PlistError.Kind.noArchive`),
     /// skipped; a result a secure decoder would refuse, not written.
-    static func outcome(_ item: BatchItem, allFiles: Bool = false, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
+    static func outcome(_ item: BatchItem, filtered: Bool = true, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
         var outcome = BatchOutcome(item: item, status: .failed)
+        // Its name and first bytes tell whether a file found in a folder is of the family.
+        if filtered, item.relative != nil, let head = FileIO.head(item.source, count: 1024), !BatchPlan.readsInWalk(item.source, head) {
+            outcome.status = .skipped
+            outcome.errors = [PlistError(.unsupported, "not a property list")]
+            return outcome
+        }
         do {
             let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
             outcome.status = result.status == .converted ? .converted : .unchanged
@@ -178,11 +184,6 @@ extension BatchSession {
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
             if item.relative != nil {
-                if !allFiles, let bytes = try? FileIO.read(item.source), !BatchPlan.readsInWalk(item.source, bytes) {
-                    outcome.status = .skipped
-                    outcome.errors = [PlistError(.unsupported, "not a property list")]
-                    return outcome
-                }
                 if let first = errors.first, first.kind == .noArchive {
                     outcome.status = .skipped
                     outcome.errors = [first]
