@@ -141,18 +141,36 @@ package enum BatchPlan {
 }
 
 extension BatchPlan {
-    /// False for content that cannot be a property list in any format (binary
-    /// data that is neither `bplist` nor text, such as an image), so a file
-    /// found in a folder is skipped rather than failed.
-    package static func mayBePropertyList(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { mayBePropertyList($0) }
+    /// The extensions of the property-list family (compared without case): a
+    /// file found in a folder with one of them is always read, and a broken
+    /// one is an error. `sfl`, `sfl2`, `sfl3`... are taken by their prefix.
+    package static let plistExtensions: Set<String> = [
+        "plist", "strings", "stringsdict", "xcstrings", "entitlements", "xcprivacy", "nib", "pbxproj",
+        "mobileprovision", "provisionprofile", "mobileconfig", "webarchive", "btm", "webloc", "fileloc",
+        "xcsettings", "xcuserstate", "bplist", "binarycookies", "bookmark",
+    ]
+
+    /// True when a file found in a folder walk is read: its name ends in one
+    /// of `plistExtensions` (or `.sflN`), or its content starts with the
+    /// signature of a format Archivist reads (`bplist`, `<?xml` or `<plist`,
+    /// a typedstream, `NIBArchive`, a CMS envelope, `Bud1`, `cook`, `book`,
+    /// `SQLite format 3`). Other files (`.txt`, `.css`, `.json`, files without
+    /// an extension) are skipped and counted, unless asked for.
+    package static func readsInWalk(_ path: String, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { readsInWalk(path, $0) }
     }
 
-    /// `mayBePropertyList(_:)` of an input read in place.
-    package static func mayBePropertyList(_ raw: UnsafeRawBufferPointer) -> Bool {
-        if FormatSniffer.isBinaryData(raw) { return false }
-        // Marked text, binary plists and unmarked UTF-16/32 may be; other text must be UTF-8.
-        guard FormatSniffer.isUnmarkedText(raw), raw.count < 2 || (raw[0] != 0 && raw[1] != 0) else { return true }
-        return String(validating: raw, as: UTF8.self) != nil
+    /// `readsInWalk(_:_:)` of an input read in place.
+    package static func readsInWalk(_ path: String, _ raw: UnsafeRawBufferPointer) -> Bool {
+        hasPlistExtension(path) || FormatSniffer.startsWithArchivistSignature(raw)
+    }
+
+    /// True when the file name's extension is one of `plistExtensions`.
+    package static func hasPlistExtension(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last ?? Substring(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        let ext = name[name.index(after: dot)...].lowercased()
+        if plistExtensions.contains(ext) { return true }
+        return ext.hasPrefix("sfl") && ext.dropFirst(3).allSatisfy(\.isNumber)
     }
 }

@@ -25,6 +25,24 @@ package enum FileIO {
         try withOpenInput(item.source, anchor: item.anchor) { fd, st, name in try read(fd, st, name: name, maxSize: maxSize) }
     }
 
+    /// The first bytes of a file (at most `count`), for telling its kind
+    /// after a reader refused it; nil for standard input or a file that
+    /// cannot be read.
+    package static func head(_ path: String, count: Int = 64) -> [UInt8]? {
+        head(BatchItem(source: path), count: count)
+    }
+
+    /// `head(_:count:)` of an item, opened as `read(_:)` opens it (below its
+    /// walk's folder, with no link followed).
+    package static func head(_ item: BatchItem, count: Int = 64) -> [UInt8]? {
+        guard item.source != "-", count > 0 else { return nil }
+        return try? withOpenInput(item.source, anchor: item.anchor) { fd, _, _ in
+            var out = [UInt8](repeating: 0, count: count)
+            let got = out.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, count) }
+            return got >= 0 ? Array(out.prefix(got)) : []
+        }
+    }
+
     /// The content of a file, or of standard input for `-`, for reading in
     /// place: a regular file of `InputBytes.mapThreshold` bytes or more is
     /// mapped read-only (private, so the input is never changed); anything

@@ -23,6 +23,9 @@ public enum PropertyList {
             throw PlistError(.unsupported, "not a property list: an NSArchiver typedstream (dump, get, classes, info, diff and lint read it)",
                              at: .binary(offset: 0, object: nil))
         }
+        if let kind = FormatSniffer.kind(buffer) {
+            throw PlistError(.unsupported, "not a property list: \(kind.name)\(kind.notReadNote)")
+        }
         do {
             return try readGuessing(buffer, options: options)
         } catch let error as PlistError where error.kind != .limitExceeded && startsAsBinaryData(buffer) {

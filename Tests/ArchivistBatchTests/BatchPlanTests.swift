@@ -58,10 +58,25 @@ final class BatchPlanTests: XCTestCase {
         XCTAssertEqual(target.destination(for: BatchItem(source: "in/../z.plist", relative: "../z.plist"), format: nil), "out/z.plist", "no escaping the folder")
     }
 
-    func testWhatMayBeAPropertyList() {
-        XCTAssertTrue(BatchPlan.mayBePropertyList(Array("<plist/>".utf8)))
-        XCTAssertTrue(BatchPlan.mayBePropertyList(Array("bplist00".utf8)))
-        XCTAssertTrue(BatchPlan.mayBePropertyList(Array("{ broken".utf8)), "broken text is a failure, not a skip")
-        XCTAssertFalse(BatchPlan.mayBePropertyList([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]), "a PNG")
+    /// A walk reads a file by its extension (without case) or by its first
+    /// bytes; other files are skipped, broken plists are not.
+    func testWhatAWalkReads() {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]
+        XCTAssertTrue(BatchPlan.readsInWalk("d/a.txt", Array("<plist/>".utf8)))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/a", Array(" <?xml version=\"1.0\"?>".utf8)))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/a.dat", Array("bplist00".utf8)))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/Info.plist", Array("{ broken".utf8)), "a broken plist is a failure, not a skip")
+        XCTAssertTrue(BatchPlan.readsInWalk("d/Info.PLIST", png), "an image named .plist is an error too")
+        XCTAssertTrue(BatchPlan.readsInWalk("d/L.Strings", []))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/x.sfl3", []))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/App.entitlements", []))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/sms.db", Array("SQLite format 3\u{0}".utf8)))
+        XCTAssertTrue(BatchPlan.readsInWalk("d/Cookies", Array("cook".utf8) + [0, 0, 0, 1]))
+        XCTAssertFalse(BatchPlan.readsInWalk("d/a.png", png))
+        XCTAssertFalse(BatchPlan.readsInWalk("d/style.css", Array("body { color: red; }".utf8)))
+        XCTAssertFalse(BatchPlan.readsInWalk("d/data.json", Array("{\"a\": 1}".utf8)))
+        XCTAssertFalse(BatchPlan.readsInWalk("d/README", Array("hello".utf8)))
+        XCTAssertFalse(BatchPlan.readsInWalk("d/.plist", Array("hello".utf8)), "a hidden name is no extension")
+        XCTAssertFalse(BatchPlan.readsInWalk("d/x.sflx", []))
     }
 }

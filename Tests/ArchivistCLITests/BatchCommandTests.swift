@@ -19,7 +19,8 @@ extension CLITests {
             switch i % 4 {
             case 0: bytes = try PropertyList.write(value, as: .xml); ext = "plist"
             case 1: bytes = try PropertyList.write(value, as: .binary); ext = "bplist"
-            case 2: bytes = try PropertyList.write(value, as: .json); ext = "json"
+            // JSON named .plist: a walk reads a .json only when asked (--all-files, --include).
+            case 2: bytes = try PropertyList.write(value, as: .json); ext = "plist"
             default: bytes = try PropertyList.write(.dictionary(PlistDictionary([("name", .string("item \(i)"))])), as: .openstep); ext = "strings"
             }
             try Data(bytes).write(to: folder.appendingPathComponent("file\(i).\(ext)"))
@@ -66,7 +67,7 @@ extension CLITests {
         XCTAssertTrue(((broken["errors"] as? [String])?.first ?? "").hasPrefix("in/group1/broken.plist:1:"))
 
         // A second run finds every result in place: nothing is rewritten.
-        let again = try run(["convert", "in", "-r", "--to", "binary", "--output-dir", "one", "--include", "*.json"])
+        let again = try run(["convert", "in", "-r", "--to", "binary", "--output-dir", "one", "--include", "*.bplist"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.hasPrefix("0 converted, 500 unchanged, 0 skipped, 0 failed; "), again.stderr)
 

@@ -343,10 +343,16 @@ final class CLITests: XCTestCase {
         let r = try run(["lint", "tree"])
         XCTAssertEqual(r.status, 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 4, r.stdout)
-        XCTAssertEqual(Array(lines[0..<3]), ["tree/a/inner.json: OK", "tree/a.strings: OK", "tree/b.plist: OK"])
-        XCTAssertTrue(lines[3].hasPrefix("tree/c/broken.plist:1:"), lines[3])
+        // A .json found in a folder is not of the plist family: skipped and counted.
+        XCTAssertEqual(lines.count, 3, r.stdout)
+        XCTAssertEqual(Array(lines.prefix(2)), ["tree/a.strings: OK", "tree/b.plist: OK"])
+        XCTAssertTrue(lines.last?.hasPrefix("tree/c/broken.plist:1:") == true, r.stdout)
+        XCTAssertEqual(r.stderr, "1 file skipped (not a property list; --verbose lists them)\n")
+        let all = try run(["lint", "--all-files", "tree"])
+        XCTAssertEqual(all.stdout.split(separator: "\n").first.map(String.init), "tree/a/inner.json: OK")
+        XCTAssertEqual(all.stderr, "")
         XCTAssertEqual(try run(["lint", "-q", "tree/a", "tree/b.plist"]).status, 0)
+        XCTAssertEqual(try run(["lint", "tree/a/inner.json"]).stdout, "tree/a/inner.json: OK\n", "a named file is always read")
     }
 
     /// `lint` agrees with the manifests: every valid file is OK, except those
@@ -386,10 +392,11 @@ final class CLITests: XCTestCase {
     }
 
     func testLintTheBundledCorpus() throws {
-        let valid = try run(["lint", "-q", corpus("foundation"), corpus("json"), corpus("openstep"), corpus("encodings")])
+        // The corpus holds .json and .txt files a walk would skip: --all-files reads them.
+        let valid = try run(["lint", "-q", "--all-files", corpus("foundation"), corpus("json"), corpus("openstep"), corpus("encodings")])
         XCTAssertEqual(valid.status, 0, valid.stdout + valid.stderr)
         XCTAssertEqual(valid.stdout + valid.stderr, "")
-        let malformed = try run(["lint", corpus("malformed")])
+        let malformed = try run(["lint", "--all-files", corpus("malformed")])
         XCTAssertEqual(malformed.status, 1)
         let files = try FileManager.default.contentsOfDirectory(atPath: corpus("malformed")).sorted()
         let lines = malformed.stdout.split(separator: "\n")

@@ -60,7 +60,7 @@ extension CLITests {
         // A file named on the command line is checked, and says what it is.
         let named = try run(["lint", "Documents/1.scarycreature/thumbImage.png"])
         XCTAssertEqual(named.status, 1)
-        XCTAssertEqual(named.stdout, "Documents/1.scarycreature/thumbImage.png: offset 0: error: not a property list: binary data that is neither a binary plist (bplist00) nor text\n")
+        XCTAssertEqual(named.stdout, "Documents/1.scarycreature/thumbImage.png: error: not a property list: a PNG image, which Archivist does not read\n")
     }
 
     /// An empty folder is not "several inputs": it is said to be empty, and

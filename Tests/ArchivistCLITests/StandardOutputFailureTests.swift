@@ -13,7 +13,7 @@ extension CLITests {
         try copyCorpus("archives/scary-creature-v1.plist", to: "Data.plist")
         make("a.json", #"{"v": 1}"#)
         make("b.json", #"{"v": 2}"#)
-        for i in 0..<40 { make("many/\(i).json", #"{"v": \#(i)}"#) }
+        for i in 0..<40 { make("many/\(i).plist", #"{"v": \#(i)}"#) }
         let store = try makeStore("Employees.sqlite")
         return [
             ["get", "a.json", "v"], ["lint", "a.json"], ["lint", "many"], ["info", "Data.plist"], ["classes", "Data.plist"],

@@ -33,7 +33,7 @@ extension CLITests {
         // Named by --row, it is read as asked (in a whole column it is skipped: StoreMixedBlobTests).
         let r = try run(["lint", "--sqlite", "Other.sqlite", "--table", "ZITEM", "--column", "ZDATA", "--row", "1"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stdout, "Other.sqlite: ZITEM.ZDATA row 1: offset 0: error: not a property list: binary data that is neither a binary plist (bplist00) nor text\n")
+        XCTAssertEqual(r.stdout, "Other.sqlite: ZITEM.ZDATA row 1: error: not a property list: a PNG image, which Archivist does not read\n")
     }
 
     /// plutil's options are answered with the archivist command that does the same.

@@ -50,14 +50,11 @@ public enum FormatSniffer {
         return signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8)
     }
 
-    /// The kind of a few common non-property-list formats, by their magic
-    /// bytes: `gzip data`, `zip archive`, `SQLite database`; nil for others.
-    /// (A name for messages, not a full sniffer.)
+    /// The kind of a non-property-list format by its magic bytes, as lists of
+    /// blobs name it (`gzip data`, `zip archive`, `SQLite database`, `PNG
+    /// image`; see `kind(_:)`); nil for others.
     package static func dataKind(_ bytes: UnsafeRawBufferPointer) -> String? {
-        if bytes.starts(with: [0x1F, 0x8B]) { return "gzip data" }
-        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return "zip archive" }
-        if bytes.starts(with: "SQLite format 3\u{0}".utf8) { return "SQLite database" }
-        return nil
+        kind(bytes)?.shortName
     }
 
     /// True for bytes that cannot be a property list in any format: binary

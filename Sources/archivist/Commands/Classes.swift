@@ -52,7 +52,7 @@ struct Classes: ParsableCommand {
             do {
                 add(try ObjectGraph(try Typedstream.readDocument(try FileIO.read(file)).tree), label: file)
             } catch let error as PlistError {
-                Console.error(error.formatted(path: file))
+                Console.error(error.hinted(path: file))
                 failed = true
             }
         }

@@ -179,7 +179,7 @@ struct Codegen: ParsableCommand {
             do {
                 try add(document.tree)
             } catch let error as PlistError {
-                Console.error(error.formatted(path: document.label))
+                Console.error(error.hinted(path: document.label))
                 failed = true
             }
         }

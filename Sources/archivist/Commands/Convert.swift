@@ -161,7 +161,7 @@ struct Convert: ParsableCommand {
                     if input == "-" { stdinBytes = bytes }
                     census.add(try PropertyList.read(bytes).tree)
                 } catch let error as PlistError {
-                    Console.error(error.formatted(path: input))
+                    Console.error(error.hinted(path: input))
                     failed = true
                 }
             }
@@ -183,7 +183,7 @@ struct Convert: ParsableCommand {
         let workRules = ruleSet
         let ok = try session.run { index in
             let item = converter.items[index]
-            return BatchSession.outcome(item) { warn in
+            return BatchSession.outcome(item, filtered: batch.folders.filtersByKind) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, warn: warn, transform: codable ? { document in
                     .value(try CodableExport.value(document.tree, rules: workRules, options: options))
                 } : nil)
@@ -266,7 +266,7 @@ struct Convert: ParsableCommand {
                 do {
                     results.append((row.rowid, try codableJSON(row.bytes, rules: ruleSet)))
                 } catch let error as PlistError {
-                    Console.error(error.formatted(path: row.label))
+                    Console.error(error.hinted(path: row.label))
                     failures.append(row.rowid)
                 }
             }

@@ -54,7 +54,7 @@ struct Diff: ParsableCommand {
             current = a
             diff = try PlistDiff(first, second)
         } catch let error as PlistError {
-            Console.error(error.formatted(path: current))
+            Console.error(error.hinted(path: current))
             throw Self.couldNotCompare
         }
         if json {

@@ -33,7 +33,7 @@ extension Dump {
                         try jsonView(document, into: &json)
                     }
                 } catch let error as PlistError {
-                    Console.error(error.formatted(path: file))
+                    Console.error(error.hinted(path: file))
                     ok = false
                 }
             }

@@ -15,6 +15,8 @@ struct Info: ParsableCommand {
             whether it would pass lint --secure with no allowlist (and what to allow or box if \
             not); archives nested in data, by key path.
             An NSArchiver typedstream is format 'typedstream', with the archive it reads as.
+            A file of another kind is named by its content ('kind: an SQLite database, not a \
+            property list; use --sqlite FILE', 'kind: a PDF document'), with its size, and is no error.
             --json prints one JSON array with an object per file.
             With --sqlite STORE --table T --column C each blob of the column (or --row ID) is \
             inspected as a file, headed 'STORE: T.C row N' (in JSON: path, table, column and row; \
@@ -45,9 +47,31 @@ struct Info: ParsableCommand {
         var reports: [PlistValue] = []
         var failed = false
         /// Prints (or collects) one input's report; false when it cannot be read.
-        func inspect(_ bytes: () throws -> [UInt8], name: String, identity: [(String, PlistValue)]) throws -> Bool {
+        /// A file of another kind than a property list: its kind, its size,
+        /// and the command that reads it when Archivist has one.
+        func report(_ kind: FormatSniffer.Kind, size: Int, name: String, file: String?, identity: [(String, PlistValue)]) {
+            let hint = file.flatMap { FormatHint.hint(for: kind, path: $0) }
+            if json {
+                var entry = PlistDictionary(identity)
+                entry.appendUnchecked(key: "kind", value: .string(kind.name))
+                entry.appendUnchecked(key: "propertyList", value: .bool(false))
+                if let hint { entry.appendUnchecked(key: "hint", value: .string(hint)) }
+                entry.appendUnchecked(key: "size", value: .int(Int64(size)))
+                reports.append(.dictionary(entry))
+            } else {
+                Console.output(name)
+                Console.output("  kind: \(kind.name), not a property list\(hint.map { "; \($0)" } ?? kind.notReadNote)")
+                Console.output("  size: \(size) bytes")
+            }
+        }
+        func inspect(_ bytes: () throws -> [UInt8], name: String, file: String? = nil, identity: [(String, PlistValue)]) throws -> Bool {
             do {
-                let info = try FileInfo(try bytes())
+                let data = try bytes()
+                if let kind = data.withUnsafeBytes({ FormatSniffer.kind($0) }) {
+                    report(kind, size: data.count, name: name, file: file, identity: identity)
+                    return true
+                }
+                let info = try FileInfo(data)
                 if json {
                     var entry = PlistDictionary(identity)
                     for (k, v) in info.report { entry.appendUnchecked(key: k, value: v) }
@@ -58,12 +82,12 @@ struct Info: ParsableCommand {
                 }
                 return true
             } catch let error as PlistError {
-                Console.error(error.formatted(path: name))
+                Console.error(error.hinted(path: name))
                 return false
             }
         }
         for file in files {
-            if try !inspect({ try FileIO.read(file) }, name: file, identity: [("path", .string(file))]) { failed = true }
+            if try !inspect({ try FileIO.read(file) }, name: file, file: file, identity: [("path", .string(file))]) { failed = true }
         }
         let rowsRead = try store.forEachRowReportingErrors { row in
             var identity: [(String, PlistValue)] = [

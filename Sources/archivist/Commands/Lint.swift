@@ -59,9 +59,15 @@ struct Lint: ParsableCommand {
             With --sqlite alone, every column whose blobs are property lists or archives is listed \
             with its counts.
             Folders are searched recursively in sorted order, hidden entries skipped; --include \
-            and --exclude filter the files found in them, and a file found in a folder that cannot \
-            be a property list at all (an image) is skipped and counted (--verbose lists them).
-            A named file is always checked.
+            and --exclude filter the files found in them.
+            A file found in a folder is checked when its extension is one of the property-list \
+            family's (.plist, .strings, .stringsdict, .xcstrings, .entitlements, .xcprivacy, .nib, \
+            .pbxproj, .mobileprovision, .mobileconfig, .webarchive, .btm, .sfl*...) or its content \
+            starts like a format Archivist reads (bplist00, <?xml, <plist, NIBArchive, \
+            streamtyped, a CMS envelope, Bud1, cook, book, SQLite format 3); other files (.txt, \
+            .css, .json, no extension) are skipped and counted (--verbose lists them, --all-files \
+            checks every file).
+            A named file is always checked, and a file of another kind is named (an SQLite database).
             -r (--recursive), as convert takes it, is accepted and changes nothing.
             Files that cannot be read are reported on standard error.
             With --rules, a class the rules name that occurs in none of the inputs' archives is an \
@@ -214,7 +220,7 @@ struct Lint: ParsableCommand {
         do {
             try FileIO.writeAtomically(Array(Self.stampText.utf8), to: stamp)
         } catch let error as PlistError {
-            Console.error(error.formatted(path: stamp))
+            Console.error(error.hinted(path: stamp))
             throw ExitCode.failure
         }
     }
@@ -269,7 +275,7 @@ struct Lint: ParsableCommand {
             do {
                 skippedBlobs = try lintStore(path, policy: policy, census: &census, reporter: &reporter)
             } catch let error as PlistError {
-                Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.formatted(path: path))
+                Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.hinted(path: path))
                 reporter.failedToRead(path, error)
             }
         }
@@ -321,15 +327,23 @@ struct Lint: ParsableCommand {
         if let listing { return .unreadable(item.source, listing) }
         do {
             let input = try FileIO.input(item, maxSize: limits.readOptions.limits.maxInputSize)
+            // A file found in a folder is read when its name or its first
+            // bytes say it is of the property-list family (or with --all-files
+            // or --include, which choose files by name).
+            if item.relative != nil, folders.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
+                return .skipped(item.source)
+            }
             // Once the input is read into a tree, its mapped pages go back to
             // the system while the archive checks run.
             let found = input.withUnsafeBytes {
                 findings(in: $0, path: item.source, policy: policy, census: &census, afterRead: input.releaseResidentPages)
             }
-            // Only a file with problems can be one to skip: sniffing
-            // every file first would cost more than reading most.
-            if item.relative != nil, !found.isEmpty, !input.withUnsafeBytes({ BatchPlan.mayBePropertyList($0) }) { return .skipped(item.source) }
-            return .findings(item.source, found)
+            // A file of another kind says what to use instead (`--sqlite`).
+            return .findings(item.source, found.map { finding in
+                var hinted = finding
+                hinted.message = FormatHint.adding(to: finding.message, path: item.source)
+                return hinted
+            })
         } catch let error as PlistError {
             return .unreadable(item.source, error)
         } catch {
@@ -347,7 +361,7 @@ struct Lint: ParsableCommand {
             if folders.verbose { Console.error(FolderOptions.skippedLine(path)) }
             return true
         case .unreadable(let path, let error):
-            Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.formatted(path: path))
+            Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.hinted(path: path))
             reporter.failedToRead(path, error)
             return false
         }

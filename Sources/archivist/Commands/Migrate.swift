@@ -193,7 +193,7 @@ struct Migrate: ParsableCommand {
             var report = MigrationReport()
             // Taken out, so the tree is let go once its item is written.
             let read = ahead.withLock { $0.removeValue(forKey: index) }
-            var outcome = BatchSession.outcome(item) { warn in
+            var outcome = BatchSession.outcome(item, filtered: batch.folders.filtersByKind) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, readAhead: read, warn: warn) { document in
                     let result = try migrator.migrate(document.tree)
                     report = result.report
@@ -255,7 +255,7 @@ struct Migrate: ParsableCommand {
         let input = item.source
         do {
             let bytes = try bytes ?? FileIO.read(item)
-            if item.relative != nil, !BatchPlan.mayBePropertyList(bytes) {
+            if item.relative != nil, batch.folders.filtersByKind, !BatchPlan.readsInWalk(input, bytes) {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input)) }
                 return true
             }
@@ -295,10 +295,10 @@ struct Migrate: ParsableCommand {
 
     private func printFailure(_ error: any Error, for input: String) {
         if let refused = error as? MigrationRefused {
-            for e in refused.errors { Console.error(e.formatted(path: input)) }
+            for e in refused.errors { Console.error(e.hinted(path: input)) }
             Console.error("\(input): error: not written: a secure decoder would still refuse the result")
         } else if let e = error as? PlistError {
-            Console.error(e.formatted(path: input))
+            Console.error(e.hinted(path: input))
         } else {
             Console.error("\(input): error: \(error)")
         }

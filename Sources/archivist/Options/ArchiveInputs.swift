@@ -17,7 +17,7 @@ enum ArchiveInputs {
             do {
                 documents.append((row.label, try PropertyList.read(row.bytes).tree))
             } catch let error as PlistError {
-                Console.error(error.formatted(path: row.label))
+                Console.error(error.hinted(path: row.label))
                 failed = true
             }
         }
@@ -49,7 +49,7 @@ enum ArchiveInputs {
             do {
                 try schema.add(document.tree, label: document.label)
             } catch let error as PlistError {
-                Console.error(error.formatted(path: document.label))
+                Console.error(error.hinted(path: document.label))
                 failed = true
             }
         }
@@ -70,7 +70,7 @@ enum ArchiveInputs {
                     if problem.isError { failed = true }
                 } : [BatchItem(source: path)]
             } catch let error as PlistError {
-                Console.error(error.formatted(path: path))
+                Console.error(error.hinted(path: path))
                 failed = true
                 continue
             }
@@ -78,12 +78,12 @@ enum ArchiveInputs {
                 let file = item.source
                 do {
                     let bytes = try FileIO.read(item)
-                    if inFolder, !BatchPlan.mayBePropertyList(bytes) { continue }
+                    if inFolder, !BatchPlan.readsInWalk(file, bytes) { continue }
                     let tree = try PropertyList.read(bytes).tree
                     if inFolder, Migrator(rules: MigrationRules()).classNames(in: tree).isEmpty { continue }
                     documents.append((file, tree))
                 } catch let error as PlistError {
-                    Console.error(error.formatted(path: file))
+                    Console.error(error.hinted(path: file))
                     failed = true
                 }
             }

@@ -112,7 +112,7 @@ struct BatchSession {
         for failure in writes.commit() {
             let k = failure.item
             guard k >= 0, k < ran else { continue }
-            Console.error(failure.error.formatted(path: items[k].source))
+            Console.error(failure.error.hinted(path: items[k].source))
             total.fail(k, failure.error)
         }
         var counts = total.counts
@@ -173,7 +173,7 @@ struct BatchSession {
         for o in outcomes {
             var d = PlistDictionary([("path", .string(o.item.source)), ("status", .string(o.status.rawValue))])
             if let destination = o.destination { d["destination"] = .string(destination) }
-            if !o.errors.isEmpty { d["errors"] = .array(o.errors.map { .string($0.formatted(path: o.item.source)) }) }
+            if !o.errors.isEmpty { d["errors"] = .array(o.errors.map { .string($0.hinted(path: o.item.source)) }) }
             entries.append(.dictionary(d))
         }
         for problem in unreadable {
@@ -209,11 +209,19 @@ struct BatchSession {
 extension BatchSession {
     /// Runs one item's conversion (or migration) and turns what happened into
     /// an outcome, the same way for `convert` and `migrate`: warnings and
-    /// errors as lines; a file found in a folder that is no property list, or
+    /// errors as lines; a file found in a folder that is no property list
+    /// (not of the family by name or first bytes, see `BatchPlan.readsInWalk`;
+    /// read anyway unless `filtered`), or
     /// that holds no keyed archive where one is needed (`PlistError.Kind.noArchive`),
     /// skipped; a result a secure decoder would refuse, not written.
-    static func outcome(_ item: BatchItem, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
+    static func outcome(_ item: BatchItem, filtered: Bool = true, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
         var outcome = BatchOutcome(item: item, status: .failed)
+        // Its name and first bytes tell whether a file found in a folder is of the family.
+        if filtered, item.relative != nil, let head = FileIO.head(item, count: 1024), !BatchPlan.readsInWalk(item.source, head) {
+            outcome.status = .skipped
+            outcome.errors = [PlistError(.unsupported, "not a property list")]
+            return outcome
+        }
         do {
             let result = try convert { outcome.stderrLines.append($0.formatted(path: item.source, severity: "warning")) }
             outcome.status = result.status == .converted ? .converted : .unchanged
@@ -224,11 +232,6 @@ extension BatchSession {
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
             if item.relative != nil {
-                if let bytes = try? FileIO.read(item), !BatchPlan.mayBePropertyList(bytes) {
-                    outcome.status = .skipped
-                    outcome.errors = [PlistError(.unsupported, "not a property list")]
-                    return outcome
-                }
                 if let first = errors.first, first.kind == .noArchive {
                     outcome.status = .skipped
                     outcome.errors = [first]
@@ -236,7 +239,7 @@ extension BatchSession {
                 }
             }
             outcome.errors = errors
-            outcome.stderrLines += errors.map { $0.formatted(path: item.source) }
+            outcome.stderrLines += errors.map { $0.hinted(path: item.source) }
             if error is MigrationRefused {
                 outcome.stderrLines.append("\(item.source): error: not written: a secure decoder would still refuse the result")
             }

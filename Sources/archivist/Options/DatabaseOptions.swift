@@ -83,7 +83,7 @@ extension DatabaseOptions {
             removeBackup(backupWritten)
             throw ExitCode.failure
         } catch let error as PlistError {
-            Console.error(error.formatted(path: store))
+            Console.error(error.hinted(path: store))
             removeBackup(backupWritten)
             throw ExitCode.failure
         }
@@ -108,7 +108,7 @@ extension DatabaseOptions {
         guard let store = sqlite, let column = blobColumn else { return }
         for failure in failures {
             let label = "\(store): \(column.label) row \(failure.row)"
-            for e in failure.errors { Console.error(e.formatted(path: label)) }
+            for e in failure.errors { Console.error(e.hinted(path: label)) }
             Console.error("\(label): error: left untouched")
         }
     }

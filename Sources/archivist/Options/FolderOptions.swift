@@ -11,11 +11,19 @@ struct FolderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Leave out files in folders matching GLOB; repeatable.", valueName: "GLOB"))
     var exclude: [String] = []
 
-    @Flag(help: "List each file found in a folder that is skipped because it cannot be a property list (an image).")
+    @Flag(help: "List each file found in a folder that is skipped because it is not a property list (by its extension and first bytes).")
     var verbose = false
+
+    @Flag(name: .customLong("all-files"), help: "Read every file found in a folder, not only those whose extension or first bytes say they are of the property-list family (--include globs choose files by name too).")
+    var allFiles = false
 
     @Flag(name: .customLong("follow-links"), help: "Take files reached through symbolic links that lead out of the folder given (otherwise skipped with a warning), and write results through links in the output folder.")
     var followLinks = false
+
+    /// True when a file found in a folder is read only if its extension or
+    /// first bytes say it is of the property-list family (`BatchPlan.readsInWalk`):
+    /// not with --all-files, nor with --include globs, which choose files by name.
+    var filtersByKind: Bool { !allFiles && include.isEmpty }
 
     /// The line that reports what a folder walk left out: `PATH: error: ...`
     /// for what could not be read, `PATH: warning: ...` for what was left out

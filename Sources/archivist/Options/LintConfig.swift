@@ -52,7 +52,7 @@ struct LintConfig: Equatable {
             let bytes = try FileIO.read(path, maxSize: maxFileSize)
             return try LintConfig(bytes: bytes, folder: Self.folder(of: Self.absolute(path)))
         } catch let error as PlistError {
-            Console.error(error.formatted(path: path))
+            Console.error(error.hinted(path: path))
             throw ExitCode.validationFailure
         }
     }

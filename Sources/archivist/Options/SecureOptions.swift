@@ -13,7 +13,7 @@ enum RulesFile {
         do {
             return try MigrationRules(bytes: try FileIO.read(path, maxSize: MigrationRules.maxFileSize))
         } catch let error as PlistError {
-            Console.error(error.formatted(path: path))
+            Console.error(error.hinted(path: path))
             throw ExitCode.validationFailure
         }
     }

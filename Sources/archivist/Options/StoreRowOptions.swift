@@ -166,7 +166,7 @@ struct StoreRowOptions: ParsableArguments {
                 do {
                     try body(row)
                 } catch let error as PlistError {
-                    Console.error(error.formatted(path: row.label))
+                    Console.error(error.hinted(path: row.label))
                     ok = false
                 }
             }

@@ -1,0 +1,169 @@
+extension FormatSniffer {
+    /// A kind of file that is not a property list (nor an NSArchiver
+    /// typedstream), told by its first bytes alone: the Apple formats that
+    /// sit beside property lists, and the common files users hand a plist
+    /// tool by mistake. Names are for messages (`an SQLite database`); the
+    /// command adds what to do instead.
+    package enum Kind: String, Sendable, CaseIterable {
+        case nibArchive, signedEnvelope, dsStore, binaryCookies, bookmark, finderAlias, alias
+        case sqlite, gzip, zip, xz, bom, aea, machO, universalMachO, elf
+        case png, jpeg, gif, heif, tiff, pdf
+
+        /// The name with its article, for `PATH: error: not a property list: NAME`.
+        package var name: String {
+            switch self {
+            case .nibArchive: return "an iOS compiled nib (NIBArchive)"
+            case .signedEnvelope: return "a CMS (PKCS #7) signed envelope"
+            case .dsStore: return "a Finder .DS_Store file"
+            case .binaryCookies: return "a binary cookie store (Cookies.binarycookies)"
+            case .bookmark: return "bookmark data"
+            case .finderAlias: return "a Finder alias file (bookmark data)"
+            case .alias: return "an alias record"
+            case .sqlite: return "an SQLite database"
+            case .gzip: return "gzip data"
+            case .zip: return "a zip archive"
+            case .xz: return "xz data"
+            case .bom: return "a compiled asset catalog (BOM)"
+            case .aea: return "an Apple Encrypted Archive (AEA)"
+            case .machO: return "a Mach-O binary"
+            case .universalMachO: return "a universal Mach-O binary"
+            case .elf: return "an ELF binary"
+            case .png: return "a PNG image"
+            case .jpeg: return "a JPEG image"
+            case .gif: return "a GIF image"
+            case .heif: return "a HEIF image"
+            case .tiff: return "a TIFF image"
+            case .pdf: return "a PDF document"
+            }
+        }
+
+        /// The name without its article, as lists of blobs show it (`gzip data, 295 bytes`).
+        package var shortName: String {
+            switch self {
+            case .sqlite: return "SQLite database"
+            case .zip: return "zip archive"
+            case .gzip, .xz, .bookmark: return name
+            default:
+                guard let space = name.firstIndex(of: " ") else { return name }
+                return String(name[name.index(after: space)...])
+            }
+        }
+
+        /// True for a format of the property-list family that Archivist reads
+        /// or is to read (a folder walk takes files that start with its
+        /// signature, whatever their names).
+        package var isPlistFamily: Bool {
+            switch self {
+            case .nibArchive, .signedEnvelope, .dsStore, .binaryCookies, .bookmark, .finderAlias, .alias, .sqlite: return true
+            default: return false
+            }
+        }
+
+        /// What a message adds after the name when Archivist has no reader:
+        /// `, which Archivist does not read` (`yet` for the Apple formats
+        /// beside property lists). Empty for SQLite (`--sqlite` reads it).
+        package var notReadNote: String {
+            switch self {
+            case .sqlite: return ""
+            case .nibArchive, .signedEnvelope, .dsStore, .binaryCookies, .bookmark, .finderAlias, .alias: return ", which Archivist does not read yet"
+            default: return ", which Archivist does not read"
+            }
+        }
+    }
+
+    /// The kind of `bytes` when their first bytes are the signature of a
+    /// format that is not a property list; nil for the property-list family,
+    /// typedstreams, text and unknown data. Signatures made of letters are
+    /// taken only with the binary bytes that follow them in the format, so
+    /// that an OpenStep word (`book`, `GIF89a`) stays text.
+    package static func kind(_ bytes: UnsafeRawBufferPointer) -> Kind? {
+        let n = bytes.count
+        func at(_ offset: Int, _ signature: [UInt8]) -> Bool {
+            offset >= 0 && n - offset >= signature.count && bytes[offset..<(offset + signature.count)].elementsEqual(signature)
+        }
+        func at(_ offset: Int, _ text: String) -> Bool { at(offset, Array(text.utf8)) }
+        func u32be(_ o: Int) -> UInt32? {
+            guard o >= 0, n - o >= 4 else { return nil }
+            return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
+        }
+        guard n >= 4 else { return n >= 3 && at(0, [0xFF, 0xD8, 0xFF]) ? .jpeg : nil }
+        if at(0, "NIBArchive"), n >= 18, bytes[11] == 0 || bytes[14] == 0 { return .nibArchive }
+        if isSignedEnvelope(bytes) { return .signedEnvelope }
+        if at(0, [0, 0, 0, 1]), at(4, "Bud1") { return .dsStore }
+        if at(0, "cook"), n >= 8, bytes[4] == 0 { return .binaryCookies }
+        // Bookmark data: `book`, its length, a version (0x10040000 on disk);
+        // a Finder alias file wraps it in `book\0\0\0\0mark\0\0\0\0`.
+        if at(0, "book"), n >= 16 {
+            if at(4, [0, 0, 0, 0]), at(8, "mark") { return .finderAlias }
+            if bytes[8..<12].contains(0), bytes[12..<16].contains(0) { return .bookmark }
+        }
+        if isAliasRecord(bytes) { return .alias }
+        if at(0, "SQLite format 3\u{0}") { return .sqlite }
+        if at(0, [0x1F, 0x8B]) { return .gzip }
+        if at(0, [0x50, 0x4B, 0x03, 0x04]) || at(0, [0x50, 0x4B, 0x05, 0x06]) || at(0, [0x50, 0x4B, 0x07, 0x08]) { return .zip }
+        if at(0, [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
+        if at(0, "BOMStore"), n >= 12, bytes[8] == 0 { return .bom }
+        if at(0, "AEA1"), n >= 8, bytes[5..<8].contains(0) { return .aea }
+        if at(0, [0xFE, 0xED, 0xFA, 0xCE]) || at(0, [0xFE, 0xED, 0xFA, 0xCF]) || at(0, [0xCE, 0xFA, 0xED, 0xFE]) || at(0, [0xCF, 0xFA, 0xED, 0xFE]) {
+            return .machO
+        }
+        if at(0, [0x7F, 0x45, 0x4C, 0x46]) { return .elf }
+        // A universal binary's architecture count is small; a Java class file
+        // (also `CAFEBABE`) has its version there, 45 or more.
+        if at(0, [0xCA, 0xFE, 0xBA, 0xBE]) || at(0, [0xCA, 0xFE, 0xBA, 0xBF]), let count = u32be(4), count >= 1, count < 45 { return .universalMachO }
+        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if at(0, "GIF87a") || at(0, "GIF89a"), n >= 10, bytes[6..<10].contains(where: { $0 < 0x20 || $0 > 0x7E }) { return .gif }
+        if at(4, "ftyp"), n >= 12, bytes[0] == 0 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
+        }
+        if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if at(0, "%PDF-") { return .pdf }
+        return nil
+    }
+
+    /// A DER or BER `ContentInfo` whose content type is PKCS #7 / CMS
+    /// SignedData (OID 1.2.840.113549.1.7.2): `SEQUENCE` with a definite or
+    /// indefinite length, then that OID.
+    private static func isSignedEnvelope(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 13, bytes[0] == 0x30 else { return false }
+        var i = 2
+        switch bytes[1] {
+        case 0x80, 0x00..<0x80: break
+        case 0x81...0x84: i += Int(bytes[1] & 0x7F)
+        default: return false
+        }
+        let oid: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        return bytes.count - i >= oid.count && bytes[i..<(i + oid.count)].elementsEqual(oid)
+    }
+
+    /// A classic Mac OS alias record (`AliasRecord`, version 2 or 3): an
+    /// application signature, the record's size (at most the input's), the
+    /// version, and a file (0) or folder (1) kind.
+    private static func isAliasRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 150 else { return false }
+        let size = Int(bytes[4]) << 8 | Int(bytes[5])
+        let version = Int(bytes[6]) << 8 | Int(bytes[7])
+        let kind = Int(bytes[8]) << 8 | Int(bytes[9])
+        guard size >= 150, size <= bytes.count, version == 2 || version == 3, kind <= 1 else { return false }
+        // Version 2 names the volume as a Pascal string of at most 27 bytes.
+        return version == 3 || bytes[10] <= 27
+    }
+
+    /// True when `bytes` start like a property list of some format (a
+    /// `bplist` header, an XML declaration or `<plist`, a typedstream) or
+    /// with the signature of a format `kind(_:)` names as Archivist's:
+    /// what a folder walk takes whatever a file's name.
+    package static func startsWithArchivistSignature(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if bytes.starts(with: "bplist".utf8) || isTypedstream(bytes) { return true }
+        if let kind = kind(bytes) { return kind.isPlistFamily }
+        var i = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[i...])
+        if rest.starts(with: "<?xml".utf8) || rest.starts(with: "<plist".utf8) || rest.starts(with: "<!DOCTYPE plist".utf8) { return true }
+        // UTF-16 XML (with or without a byte-order mark).
+        return guess(bytes) == .format(.xml) && TextDecoding.detectBOM(bytes).map { $0.encoding != .utf8 } ?? (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
+    }
+}
