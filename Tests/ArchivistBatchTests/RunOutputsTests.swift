@@ -28,7 +28,7 @@ final class RunOutputsTests: XCTestCase {
     }
 
     func testExistingFilesAreComparedByIdentity() throws {
-        FileManager.default.createFile(atPath: dir + "/in.plist", contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/in.plist", contents: Data("x".utf8)))
         try FileManager.default.linkItem(atPath: dir + "/in.plist", toPath: dir + "/hard.plist")
         try FileManager.default.createSymbolicLink(atPath: dir + "/soft.plist", withDestinationPath: "in.plist")
         var plan = RunOutputs()
