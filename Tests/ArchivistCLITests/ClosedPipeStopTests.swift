@@ -46,8 +46,10 @@ extension CLITests {
             let readsAfter = lines[(failed + 1)...].filter { $0.contains("pread64(") }.count
             XCTAssertGreaterThan(readsBefore, 10, "\(format): the store is read page by page")
             XCTAssertLessThanOrEqual(readsAfter, 2, "\(format): rows read after the pipe closed (the next row at most)")
-            let writes = lines.filter { $0.contains("write(1,") }.count
-            XCTAssertLessThanOrEqual(writes, 3, "\(format)")
+            // Writes before the failure fill the pipe's buffer while the reader
+            // is slow to leave (a loaded machine): only those after it count.
+            let writesAfter = lines[(failed + 1)...].filter { $0.contains("write(1,") }.count
+            XCTAssertEqual(writesAfter, 0, "\(format): standard output written after it failed")
         }
     }
 }
