@@ -41,12 +41,34 @@ public struct MigrationRules: Sendable, Equatable {
         /// A rule for `key`: rename it, box or leave inline its primitive
         /// (nil follows the file's `boxPrimitives`), remove it, or mark it
         /// required, as `"keys": {"KEY": {...}}` says in a rules file.
-        public init(key: String, renameTo: String? = nil, box: Bool? = nil, remove: Bool = false, required: Bool = false) {
+        ///
+        /// - Parameters:
+        ///   - key: The archived key the rule is about.
+        ///   - renameTo: The key's new name, or nil to keep it.
+        ///   - box: Whether an inline primitive is boxed into an NSNumber
+        ///     (nil: as the file's `boxPrimitives` says).
+        ///   - remove: Whether the key is removed.
+        ///   - required: Whether the field must hold a value (`codegen`
+        ///     declares it non-optional).
+        public init(key: String, renameTo: String? = nil, box: Bool? = nil, remove: Bool = false, required: Bool) {
             self.key = key
             self.renameTo = renameTo
             self.box = box
             self.remove = remove
             self.required = required
+        }
+
+        /// A rule for `key` that does not mark it required (see
+        /// ``init(key:renameTo:box:remove:required:)``).
+        ///
+        /// - Parameters:
+        ///   - key: The archived key the rule is about.
+        ///   - renameTo: The key's new name, or nil to keep it.
+        ///   - box: Whether an inline primitive is boxed into an NSNumber
+        ///     (nil: as the file's `boxPrimitives` says).
+        ///   - remove: Whether the key is removed.
+        public init(key: String, renameTo: String? = nil, box: Bool? = nil, remove: Bool = false) {
+            self.init(key: key, renameTo: renameTo, box: box, remove: remove, required: false)
         }
 
         /// True when this rule is about `name`, before or after a rename.
