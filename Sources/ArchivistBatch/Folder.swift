@@ -90,7 +90,7 @@ package final class Folder: Sendable {
     package func cachedSubfolder(_ relative: String, create: Bool = false) throws -> Folder {
         if relative.isEmpty { return self }
         if let known = entered.withLock({ $0[relative] }) { return known }
-        _ = Folder.roomForDescriptors
+        _ = OpenFileLimit.raised  // A batch holds one descriptor per folder it writes into until it commits.
         let folder = try subfolder(relative, create: create)
         return entered.withLock { entered in
             if let known = entered[relative] { return known }
@@ -98,20 +98,6 @@ package final class Folder: Sendable {
             return folder
         }
     }
-
-    /// Raises the soft limit of open files to the hard one, once: a batch
-    /// holds one descriptor per folder it writes into until it commits.
-    private static let roomForDescriptors: Bool = {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return false }
-        limit.rlim_cur = limit.rlim_max
-        return setrlimit(resource, &limit) == 0
-    }()
 
     /// Opens the file `relative` below this folder for reading, without
     /// following a symbolic link on the way or at the end, and without

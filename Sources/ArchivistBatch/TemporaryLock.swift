@@ -56,22 +56,7 @@ final class TemporaryLock: Sendable, Equatable {
         }
     }
 
-    /// How many locks may be held at once: half the open-file limit, raised
-    /// to the hard limit (at most 2^20) first.
-    private static let budget: Int = {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return 0 }
-        let wanted = min(limit.rlim_max, 1 << 20)
-        if limit.rlim_cur < wanted {
-            var raised = limit
-            raised.rlim_cur = wanted
-            if setrlimit(resource, &raised) == 0 { limit = raised }
-        }
-        return Int(clamping: limit.rlim_cur / 2)
-    }()
+    /// How many locks may be held at once: half the open-file limit (raised
+    /// to the hard limit, at most 2^20, first).
+    private static let budget = OpenFileLimit.raised / 2
 }
