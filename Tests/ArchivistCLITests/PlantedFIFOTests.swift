@@ -11,13 +11,14 @@ import Glibc
 /// waiting where a stop request ends it.
 extension CLITests {
     func testAFIFOPlantedInTheOutputFolderIsRefused() throws {
-        make("in/a.json", #"{"a": 1}"#)
-        make("in/b.json", #"{"b": 1}"#)
+        // Named .plist: a walk reads the property-list family (JSON text in them is read by content).
+        make("in/a.plist", #"{"a": 1}"#)
+        make("in/b.plist", #"{"b": 1}"#)
         try FileManager.default.createDirectory(at: work.appendingPathComponent("out"), withIntermediateDirectories: true)
         XCTAssertEqual(mkfifo(work.appendingPathComponent("out/a.plist").path, 0o600), 0)
         let result = try run(["convert", "in", "--to", "xml", "--output-dir", "out"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.hasPrefix("in/a.json: error: refusing to write into out/a.plist in the output folder: not a regular file (a FIFO, device or socket)\n"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("in/a.plist: error: refusing to write into out/a.plist in the output folder: not a regular file (a FIFO, device or socket)\n"), result.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("out/b.plist").path))
         var st = stat()
         XCTAssertEqual(lstat(work.appendingPathComponent("out/a.plist").path, &st), 0)
