@@ -1,8 +1,9 @@
 import ArchivistCore
 
 /// The results of a batch, written beside their destinations as they are
-/// converted and put in place together at the end with one flush to disk for
-/// the whole batch instead of one per file.
+/// converted and put in place together with one flush to disk for many files
+/// instead of one per file: at the end, or a chunk of items at a time
+/// (`commit(through:)`) so that what is kept of the staged files stays bounded.
 ///
 /// `commit()` flushes every staged file's contents (one `syncfs` per file
 /// system on Linux, else `fsync` of each file), then renames each into place
@@ -43,17 +44,27 @@ package final class WriteBatch: Sendable {
         entries.withLock { $0.append(Entry(item: item, file: file)) }
     }
 
+    /// How many staged files wait for a commit.
+    package var pendingCount: Int { entries.withLock { $0.count } }
+
     /// Puts every staged file in place (see the type's description) and
-    /// empties the batch. Returns the items whose results could not be put in
+    /// empties the batch. With `last`, only the files of items up to `last`
+    /// are placed (flushed first, as for a whole batch); those of later items
+    /// stay staged for a later commit. Returns the items whose results could not be put in
     /// place: their destinations are as they were and their temporary files
     /// are removed, and a later file of an item whose earlier file failed is
     /// not placed either (no result replaces an original whose backup failed).
     /// When the contents cannot be flushed, nothing is placed.
-    package func commit() -> [Failure] {
+    package func commit(through last: Int = .max) -> [Failure] {
         let staged = entries.withLock { entries -> [Entry] in
-            defer { entries = [] }
+            var taken: [Entry] = []
+            var kept: [Entry] = []
+            for entry in entries {
+                if entry.item <= last { taken.append(entry) } else { kept.append(entry) }
+            }
+            entries = kept
             // Item order; one item's files keep the order they were staged in.
-            return entries.enumerated().sorted { ($0.element.item, $0.offset) < ($1.element.item, $1.offset) }.map(\.element)
+            return taken.enumerated().sorted { ($0.element.item, $0.offset) < ($1.element.item, $1.offset) }.map(\.element)
         }
         guard !staged.isEmpty else { return [] }
         do {

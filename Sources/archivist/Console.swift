@@ -16,7 +16,9 @@ import ArchivistCore
 ///
 /// A failed write to standard output (a full disk, a closed pipe) is recorded
 /// the first time; later output is dropped, and `finish(status:)` reports it
-/// once at the end as `error: cannot write standard output: REASON`.
+/// once at the end as `error: cannot write standard output: REASON`. A
+/// command that only reads (`stopsAtFailedOutput`) ends there instead, with
+/// that line and the same status: the rest of its work would print to no one.
 enum Console {
     /// Standard output's buffer: what `data` printed and has not yet written.
     /// On a terminal each line is written as it is printed.
@@ -32,6 +34,13 @@ enum Console {
     /// The exit status when standard output failed: 1, or 2 for `diff`, whose
     /// status 1 means the files differ.
     nonisolated(unsafe) static var outputFailureStatus: Int32 = 1
+
+    /// The run ends at the first failed write to standard output (see the
+    /// type's description); set by the commands that write no file
+    /// (`lint` without `--stamp`, `info`, `classes`, `get`, `diff`, `schema`),
+    /// before they print. A command that writes files finishes them and only
+    /// stops printing.
+    nonisolated(unsafe) static var stopsAtFailedOutput = false
 
     /// The error a stream to standard output ends with once a write failed;
     /// `finish(status:)` reports it.
@@ -139,7 +148,16 @@ enum Console {
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 let code = n < 0 ? errno : EIO
-                failure.withLock { if $0 == nil { $0 = code } }
+                let first = failure.withLock { failure -> Bool in
+                    defer { if failure == nil { failure = code } }
+                    return failure == nil
+                }
+                if first, stopsAtFailedOutput {
+                    // Nothing else is pending: standard error is written
+                    // unbuffered and the command writes no file.
+                    error("error: cannot write standard output: " + String(cString: strerror(code)))
+                    _exit(outputFailureStatus)
+                }
                 throw OutputFailed()
             }
             next += n

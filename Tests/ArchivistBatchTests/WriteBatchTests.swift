@@ -54,6 +54,34 @@ final class WriteBatchTests: XCTestCase {
         XCTAssertEqual(batch.commit(), [], "a commit empties the batch")
     }
 
+    /// A commit of the items up to one places theirs and keeps the later
+    /// items' files staged: a batch committed a chunk at a time keeps no more
+    /// than a chunk of staged files.
+    func testACommitThroughAnItemKeepsTheLaterOnesStaged() throws {
+        let batch = WriteBatch()
+        var mostPending = 0
+        for item in 0..<10 {
+            try batch.stage(try foundationBinary(["v": item]), to: dir + "/f\(item).plist", item: item)
+            mostPending = max(mostPending, batch.pendingCount)
+            // Every 4 items, as a batch session commits every chunk.
+            if (item + 1) % 4 == 0 { XCTAssertEqual(batch.commit(through: item), []) }
+        }
+        XCTAssertEqual(mostPending, 4)
+        XCTAssertEqual(batch.pendingCount, 2)
+        XCTAssertEqual(try listing(dir).filter { !$0.hasPrefix(".") && $0 != "sub" }.count, 8)
+        // Staged out of order (jobs run ahead): only the items up to 11 are placed.
+        try batch.stage(try foundationBinary(["v": 13]), to: dir + "/f13.plist", item: 13)
+        try batch.stage(try foundationBinary(["v": 11]), to: dir + "/f11.plist", item: 11)
+        XCTAssertEqual(batch.commit(through: 11), [])
+        XCTAssertEqual(batch.pendingCount, 1)
+        XCTAssertFalse(FileIO.exists(dir + "/f13.plist"))
+        XCTAssertTrue(FileIO.exists(dir + "/f11.plist"))
+        XCTAssertEqual(batch.commit(), [])
+        XCTAssertEqual(batch.pendingCount, 0)
+        XCTAssertEqual(try listing(dir).filter { !$0.hasPrefix(".") && $0 != "sub" }.count, 12)
+        XCTAssertEqual(try listing(dir).filter { $0.hasPrefix(".") }, [], "no temporary file is left")
+    }
+
     func testAResultThatCannotBePlacedLeavesItsDestinationAndStopsTheItem() throws {
         let source = dir + "/Data.plist"
         let original = try foundationBinary(["name": "original"])

@@ -52,4 +52,50 @@ extension CLITests {
             XCTAssertEqual(writesAfter, 0, "\(format): standard output written after it failed")
         }
     }
+
+    /// `lint DIR | head -n 1`: a command that writes no file ends at the
+    /// first failed write, so the files after it are not opened (all 3,000
+    /// were before). Counted by strace: the inputs opened, which the lines
+    /// buffered before the failed write (64 KB, about 600 lines here) and the
+    /// jobs' look-ahead bound.
+    func testALintIntoAClosedPipeStopsOpeningFiles() throws {
+        guard let strace = ["/usr/bin/strace", "/bin/strace"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("strace is not installed")
+        }
+        let count = 3_000
+        let folder = work.appendingPathComponent("big")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let plist = Data(#"{"v": 1}"#.utf8)
+        // Long names: each line `big/NAME.plist: OK` is about 100 bytes.
+        let stem = String(repeating: "n", count: 80)
+        for i in 0..<count { try plist.write(to: folder.appendingPathComponent("\(stem)\(i).plist")) }
+        let trace = work.appendingPathComponent("trace.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        // Names in full (-s): the inputs are opened through their folder (openat2).
+        process.arguments = ["-f", "-qq", "-s", "200", "-o", trace.path, "-e", "trace=openat,openat2,write",
+                             Self.productsDirectory.appendingPathComponent("archivist").path, "lint", "big", "--jobs", "2"]
+        process.currentDirectoryURL = work
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // As `| head -n 1`: read a little, then leave.
+        let head = try out.fileHandleForReading.read(upToCount: 100) ?? Data()
+        try out.fileHandleForReading.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(String(decoding: head, as: UTF8.self).hasPrefix("big/"), String(decoding: head, as: UTF8.self))
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertEqual(stderr, "error: cannot write standard output: Broken pipe\n")
+        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        let failed = try XCTUnwrap(lines.firstIndex { $0.contains("write(1,") && $0.contains("EPIPE") })
+        let opened = lines.filter { $0.contains("openat") && $0.contains(stem) }.count
+        let openedAfter = lines[(failed + 1)...].filter { $0.contains("openat") && $0.contains(stem) }.count
+        XCTAssertGreaterThan(opened, 100, "the lines that reached the pipe are of inputs opened")
+        XCTAssertLessThan(opened, count / 2, "inputs opened in all")
+        // The jobs' look-ahead (32 items a job) at most, and the listing's own reads.
+        XCTAssertLessThanOrEqual(openedAfter, 2 * 32 + 2, "inputs opened after the failed write")
+        XCTAssertEqual(lines.filter { $0.contains("write(1,") && $0.contains("EPIPE") }.count, 1, "one failed write, then the end")
+    }
 }

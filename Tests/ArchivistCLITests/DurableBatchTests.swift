@@ -117,8 +117,9 @@ extension CLITests {
         // Each result renamed relative to its folder's descriptor.
         XCTAssertEqual(counts["renameat"], 40, "\(counts)")
         XCTAssertNil(counts["rename"])
-        // One flush of the file system for all 40 results, then one of each of
-        // the two folders the results were renamed into.
+        // One flush of the file system for all 40 results (one chunk of up to
+        // 1,000 items, see below), then one of each of the two folders the
+        // results were renamed into.
         XCTAssertEqual(counts["syncfs"], 1, "\(counts)")
         XCTAssertEqual(counts["fsync"], 2, "\(counts)")
         XCTAssertNil(counts["fdatasync"])
@@ -142,6 +143,37 @@ extension CLITests {
         // Replaced in place: the new file is exchanged with the old in one
         // step (renameat2), which is then checked and removed.
         XCTAssertEqual((single["rename"] ?? 0) + (single["renameat2"] ?? 0), 1, "\(single)")
+    }
+
+    /// A large batch puts its results in place a chunk of 1,000 items at a
+    /// time, so what it keeps of them stays bounded: one flush of the file
+    /// system per chunk (ceil(files / 1,000)), then one of each folder the
+    /// chunk's results went into.
+    func testALargeBatchFlushesOncePerChunk() throws {
+        let count = 2_100
+        _ = try makeFoundationInputs("in", count: count)
+        let calls = ["fsync", "fdatasync", "syncfs", "renameat2"]
+        guard let counts = try syscallCounts(["convert", "in", "-r", "--to", "binary", "--in-place", "--jobs", "2"], calls: calls) else {
+            throw XCTSkip("strace is not installed or cannot trace here (tools/test installs it; a container needs ptrace)")
+        }
+        let chunks = (count + 999) / 1_000
+        XCTAssertEqual(counts["syncfs"], chunks, "\(counts)")
+        // Each chunk flushes the folders its items are in: one or both.
+        XCTAssertGreaterThanOrEqual(counts["fsync"] ?? 0, chunks, "\(counts)")
+        XCTAssertLessThanOrEqual(counts["fsync"] ?? 0, 2 * chunks, "\(counts)")
+        XCTAssertNil(counts["fdatasync"])
+        // Each result exchanged with its input in one step.
+        XCTAssertEqual(counts["renameat2"], count, "\(counts)")
+        for folder in ["in/even", "in/odd"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent(folder).path)
+            XCTAssertEqual(names.count, count / 2)
+            XCTAssertFalse(names.contains { $0.hasPrefix(".") }, "no temporary file is left")
+        }
+        let result = try Data(contentsOf: work.appendingPathComponent("in/odd/f1999.plist"))
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let read = try PropertyListSerialization.propertyList(from: result, format: &format) as? NSDictionary
+        XCTAssertEqual(format, .binary)
+        XCTAssertEqual(read?["index"] as? Int, 1999)
     }
 
     /// A batch killed at any moment (as a power loss would stop it) leaves

@@ -39,6 +39,7 @@ struct Classes: ParsableCommand {
     }
 
     func run() throws {
+        Console.stopsAtFailedOutput = true
         var census = ClassCensus()
         var failed = false
         /// Counts a graph's classes; one without objects is said to have none.

@@ -42,6 +42,7 @@ struct Diff: ParsableCommand {
     var color: ColorChoice = .auto
 
     func run() throws {
+        Console.stopsAtFailedOutput = true
         // Status 1 means the files differ: a failed write is "could not compare".
         Console.outputFailureStatus = Self.couldNotCompare.rawValue
         let diff: PlistDiff

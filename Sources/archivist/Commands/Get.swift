@@ -57,6 +57,7 @@ struct Get: ParsableCommand {
     var noNewline = false
 
     func run() throws {
+        Console.stopsAtFailedOutput = true
         try failing(at: file) {
             let document = try FileIO.input(file).withUnsafeBytes {
                 FormatSniffer.isTypedstream($0) ? try Typedstream.document(Array($0)) : try PropertyList.read($0)

@@ -44,6 +44,7 @@ struct Info: ParsableCommand {
     }
 
     func run() throws {
+        Console.stopsAtFailedOutput = true
         var reports: [PlistValue] = []
         var failed = false
         /// Prints (or collects) one input's report; false when it cannot be read.

@@ -163,6 +163,8 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
+        // Without a stamp lint writes no file: it ends at a closed output.
+        Console.stopsAtFailedOutput = stamp == nil
         var command = self
         let settings = try config.map { try command.apply(LintConfig.load($0), from: $0) }
         if let stamp { try command.claim(stamp: stamp) }

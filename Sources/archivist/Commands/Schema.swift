@@ -49,6 +49,7 @@ struct Schema: ParsableCommand {
     }
 
     func run() throws {
+        Console.stopsAtFailedOutput = true
         let (ruleSet, documents, unreadable) = try ArchiveInputs.readWithRules(files, store: store, rulesPath: rules)
         let (schema, unschematic) = try ArchiveInputs.schema(of: documents, rules: ruleSet)
         let failed = unreadable || unschematic

@@ -18,8 +18,12 @@ struct BatchSession {
     let items: [BatchItem]
     /// True when the batch reaches beyond one named file (a summary is printed).
     let isBatch: Bool
-    /// The results, put in place together when the run ends (one flush to disk).
+    /// The results, put in place together (one flush to disk) a chunk of
+    /// `commitChunk` items at a time and when the run ends.
     let writes = WriteBatch()
+    /// How many items' results are put in place together: what is kept of
+    /// the staged files while they wait stays bounded however large the batch.
+    static let commitChunk = 1000
     /// Folders that could not be listed and files that could not be named,
     /// met while planning: the run fails after doing the rest.
     let unreadable: [FileIO.WalkProblem]
@@ -103,18 +107,15 @@ struct BatchSession {
             }
             progress.show(done: index + 1)
             tally.withLock { $0.add(outcome) }
+            // Every chunk of items reported, their results in place with one flush.
+            if (index + 1) % Self.commitChunk == 0 { commit(through: index, into: tally) }
         }
         progress.clear()
-        // Every result in place with one flush; a result that could not be
-        // put there makes its item fail. The items that ran are the first
-        // ones (they are taken in order), so an item's index is its outcome's.
-        var total = tally.withLock { $0 }
-        for failure in writes.commit() {
-            let k = failure.item
-            guard k >= 0, k < ran else { continue }
-            Console.error(failure.error.hinted(path: items[k].source))
-            total.fail(k, failure.error)
-        }
+        // The rest in place with one flush; a result that could not be put
+        // there makes its item fail. The items that ran are the first ones
+        // (they are taken in order), so an item's index is its outcome's.
+        commit(through: .max, into: tally)
+        let total = tally.withLock { $0 }
         var counts = total.counts
         counts[.failed, default: 0] += unreadable.count
         let seconds = Clock.now() - started
@@ -130,6 +131,18 @@ struct BatchSession {
         if let path = options.report { try writeReport(total.outcomes, notStarted: Array(items[ran...]), to: path) }
         if let status = BatchInterrupt.exitStatus { throw ExitCode(status) }
         return (counts[.failed] ?? 0) == 0 && !runner.stoppedEarly
+    }
+
+    /// Puts the staged results of the items up to `last` in place (all of
+    /// them are reported: in `tally`); an item whose result could not be put
+    /// there fails.
+    private func commit(through last: Int, into tally: Locked<Tally>) {
+        for failure in writes.commit(through: last) {
+            let k = failure.item
+            guard k >= 0, k < items.count else { continue }
+            Console.error(failure.error.hinted(path: items[k].source))
+            tally.withLock { $0.fail(k, failure.error) }
+        }
     }
 
     /// The summary of the outcomes reported so far: counts and bytes, each
