@@ -21,26 +21,11 @@ extension CLITests {
             _ = try insert.step()
         }
         for format in [["--json"], []] {
-            let trace = work.appendingPathComponent("trace.txt")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: strace)
-            process.arguments = ["-f", "-qq", "-o", trace.path, "-e", "trace=write,pread64",
-                                 Self.productsDirectory.appendingPathComponent("archivist").path, "dump"] + format
-                + ["--sqlite", "rows.sqlite", "--table", "T", "--column", "Z"]
-            process.currentDirectoryURL = work
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            // As `| head -c 100`: read 100 bytes, then leave.
-            let head = try out.fileHandleForReading.read(upToCount: 100) ?? Data()
-            try out.fileHandleForReading.close()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (head, stderr, status, lines) = try runIntoClosedPipe(strace, tracing: "write,pread64",
+                                                                     ["dump"] + format + ["--sqlite", "rows.sqlite", "--table", "T", "--column", "Z"])
             XCTAssertEqual(head.count, 100)
-            XCTAssertEqual(process.terminationStatus, 1, "\(format)")
+            XCTAssertEqual(status, 1, "\(format)")
             XCTAssertEqual(stderr, "error: cannot write standard output: Broken pipe\n", "\(format)")
-            let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
             let failed = try XCTUnwrap(lines.firstIndex { $0.contains("write(1,") && $0.contains("EPIPE") }, "\(format)")
             let readsBefore = lines[..<failed].filter { $0.contains("pread64(") }.count
             let readsAfter = lines[(failed + 1)...].filter { $0.contains("pread64(") }.count
@@ -69,26 +54,12 @@ extension CLITests {
         // Long names: each line `big/NAME.plist: OK` is about 100 bytes.
         let stem = String(repeating: "n", count: 80)
         for i in 0..<count { try plist.write(to: folder.appendingPathComponent("\(stem)\(i).plist")) }
-        let trace = work.appendingPathComponent("trace.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strace)
         // Names in full (-s): the inputs are opened through their folder (openat2).
-        process.arguments = ["-f", "-qq", "-s", "200", "-o", trace.path, "-e", "trace=openat,openat2,write",
-                             Self.productsDirectory.appendingPathComponent("archivist").path, "lint", "big", "--jobs", "2"]
-        process.currentDirectoryURL = work
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // As `| head -n 1`: read a little, then leave.
-        let head = try out.fileHandleForReading.read(upToCount: 100) ?? Data()
-        try out.fileHandleForReading.close()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (head, stderr, status, lines) = try runIntoClosedPipe(strace, tracing: "openat,openat2,write", ["lint", "big", "--jobs", "2"],
+                                                                 straceOptions: ["-s", "200"])
         XCTAssertTrue(String(decoding: head, as: UTF8.self).hasPrefix("big/"), String(decoding: head, as: UTF8.self))
-        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertEqual(status, 1, stderr)
         XCTAssertEqual(stderr, "error: cannot write standard output: Broken pipe\n")
-        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
         let failed = try XCTUnwrap(lines.firstIndex { $0.contains("write(1,") && $0.contains("EPIPE") })
         let opened = lines.filter { $0.contains("openat") && $0.contains(stem) }.count
         let openedAfter = lines[(failed + 1)...].filter { $0.contains("openat") && $0.contains(stem) }.count
@@ -97,5 +68,28 @@ extension CLITests {
         // The jobs' look-ahead (32 items a job) at most, and the listing's own reads.
         XCTAssertLessThanOrEqual(openedAfter, 2 * 32 + 2, "inputs opened after the failed write")
         XCTAssertEqual(lines.filter { $0.contains("write(1,") && $0.contains("EPIPE") }.count, 1, "one failed write, then the end")
+    }
+
+    /// Runs `archivist ARGS` under strace (the system calls `tracing`), reads
+    /// 100 bytes of its standard output and closes it, as `| head -c 100`
+    /// does; returns what was read, its standard error, its status and the
+    /// trace's lines.
+    private func runIntoClosedPipe(_ strace: String, tracing calls: String, _ args: [String], straceOptions: [String] = [])
+        throws -> (head: Data, stderr: String, status: Int32, trace: [Substring]) {
+        let trace = work.appendingPathComponent("trace.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        process.arguments = ["-f", "-qq"] + straceOptions + ["-o", trace.path, "-e", "trace=" + calls,
+                                                            Self.productsDirectory.appendingPathComponent("archivist").path] + args
+        process.currentDirectoryURL = work
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let head = try out.fileHandleForReading.read(upToCount: 100) ?? Data()
+        try out.fileHandleForReading.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (head, stderr, process.terminationStatus, try String(contentsOf: trace, encoding: .utf8).split(separator: "\n"))
     }
 }
