@@ -115,14 +115,15 @@ extension CLITests {
     }
 
     func testANewlineInAFileNameCannotForgeALine() throws {
-        make("bad.json: OK\nevil.json", "{\"a\": ")
-        make("fine\u{1b}[2J\u{9b}.json", "{}")
+        // Named .plist: a folder walk reads the property-list family.
+        make("bad.plist: OK\nevil.plist", "{\"a\": ")
+        make("fine\u{1b}[2J\u{9b}.plist", "{}")
         let quiet = try run(["lint", "-q", "."])
         XCTAssertEqual(quiet.status, 1)
-        XCTAssertFalse(quiet.stdout.split(separator: "\n").contains("./bad.json: OK"), quiet.stdout)
-        XCTAssertEqual(quiet.stdout, "./bad.json: OK\\nevil.json:1:7: error: unexpected end of input, expected a value\n")
-        let loud = try run(["lint", "fine\u{1b}[2J\u{9b}.json"])
-        XCTAssertEqual(loud.stdout, "fine\\u{1b}[2J\\u{9b}.json: OK\n")
+        XCTAssertFalse(quiet.stdout.split(separator: "\n").contains("./bad.plist: OK"), quiet.stdout)
+        XCTAssertEqual(quiet.stdout, "./bad.plist: OK\\nevil.plist:1:7: error: unexpected end of input, expected a value\n")
+        let loud = try run(["lint", "fine\u{1b}[2J\u{9b}.plist"])
+        XCTAssertEqual(loud.stdout, "fine\\u{1b}[2J\\u{9b}.plist: OK\n")
         let unreadable = try run(["dump", "missing\n\u{1b}[2J.plist"])
         XCTAssertEqual(unreadable.status, 1)
         XCTAssertTrue(unreadable.stderr.hasPrefix("missing\\n\\u{1b}[2J.plist: error: "), unreadable.stderr)
