@@ -24,6 +24,7 @@ public enum PropertyList {
                              at: .binary(offset: 0, object: nil))
         }
         if let kind = FormatSniffer.kind(buffer) {
+            if kind == .binaryCookies { return try BinaryCookiesReader.read(buffer, options: options) }
             throw PlistError(.unsupported, "not a property list: \(kind.name)\(kind.notReadNote)")
         }
         do {

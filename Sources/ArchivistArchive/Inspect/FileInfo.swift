@@ -10,13 +10,17 @@ public struct FileInfo: Sendable {
 
     /// Inspects a file's bytes. An NSArchiver typedstream is reported as
     /// format `typedstream`, with the archive section of the keyed archive it
-    /// reads as (archiver `NSArchiver`).
+    /// reads as (archiver `NSArchiver`). A binary cookie store is reported as
+    /// format `binarycookies`, with its cookie count.
     public init(_ bytes: [UInt8]) throws {
+        let cookies = bytes.withUnsafeBytes { FormatSniffer.kind($0) } == .binaryCookies
         let typedstream = Typedstream.looksLikeTypedstream(bytes)
         let document = try Typedstream.readDocument(bytes)
+        let bplist = document.format == .binary && !typedstream && !cookies
         var r = PlistDictionary()
-        r["format"] = .string(typedstream ? "typedstream" : document.format.rawValue)
-        if document.format == .binary, !typedstream {
+        r["format"] = .string(cookies ? "binarycookies" : typedstream ? "typedstream" : document.format.rawValue)
+        if cookies { r["cookies"] = .int(Int64(document.tree.count(of: document.tree.root))) }
+        if bplist {
             r["version"] = .string("bplist00")
         }
         r["size"] = .int(Int64(bytes.count))
@@ -24,7 +28,7 @@ public struct FileInfo: Sendable {
         let counter = TreeCounter(tree)
         r["values"] = .int(Int64(counter.values))
         r["maxDepth"] = .int(Int64(counter.maxDepth))
-        if document.format == .binary, !typedstream {
+        if bplist {
             let b = try BinaryPlistInfo(bytes)
             r["trailer"] = .dictionary(PlistDictionary([
                 ("offsetSize", .int(Int64(b.offsetSize))), ("referenceSize", .int(Int64(b.referenceSize))),
@@ -99,6 +103,7 @@ public struct FileInfo: Sendable {
         func int(_ v: PlistValue?) -> String { if case .integer(let i)? = v { return i.description } else { return "?" } }
         func str(_ v: PlistValue?) -> String { v?.stringValue ?? "?" }
         out.append("format: \(str(report["format"]))\(report["version"].map { " (\(str($0)))" } ?? ""), \(int(report["size"])) bytes")
+        if let cookies = report["cookies"] { out.append("cookies: \(int(cookies))") }
         out.append("values: \(int(report["values"])), depth: \(int(report["maxDepth"]))")
         if case .dictionary(let t)? = report["trailer"] {
             out.append("trailer: offset size \(int(t["offsetSize"])), reference size \(int(t["referenceSize"])), \(int(t["objects"])) objects, top object \(int(t["topObject"])), offset table at \(int(t["offsetTable"]))")

@@ -59,13 +59,18 @@ extension FormatSniffer {
             }
         }
 
+        /// True for a format `PropertyList.read` reads into a tree (read-only:
+        /// no writer writes it back).
+        package var isRead: Bool { self == .binaryCookies }
+
         /// What a message adds after the name when Archivist has no reader:
         /// `, which Archivist does not read` (`yet` for the Apple formats
-        /// beside property lists). Empty for SQLite (`--sqlite` reads it).
+        /// beside property lists). Empty for SQLite (`--sqlite` reads it) and
+        /// for the formats Archivist reads (binary cookies).
         package var notReadNote: String {
             switch self {
-            case .sqlite: return ""
-            case .nibArchive, .signedEnvelope, .dsStore, .binaryCookies, .bookmark, .finderAlias, .alias: return ", which Archivist does not read yet"
+            case .sqlite, .binaryCookies: return ""
+            case .nibArchive, .signedEnvelope, .dsStore, .bookmark, .finderAlias, .alias: return ", which Archivist does not read yet"
             default: return ", which Archivist does not read"
             }
         }
