@@ -419,10 +419,11 @@ package struct BatchConverter: Sendable {
     }
 
     /// Throws when converting in place would write a property list over a
-    /// format Archivist reads but does not write (a binary cookie store).
+    /// format Archivist reads but does not write (a binary cookie store, a
+    /// bookmark file: `FormatSniffer.Kind.isRead`).
     private func refuseReadOnlyInPlace(_ input: InputBytes) throws {
-        guard target == .inPlace, input.withUnsafeBytes({ FormatSniffer.kind($0) }) == .binaryCookies else { return }
-        throw PlistError(.unsupported, "a binary cookie store is read-only: Archivist does not write binarycookies; convert it to another file, not in place")
+        guard target == .inPlace, let kind = input.withUnsafeBytes({ FormatSniffer.kind($0) }), kind.isRead else { return }
+        throw PlistError(.unsupported, "\(kind.name) is read-only: Archivist does not write it; convert it to another file, not in place")
     }
 
     /// Reads and parses item `index` (`bytes`: its content read earlier, as

@@ -11,14 +11,21 @@ public struct FileInfo: Sendable {
     /// Inspects a file's bytes. An NSArchiver typedstream is reported as
     /// format `typedstream`, with the archive section of the keyed archive it
     /// reads as (archiver `NSArchiver`). A binary cookie store is reported as
-    /// format `binarycookies`, with its cookie count.
+    /// format `binarycookies`, with its cookie count; a bookmark file as
+    /// `bookmark` (or `alias`, a Finder alias file), with its target path.
     public init(_ bytes: [UInt8]) throws {
-        let cookies = bytes.withUnsafeBytes { FormatSniffer.kind($0) } == .binaryCookies
+        let read = bytes.withUnsafeBytes { FormatSniffer.kind($0) }.flatMap(\.formatName)
+        let cookies = read == "binarycookies"
         let typedstream = Typedstream.looksLikeTypedstream(bytes)
         let document = try Typedstream.readDocument(bytes)
-        let bplist = document.format == .binary && !typedstream && !cookies
+        let bplist = document.format == .binary && !typedstream && read == nil
         var r = PlistDictionary()
-        r["format"] = .string(cookies ? "binarycookies" : typedstream ? "typedstream" : document.format.rawValue)
+        r["format"] = .string(read ?? (typedstream ? "typedstream" : document.format.rawValue))
+        if read != nil, !cookies {
+            let bookmark = Bookmark.decode(bytes)
+            r["bookmarkTables"] = .int(Int64(bookmark?.tables.count ?? 0))
+            if case .dictionary(let d)? = bookmark?.value, case .string(let path)? = d["path"] { r["target"] = .string(path) }
+        }
         if cookies { r["cookies"] = .int(Int64(document.tree.count(of: document.tree.root))) }
         if bplist {
             r["version"] = .string("bplist00")
@@ -104,6 +111,9 @@ public struct FileInfo: Sendable {
         func str(_ v: PlistValue?) -> String { v?.stringValue ?? "?" }
         out.append("format: \(str(report["format"]))\(report["version"].map { " (\(str($0)))" } ?? ""), \(int(report["size"])) bytes")
         if let cookies = report["cookies"] { out.append("cookies: \(int(cookies))") }
+        if let tables = report["bookmarkTables"] {
+            out.append(int(tables) == "0" ? "bookmark: not decoded" : "bookmark: \(int(tables)) table(s) of contents\(report["target"].map { ", target \(str($0))" } ?? "")")
+        }
         out.append("values: \(int(report["values"])), depth: \(int(report["maxDepth"]))")
         if case .dictionary(let t)? = report["trailer"] {
             out.append("trailer: offset size \(int(t["offsetSize"])), reference size \(int(t["referenceSize"])), \(int(t["objects"])) objects, top object \(int(t["topObject"])), offset table at \(int(t["offsetTable"]))")
