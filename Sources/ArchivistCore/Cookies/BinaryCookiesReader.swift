@@ -17,6 +17,9 @@ package enum BinaryCookiesReader {
     /// The size of a record's fixed part, up to its strings.
     static let recordHeaderSize = 56
     static let footer: UInt32 = 0x0717_2005
+    /// The record's strings in the order a cookie shows them, with the
+    /// record offset of the word that holds each one's offset.
+    static let stringFields = [("domain", 16), ("name", 20), ("path", 24), ("value", 28)]
 
     /// Reads a buffer.
     package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
@@ -133,7 +136,7 @@ package enum BinaryCookiesReader {
             func add(_ key: String, _ value: Int, to mark: inout PlistTreeBuilder.DictionaryMark) {
                 _ = builder.add(key: builder.key(key), value: value, to: &mark)
             }
-            for (key, field) in [("domain", 16), ("name", 20), ("path", 24), ("value", 28)] {
+            for (key, field) in BinaryCookiesReader.stringFields {
                 let node = try string(key, offsetField: start + field, record: start, end: end)
                 add(key, node, to: &mark)
             }
