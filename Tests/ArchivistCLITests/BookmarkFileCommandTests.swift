@@ -92,6 +92,15 @@ extension CLITests {
         }
     }
 
+    /// `lint` decodes a bookmark file: one that does not decode is an error.
+    func testLintFindsABookmarkFileThatDoesNotDecode() throws {
+        let broken = Array("book".utf8) + [0, 0, 0, 0] + Array("mark".utf8) + [UInt8](repeating: 0, count: 20)
+        try Data(broken).write(to: work.appendingPathComponent("broken.alias"))
+        let lint = try run(["lint", "broken.alias"])
+        XCTAssertEqual(lint.status, 1)
+        XCTAssertEqual(lint.stdout, "broken.alias: offset 0: error: a Finder alias file (bookmark data) that does not decode as a bookmark\n")
+    }
+
     /// A bookmark file is read-only: `set` in place refuses it, the file untouched.
     func testABookmarkFileIsNeverOverwrittenWithAPlist() throws {
         let root = TestPaths.realWorld.appendingPathComponent("beside/perl-mac-alias/t/eg/folder.alias")
