@@ -254,6 +254,7 @@ package struct BatchConverter: Sendable {
             // The input (a mapping of a large file) lives only in this block:
             // once read, the tree holds what it needs.
             let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index], maxSize: readOptions.limits.maxInputSize)
+            try refuseReadOnlyInPlace(input)
             let original = self.original(of: index, input)
             if transform == nil, let format, format == .xml || format == .json,
                input.withUnsafeBytes({ FormatSniffer.guess($0) == .format(.binary) }) {
@@ -417,11 +418,20 @@ package struct BatchConverter: Sendable {
         }
     }
 
+    /// Throws when converting in place would write a property list over a
+    /// format Archivist reads but does not write (a binary cookie store, a
+    /// bookmark file: `FormatSniffer.Kind.isRead`).
+    private func refuseReadOnlyInPlace(_ input: InputBytes) throws {
+        guard target == .inPlace, let kind = input.withUnsafeBytes({ FormatSniffer.kind($0) }), kind.isRead else { return }
+        throw PlistError(.unsupported, "\(kind.name) is read-only: Archivist does not write it; convert it to another file, not in place")
+    }
+
     /// Reads and parses item `index` (`bytes`: its content read earlier, as
     /// for standard input), for `convert(_:readAhead:)`. Throws as reading
     /// in `convert` does.
     package func read(_ index: Int, bytes: [UInt8]? = nil) throws -> ReadItem {
         let input = try bytes.map { InputBytes($0) } ?? FileIO.input(items[index], maxSize: readOptions.limits.maxInputSize)
+        try refuseReadOnlyInPlace(input)
         return try ReadItem(input, original: original(of: index, input), options: readOptions)
     }
 }

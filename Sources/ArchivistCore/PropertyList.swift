@@ -24,6 +24,11 @@ public enum PropertyList {
                              at: .binary(offset: 0, object: nil))
         }
         if let kind = FormatSniffer.kind(buffer) {
+            switch kind {
+            case .binaryCookies: return try BinaryCookiesReader.read(buffer, options: options)
+            case .bookmark, .finderAlias: return try BookmarkFileReader.read(buffer, options: options)
+            default: break
+            }
             throw PlistError(.unsupported, "not a property list: \(kind.name)\(kind.notReadNote)")
         }
         do {

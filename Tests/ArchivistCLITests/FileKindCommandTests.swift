@@ -101,15 +101,15 @@ extension CLITests {
         }
         // The kind each format is named by (until Archivist reads it: then its row goes).
         let names = ["nibarchive": "an iOS compiled nib (NIBArchive)", "cms-plist": "a CMS (PKCS #7) signed envelope",
-                     "dsstore": "a Finder .DS_Store file", "binarycookies": "a binary cookie store (Cookies.binarycookies)",
-                     "bookmark": "bookmark data", "alias": "alias"]
+                     "dsstore": "a Finder .DS_Store file", "alias": "alias"]
         var named = 0, plists = 0
         for row in text.split(separator: "\n").dropFirst() {
             let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cols.count >= 3 else { continue }
             let path = root.appendingPathComponent(cols[0]).path
             let info = try run(["info", path])
-            if let name = names[cols[1]] {
+            // The Finder alias files (the oracle's valid=no alias rows) are read, as bookmarks.
+            if let name = names[cols[1]], !(cols[1] == "alias" && cols[2] == "no") {
                 XCTAssertEqual(info.status, 0, path)
                 XCTAssertTrue(info.stdout.hasPrefix("\(path)\n  kind: "), info.stdout)
                 XCTAssertTrue(info.stdout.contains(name) && info.stdout.contains("not a property list, which Archivist does not read yet"), info.stdout)
@@ -123,7 +123,7 @@ extension CLITests {
                 plists += 1
             }
         }
-        XCTAssertGreaterThanOrEqual(named, 30)
+        XCTAssertGreaterThanOrEqual(named, 20)
         XCTAssertGreaterThanOrEqual(plists, 20)
     }
 

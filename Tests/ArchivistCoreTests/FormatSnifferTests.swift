@@ -154,6 +154,14 @@ final class FormatSnifferTests: XCTestCase {
         XCTAssertNil(kind([0x30, 0x82, 0x1D, 0x33] + envelopedData), "only SignedData")
         XCTAssertEqual(kind([0, 0, 0, 1] + Array("Bud1".utf8) + [0, 0, 0x20, 0]), .dsStore)
         XCTAssertEqual(kind("cook", then: [0, 0, 0, 1, 0, 0, 0, 0x7D]), .binaryCookies)
+        // Binary cookie stores and bookmark files are read; the other kinds are named.
+        XCTAssertEqual(FormatSniffer.Kind.allCases.filter(\.isRead), [.binaryCookies, .bookmark, .finderAlias])
+        XCTAssertEqual(FormatSniffer.Kind.binaryCookies.notReadNote, "")
+        XCTAssertEqual(FormatSniffer.Kind.bookmark.notReadNote, "")
+        XCTAssertEqual(FormatSniffer.Kind.alias.notReadNote, ", which Archivist does not read yet")
+        // A bookmark file reads as a document whose root is its data, byte for byte.
+        let bookmark = Array("book".utf8) + [0, 0, 0, 0] + Array("mark".utf8) + [UInt8](repeating: 0, count: 20)
+        XCTAssertEqual(try PropertyList.read(bookmark).tree.value, .data(bookmark))
         XCTAssertEqual(kind("book", then: [0xCC, 2, 0, 0, 0, 0, 4, 0x10, 0x30, 0, 0, 0]), .bookmark)
         XCTAssertEqual(kind("book", then: [0, 0, 0, 0] + Array("mark".utf8) + [0, 0, 0, 0]), .finderAlias)
         var alias = [UInt8](repeating: 0, count: 202)

@@ -97,10 +97,23 @@ public struct Bookmark: Sendable, Equatable {
     }
 
     /// True when `bytes` start like bookmark data (`book` and a size equal to
-    /// the count): the cheap test before ``decode(_:)``.
+    /// the count, or a Finder alias file's wrapper, ``aliasFileHeaderSize(_:)``):
+    /// the cheap test before ``decode(_:)``.
     static func looksLikeBookmark(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 16, bytes.starts(with: [0x62, 0x6F, 0x6F, 0x6B]) else { return false }
         let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-        return size == bytes.count
+        return size == bytes.count || aliasFileHeaderSize(bytes) != nil
+    }
+
+    /// The header size of a Finder alias file (`Mac::Alias::Format`): bookmark
+    /// data wrapped in `book\0\0\0\0mark\0\0\0\0`, the header size twice
+    /// (56 on disk), the data's size (the file's less the header) and the
+    /// version; nil when `bytes` are not laid out so.
+    static func aliasFileHeaderSize(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 32, bytes.starts(with: [0x62, 0x6F, 0x6F, 0x6B, 0, 0, 0, 0, 0x6D, 0x61, 0x72, 0x6B, 0, 0, 0, 0]) else { return nil }
+        func u32(_ o: Int) -> Int { Int(bytes[o]) | Int(bytes[o + 1]) << 8 | Int(bytes[o + 2]) << 16 | Int(bytes[o + 3]) << 24 }
+        let header = u32(16)
+        guard header >= 32, header == u32(20), header <= bytes.count - 4, u32(24) == bytes.count - header else { return nil }
+        return header
     }
 }

@@ -46,7 +46,7 @@ struct BookmarkReader {
     mutating func read() throws -> Bookmark {
         guard Bookmark.looksLikeBookmark(bytes) else { throw Refused() }
         size = bytes.count
-        let headerSize = Int(try u32(12))
+        let headerSize = try Bookmark.aliasFileHeaderSize(bytes) ?? Int(u32(12))
         guard headerSize >= 16, headerSize <= size - 4 else { throw Refused() }
         base = headerSize
         var next = Int(try u32(headerSize))

@@ -10,13 +10,24 @@ public struct FileInfo: Sendable {
 
     /// Inspects a file's bytes. An NSArchiver typedstream is reported as
     /// format `typedstream`, with the archive section of the keyed archive it
-    /// reads as (archiver `NSArchiver`).
+    /// reads as (archiver `NSArchiver`). A binary cookie store is reported as
+    /// format `binarycookies`, with its cookie count; a bookmark file as
+    /// `bookmark` (or `alias`, a Finder alias file), with its target path.
     public init(_ bytes: [UInt8]) throws {
+        let read = bytes.withUnsafeBytes { FormatSniffer.kind($0) }.flatMap(\.formatName)
+        let cookies = read == "binarycookies"
         let typedstream = Typedstream.looksLikeTypedstream(bytes)
         let document = try Typedstream.readDocument(bytes)
+        let bplist = document.format == .binary && !typedstream && read == nil
         var r = PlistDictionary()
-        r["format"] = .string(typedstream ? "typedstream" : document.format.rawValue)
-        if document.format == .binary, !typedstream {
+        r["format"] = .string(read ?? (typedstream ? "typedstream" : document.format.rawValue))
+        if read != nil, !cookies {
+            let bookmark = Bookmark.decode(bytes)
+            r["bookmarkTables"] = .int(Int64(bookmark?.tables.count ?? 0))
+            if case .dictionary(let d)? = bookmark?.value, case .string(let path)? = d["path"] { r["target"] = .string(path) }
+        }
+        if cookies { r["cookies"] = .int(Int64(document.tree.count(of: document.tree.root))) }
+        if bplist {
             r["version"] = .string("bplist00")
         }
         r["size"] = .int(Int64(bytes.count))
@@ -24,7 +35,7 @@ public struct FileInfo: Sendable {
         let counter = TreeCounter(tree)
         r["values"] = .int(Int64(counter.values))
         r["maxDepth"] = .int(Int64(counter.maxDepth))
-        if document.format == .binary, !typedstream {
+        if bplist {
             let b = try BinaryPlistInfo(bytes)
             r["trailer"] = .dictionary(PlistDictionary([
                 ("offsetSize", .int(Int64(b.offsetSize))), ("referenceSize", .int(Int64(b.referenceSize))),
@@ -99,6 +110,10 @@ public struct FileInfo: Sendable {
         func int(_ v: PlistValue?) -> String { if case .integer(let i)? = v { return i.description } else { return "?" } }
         func str(_ v: PlistValue?) -> String { v?.stringValue ?? "?" }
         out.append("format: \(str(report["format"]))\(report["version"].map { " (\(str($0)))" } ?? ""), \(int(report["size"])) bytes")
+        if let cookies = report["cookies"] { out.append("cookies: \(int(cookies))") }
+        if let tables = report["bookmarkTables"] {
+            out.append(int(tables) == "0" ? "bookmark: not decoded" : "bookmark: \(int(tables)) table(s) of contents\(report["target"].map { ", target \(str($0))" } ?? "")")
+        }
         out.append("values: \(int(report["values"])), depth: \(int(report["maxDepth"]))")
         if case .dictionary(let t)? = report["trailer"] {
             out.append("trailer: offset size \(int(t["offsetSize"])), reference size \(int(t["referenceSize"])), \(int(t["objects"])) objects, top object \(int(t["topObject"])), offset table at \(int(t["offsetTable"]))")

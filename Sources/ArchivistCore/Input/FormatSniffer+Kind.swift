@@ -59,13 +59,29 @@ extension FormatSniffer {
             }
         }
 
+        /// True for a format `PropertyList.read` reads into a tree (read-only:
+        /// no writer writes it back): binary cookie stores, and bookmark
+        /// files as a document whose root is their data.
+        package var isRead: Bool { self == .binaryCookies || self == .bookmark || self == .finderAlias }
+
+        /// The format `info` reports for a kind that is read.
+        package var formatName: String? {
+            switch self {
+            case .binaryCookies: return "binarycookies"
+            case .bookmark: return "bookmark"
+            case .finderAlias: return "alias"
+            default: return nil
+            }
+        }
+
         /// What a message adds after the name when Archivist has no reader:
         /// `, which Archivist does not read` (`yet` for the Apple formats
-        /// beside property lists). Empty for SQLite (`--sqlite` reads it).
+        /// beside property lists). Empty for SQLite (`--sqlite` reads it) and
+        /// for the formats Archivist reads (``isRead``).
         package var notReadNote: String {
             switch self {
-            case .sqlite: return ""
-            case .nibArchive, .signedEnvelope, .dsStore, .binaryCookies, .bookmark, .finderAlias, .alias: return ", which Archivist does not read yet"
+            case .sqlite, .binaryCookies, .bookmark, .finderAlias: return ""
+            case .nibArchive, .signedEnvelope, .dsStore, .alias: return ", which Archivist does not read yet"
             default: return ", which Archivist does not read"
             }
         }

@@ -21,6 +21,9 @@ enum FileEdit {
                 throw PlistError(.io, file == "-" ? "standard input cannot be edited in place; give -o" : problem)
             }
             let input = try FileIO.input(file)
+            if output == nil, let kind = input.withUnsafeBytes({ FormatSniffer.kind($0) }), kind.isRead {
+                throw PlistError(.unsupported, "\(kind.name) is read-only: Archivist does not write it; give -o to write the result as a property list")
+            }
             let document = try input.withUnsafeBytes { try PropertyList.read($0) }
             let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.tree, create: create)
             // JSON laid out on several lines stays so (compact JSON stays compact).

@@ -395,6 +395,10 @@ struct Lint: ParsableCommand {
             // Every check reads the compact tree reading built.
             let tree = document.tree
             if KeyedArchive.looksLikeArchive(tree) { extra += UnarchiverCheck.errors(in: try KeyedArchive(tree)) }
+            // A bookmark file reads as its data: lint checks that it decodes.
+            if let kind = FormatSniffer.kind(bytes), kind == .bookmark || kind == .finderAlias, Bookmark.decode(Array(bytes)) == nil {
+                extra.append(PlistError(.corrupt, "\(kind.name) that does not decode as a bookmark", at: .binary(offset: 0, object: nil)))
+            }
             census?.add(tree)
             if let policy { extra += try SecureCodingCheck.errors(in: tree, policy: policy) }
             return extra

@@ -79,6 +79,33 @@ final class BookmarkTests: XCTestCase {
         }
     }
 
+    /// A Finder alias file wraps bookmark data in `book\0\0\0\0mark\0\0\0\0`
+    /// and a 56-byte header: it reads as the same bookmark; every cut and
+    /// damaged header word is refused, every changed byte read or refused.
+    func testAFinderAliasFileWrapperReadsAsItsBookmark() throws {
+        let plain = BookmarkFixtures.make([.string("a")], entries: [(0x2010, 0)]).bytes
+        let body = Array(plain[48...])
+        let header = Array("book".utf8) + [0, 0, 0, 0] + Array("mark".utf8) + [0, 0, 0, 0] + BookmarkFixtures.le(56) + BookmarkFixtures.le(56)
+            + BookmarkFixtures.le(UInt32(body.count)) + BookmarkFixtures.le(0x1004_0000) + [UInt8](repeating: 0, count: 24)
+        let wrapped = header + body
+        XCTAssertEqual(Bookmark.decode(wrapped)?[.code(0x2010)], .string("a"))
+        for cut in 0..<wrapped.count { XCTAssertNil(Bookmark.decode(Array(wrapped.prefix(cut))), "cut at \(cut)") }
+        for field in [16, 20, 24] {
+            for v: UInt32 in [0, 0xFFFF_FFFF, 0x7FFF_FFFF, UInt32(wrapped.count)] {
+                var b = wrapped
+                b.replaceSubrange(field..<(field + 4), with: BookmarkFixtures.le(v))
+                XCTAssertNil(Bookmark.decode(b), "word at \(field) = \(v)")
+            }
+        }
+        for i in 0..<wrapped.count {
+            for v: UInt8 in [0x00, 0x7F, 0xFF] {
+                var b = wrapped
+                b[i] = v
+                _ = Bookmark.decode(b)
+            }
+        }
+    }
+
     func testOffsetsOutOfRangeAreRefused() {
         typealias I = BookmarkFixtures.Item
         let good = BookmarkFixtures.make([.string("a")], entries: [(0x2010, 0)])
