@@ -111,11 +111,8 @@ package struct BatchConverter: Sendable {
         self.readOptions = readOptions
         self.writeOptions = writeOptions
         var plan = outputs
-        var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            let id = item.identity ?? FileIO.identity(of: item.source)
-            if let id, inputFiles[id] == nil { inputFiles[id] = item.source }
-            plan.read(item.source, as: .input, identity: id)
+            plan.read(item.source, as: .input, identity: item.identity ?? FileIO.identity(of: item.source))
         }
         var refusals: [Int: PlistError] = [:]
         var writeRefusals: [Int: PlistError] = [:]
@@ -137,7 +134,7 @@ package struct BatchConverter: Sendable {
                     continue
                 }
                 let id = item.identity ?? FileIO.identity(of: item.source)
-                if let id, let first = inputFiles[id], first != item.source {
+                if let id, let first = plan.firstInput(id), first != item.source {
                     sameFiles[i] = first
                     continue
                 }

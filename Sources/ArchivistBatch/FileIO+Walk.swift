@@ -119,6 +119,15 @@ extension FileIO {
         var isFolder: Bool
     }
 
+    /// `a + b` in storage of its size.
+    static func exactly(_ a: String, _ b: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(a.utf8.count + b.utf8.count)
+        bytes += a.utf8
+        bytes += b.utf8
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The visible files and folders directly inside the open folder `dir`
     /// (named `path`, at `relative` below the root), sorted by name bytes.
     private static func entries(of dir: Folder, path: String, relative: String, realRoot: String, options: WalkOptions,
@@ -143,7 +152,9 @@ extension FileIO {
         for (name, type) in names {
             // A name that is not UTF-8 keeps its bytes (see `SystemPath`).
             let text = SystemPath.string(fromBytes: name)
-            let full = prefix + text, below = relative + text
+            // A batch keeps every file's path for the whole run: made to its
+            // size (`+` leaves room to append, up to twice the bytes).
+            let full = exactly(prefix, text), below = relative + text
             // The entry's type from readdir where the file system gives it
             // (no lstat per file); fstatat otherwise.
             if type == UInt8(DT_REG) { result.append(Entry(path: full, relative: below, anchored: below, isFolder: false)); continue }
