@@ -173,11 +173,11 @@ package enum BatchPlan {
                 items.append(BatchItem(source: input, identity: status?.identity))
                 continue
             }
-            let (folder, files) = try FileIO.walk(input, options: walk, problems: problems)
-            for file in files {
+            // Each file as it is found: the walk's list is never held whole.
+            try FileIO.walk(input, options: walk, problems: problems) { folder, file in
                 let relative = file.relative
-                if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
-                if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
+                if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { return }
+                if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { return }
                 items.append(BatchItem(source: file.path, relative: relative,
                                        anchor: file.anchored.map { FileIO.Anchor(root: folder, file: $0) }))
             }

@@ -75,6 +75,17 @@ extension FileIO {
     package static func walk(_ root: String, options: WalkOptions = WalkOptions(),
                              problems: (WalkProblem) -> Void = { _ in }) throws -> (folder: Folder, files: [WalkedFile]) {
         var out: [WalkedFile] = []
+        let folder = try walk(root, options: options, problems: problems) { out.append($1) }
+        return (folder, out)
+    }
+
+    /// `walk(_:options:problems:)` handing each file found to `found` (with
+    /// the folder opened) as it is found, in the same order, so that a
+    /// caller keeping less of each file than the walk knows never holds the
+    /// whole list. Returns the folder opened.
+    @discardableResult
+    package static func walk(_ root: String, options: WalkOptions = WalkOptions(), problems: (WalkProblem) -> Void = { _ in },
+                             found: (Folder, WalkedFile) throws -> Void) throws -> Folder {
         guard let folder = Folder.openIfPossible(root) else { throw ioError("cannot list \(root)") }
         // Entries still to visit, the next one last.
         var pending: [Entry] = []
@@ -83,7 +94,7 @@ extension FileIO {
         pending += try entries(of: folder, path: root, relative: "", realRoot: realRoot, options: options, problems: problems).reversed()
         while let next = pending.popLast() {
             guard next.isFolder else {
-                out.append(WalkedFile(path: next.path, relative: next.relative, anchored: next.anchored))
+                try found(folder, WalkedFile(path: next.path, relative: next.relative, anchored: next.anchored))
                 continue
             }
             guard options.recursive else { continue }
@@ -108,7 +119,7 @@ extension FileIO {
                 problems(WalkProblem(path: next.path, message: error.message, isError: true))
             }
         }
-        return (folder, out)
+        return folder
     }
 
     /// A file or folder a walk met.
