@@ -75,16 +75,29 @@ package struct RunOutputs: Sendable {
     }
 
     /// A file, however spelled: an existing file's identity, or a file not
-    /// yet made as its nearest existing folder's identity and the rest of
-    /// its path below that folder.
+    /// yet made as its nearest existing folder's identity and the digest of
+    /// the rest of its path below that folder (a run keeps one a result or
+    /// backup: a digest is 16 bytes whatever the name's length; two names
+    /// with one digest would only refuse a claim, never let one through).
     private enum Key: Hashable, Sendable {
         case file(FileIO.FileIdentity)
-        case name(FileIO.FileIdentity, String)
+        case name(FileIO.FileIdentity, ContentDigest)
     }
 
     private struct Entry: Sendable {
         var role: Role
+        /// The path it was noted or claimed by, for messages; empty for a
+        /// result or a backup, whose messages name them by their input
+        /// (so a run's many outputs keep no path of their own).
         var path: String
+
+        init(role: Role, path: String) {
+            self.role = role
+            switch role {
+            case .result(_?), .backup: self.path = ""
+            default: self.path = path
+            }
+        }
     }
 
     /// Everything read or claimed but the inputs.
@@ -232,6 +245,6 @@ package struct RunOutputs: Sendable {
             below = below.isEmpty ? step.below : below + "/" + step.below
             folders[step.folder] = (found.identity, below)
         }
-        return .name(found.identity, found.below.isEmpty ? rest : found.below + "/" + rest)
+        return .name(found.identity, ContentDigest(found.below.isEmpty ? rest : found.below + "/" + rest))
     }
 }
