@@ -24,8 +24,11 @@ package struct BatchConverter: Sendable {
     package let writeOptions: WriteOptions
     /// The items, in order.
     package let items: [BatchItem]
-    /// Each item's destination (`-` for standard output).
-    package let destinations: [String]
+    /// Item `index`'s destination (`-` for standard output): derived from
+    /// the item when asked (a batch keeps no list of them).
+    package func destination(of index: Int) -> String {
+        target.destination(for: items[index], format: format)
+    }
     /// Where results are staged to be put in place together
     /// (`WriteBatch.commit()`); nil writes each result in place as it is
     /// converted, flushed to disk on its own.
@@ -111,22 +114,17 @@ package struct BatchConverter: Sendable {
         self.readOptions = readOptions
         self.writeOptions = writeOptions
         var plan = outputs
-        var inputFiles: [FileIO.FileIdentity: String] = [:]
         for item in items where item.source != "-" {
-            let id = item.identity ?? FileIO.identity(of: item.source)
-            if let id, inputFiles[id] == nil { inputFiles[id] = item.source }
-            plan.read(item.source, as: .input, identity: id)
+            plan.read(item.source, as: .input, identity: item.identity ?? FileIO.identity(of: item.source))
         }
         var refusals: [Int: PlistError] = [:]
         var writeRefusals: [Int: PlistError] = [:]
         var absent = Set<Int>()
         var sameFiles: [Int: String] = [:]
-        var destinations: [String] = []
         let inFolder: Bool
         if case .directory = target { inFolder = true } else { inFolder = false }
         for (i, item) in items.enumerated() {
             let destination = target.destination(for: item, format: format)
-            destinations.append(destination)
             guard destination != "-" else { continue }
             if target == .inPlace {
                 // Only a regular file is replaced in place (never a device,
@@ -137,7 +135,7 @@ package struct BatchConverter: Sendable {
                     continue
                 }
                 let id = item.identity ?? FileIO.identity(of: item.source)
-                if let id, let first = inputFiles[id], first != item.source {
+                if let id, let first = plan.firstInput(id), first != item.source {
                     sameFiles[i] = first
                     continue
                 }
@@ -176,7 +174,6 @@ package struct BatchConverter: Sendable {
                 refusals[i] = PlistError(.io, "refusing to write through the symbolic link \(destination) in the output folder (remove it, or give --follow-links)")
             }
         }
-        self.destinations = destinations
         if case .directory(let dir) = target {
             outputFolder = OutputFolder(path: dir, followLinks: followLinks)
         } else {
@@ -244,7 +241,7 @@ package struct BatchConverter: Sendable {
     /// and the destination is as it was.
     package func convert(_ index: Int, bytes: [UInt8]? = nil, readAhead ahead: ReadItem? = nil, warn: (PlistDiagnostic) -> Void = { _ in },
                         transform: ((PlistDocument) throws -> Transformed)? = nil) throws -> Written {
-        let destination = destinations[index]
+        let destination = self.destination(of: index)
         if let refusal = refusals[index] { throw refusal }
         if sameFiles[index] != nil { return Written(status: .unchanged, destination: destination, bytesIn: 0, bytesOut: 0) }
         let read: ReadItem
@@ -315,7 +312,7 @@ package struct BatchConverter: Sendable {
     private func deliver(_ index: Int, bytesIn: Int, original: Original?, contents: (ByteSink) throws -> Void) throws -> Written {
         if let refusal = writeRefusals[index] { throw refusal }
         let item = items[index]
-        let destination = destinations[index]
+        let destination = self.destination(of: index)
         if destination == "-" {
             let out = FileIO.streamingSink(fd: STDOUT_FILENO, name: "standard output")
             try contents(out)

@@ -8,27 +8,76 @@ import Darwin
 /// One input of a batch: a file named on the command line, or found in a
 /// folder named there (with its path relative to that folder, which an
 /// output folder mirrors).
+///
+/// A batch keeps one item a file for the whole run, so an item holds one
+/// string: a found file's relative path is the tail of its source (the walk
+/// names it folder + "/" + relative) and its anchor's path is that same
+/// tail unless a link inside the folder led elsewhere; both are kept apart
+/// only when they are not.
 package struct BatchItem: Sendable, Equatable {
     /// The file to read (`-` for standard input).
-    package var source: String
-    /// The path below the folder it was found in, or nil for a named file.
-    package var relative: String?
+    package let source: String
+    /// What is rarely there, boxed so that an item stays small: the
+    /// relative path when it is not the tail of `source` (then
+    /// `relativeStart` is -2), and the anchor's path when it is not the
+    /// relative path (a link inside the folder).
+    private final class Apart: Sendable {
+        let relative: String?
+        let anchorFile: String?
+        init(relative: String?, anchorFile: String?) {
+            self.relative = relative
+            self.anchorFile = anchorFile
+        }
+    }
+    private let apart: Apart?
+    /// The anchor's folder (nil: no anchor).
+    private let anchorRoot: Folder?
     /// The file's identity when planning looked it up (a named file), so
     /// the batch need not look again; not part of the item's equality.
-    package var identity: FileIO.FileIdentity?
+    package let identity: FileIO.FileIdentity?
+    /// Where the relative path starts in `source`'s UTF-8 bytes; -1: no
+    /// relative path (a named file); -2: it is kept apart.
+    private let relativeStart: Int32
+
+    /// The path below the folder it was found in, or nil for a named file.
+    package var relative: String? {
+        if relativeStart >= 0 { return String(Substring(source.utf8[source.utf8.index(source.utf8.startIndex, offsetBy: Int(relativeStart))...])) }
+        return apart?.relative
+    }
+
+    /// True for a file found in a folder (it has a relative path).
+    package var isFound: Bool { relativeStart != -1 }
+
     /// For a file found in a folder: the folder's descriptor and the file's
     /// path below it, so that it is opened, and replaced in place, through
     /// the folder that was walked with no symbolic link followed (what the
     /// walk checked is what is read and written); nil for a named file and
     /// a link followed out of the folder. Not part of the item's equality.
-    package var anchor: FileIO.Anchor?
+    package var anchor: FileIO.Anchor? {
+        guard let anchorRoot else { return nil }
+        guard let file = apart?.anchorFile ?? relative else { return nil }
+        return FileIO.Anchor(root: anchorRoot, file: file)
+    }
 
     /// An item.
     package init(source: String, relative: String? = nil, identity: FileIO.FileIdentity? = nil, anchor: FileIO.Anchor? = nil) {
         self.source = source
-        self.relative = relative
         self.identity = identity
-        self.anchor = anchor
+        anchorRoot = anchor?.root
+        var separate: String?
+        if let relative {
+            let tail = source.utf8.count - relative.utf8.count
+            if tail >= 0, tail <= Int(Int32.max), source.utf8.dropFirst(tail).elementsEqual(relative.utf8) {
+                relativeStart = Int32(tail)
+            } else {
+                relativeStart = -2
+                separate = relative
+            }
+        } else {
+            relativeStart = -1
+        }
+        let anchorFile = anchor.flatMap { $0.file == relative ? nil : $0.file }
+        apart = separate == nil && anchorFile == nil ? nil : Apart(relative: separate, anchorFile: anchorFile)
     }
 
     package static func == (a: BatchItem, b: BatchItem) -> Bool {
@@ -124,11 +173,11 @@ package enum BatchPlan {
                 items.append(BatchItem(source: input, identity: status?.identity))
                 continue
             }
-            let (folder, files) = try FileIO.walk(input, options: walk, problems: problems)
-            for file in files {
+            // Each file as it is found: the walk's list is never held whole.
+            try FileIO.walk(input, options: walk, problems: problems) { folder, file in
                 let relative = file.relative
-                if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
-                if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { continue }
+                if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { return }
+                if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { return }
                 items.append(BatchItem(source: file.path, relative: relative,
                                        anchor: file.anchored.map { FileIO.Anchor(root: folder, file: $0) }))
             }
@@ -136,7 +185,12 @@ package enum BatchPlan {
         if let shard = selection.shard {
             items = items.filter { BatchSelection.shardIndex(of: $0.relative ?? $0.source, count: shard.count) == shard.index - 1 }
         }
-        return items
+        // Kept for the whole run: without the room appending left (up to as much again).
+        guard items.capacity > items.count + items.count / 16 else { return items }
+        var trimmed: [BatchItem] = []
+        trimmed.reserveCapacity(items.count)
+        trimmed += items
+        return trimmed
     }
 }
 

@@ -10,7 +10,7 @@ import Darwin
 /// the same size within the file system's timestamp granularity) is still
 /// seen to hold something else. Not cryptographic: it tells apart content
 /// changed by chance, not content made to collide.
-package struct ContentDigest: Sendable, Equatable {
+package struct ContentDigest: Sendable, Hashable {
     private var lanes: (UInt64, UInt64)
 
     /// The digest of `bytes`.
@@ -59,6 +59,17 @@ package struct ContentDigest: Sendable, Equatable {
 
     package static func == (a: ContentDigest, b: ContentDigest) -> Bool {
         a.lanes.0 == b.lanes.0 && a.lanes.1 == b.lanes.1
+    }
+
+    /// The digest of a string's UTF-8 bytes (a name `RunOutputs` keys by).
+    package init(_ text: String) {
+        var copy = text
+        self = copy.withUTF8 { ContentDigest(UnsafeRawBufferPointer($0)) }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(lanes.0)
+        hasher.combine(lanes.1)
     }
 
     /// Two lanes of multiply-rotate rounds over 16-byte blocks (the rounds

@@ -75,6 +75,17 @@ extension FileIO {
     package static func walk(_ root: String, options: WalkOptions = WalkOptions(),
                              problems: (WalkProblem) -> Void = { _ in }) throws -> (folder: Folder, files: [WalkedFile]) {
         var out: [WalkedFile] = []
+        let folder = try walk(root, options: options, problems: problems) { out.append($1) }
+        return (folder, out)
+    }
+
+    /// `walk(_:options:problems:)` handing each file found to `found` (with
+    /// the folder opened) as it is found, in the same order, so that a
+    /// caller keeping less of each file than the walk knows never holds the
+    /// whole list. Returns the folder opened.
+    @discardableResult
+    package static func walk(_ root: String, options: WalkOptions = WalkOptions(), problems: (WalkProblem) -> Void = { _ in },
+                             found: (Folder, WalkedFile) throws -> Void) throws -> Folder {
         guard let folder = Folder.openIfPossible(root) else { throw ioError("cannot list \(root)") }
         // Entries still to visit, the next one last.
         var pending: [Entry] = []
@@ -83,7 +94,7 @@ extension FileIO {
         pending += try entries(of: folder, path: root, relative: "", realRoot: realRoot, options: options, problems: problems).reversed()
         while let next = pending.popLast() {
             guard next.isFolder else {
-                out.append(WalkedFile(path: next.path, relative: next.relative, anchored: next.anchored))
+                try found(folder, WalkedFile(path: next.path, relative: next.relative, anchored: next.anchored))
                 continue
             }
             guard options.recursive else { continue }
@@ -108,7 +119,7 @@ extension FileIO {
                 problems(WalkProblem(path: next.path, message: error.message, isError: true))
             }
         }
-        return (folder, out)
+        return folder
     }
 
     /// A file or folder a walk met.
@@ -117,6 +128,15 @@ extension FileIO {
         var relative: String
         var anchored: String?
         var isFolder: Bool
+    }
+
+    /// `a + b` in storage of its size.
+    static func exactly(_ a: String, _ b: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(a.utf8.count + b.utf8.count)
+        bytes += a.utf8
+        bytes += b.utf8
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The visible files and folders directly inside the open folder `dir`
@@ -143,7 +163,9 @@ extension FileIO {
         for (name, type) in names {
             // A name that is not UTF-8 keeps its bytes (see `SystemPath`).
             let text = SystemPath.string(fromBytes: name)
-            let full = prefix + text, below = relative + text
+            // A batch keeps every file's path for the whole run: made to its
+            // size (`+` leaves room to append, up to twice the bytes).
+            let full = exactly(prefix, text), below = relative + text
             // The entry's type from readdir where the file system gives it
             // (no lstat per file); fstatat otherwise.
             if type == UInt8(DT_REG) { result.append(Entry(path: full, relative: below, anchored: below, isFolder: false)); continue }

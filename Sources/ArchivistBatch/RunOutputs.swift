@@ -75,19 +75,37 @@ package struct RunOutputs: Sendable {
     }
 
     /// A file, however spelled: an existing file's identity, or a file not
-    /// yet made as its nearest existing folder's identity and the rest of
-    /// its path below that folder.
+    /// yet made as its nearest existing folder's identity and the digest of
+    /// the rest of its path below that folder (a run keeps one a result or
+    /// backup: a digest is 16 bytes whatever the name's length; two names
+    /// with one digest would only refuse a claim, never let one through).
     private enum Key: Hashable, Sendable {
         case file(FileIO.FileIdentity)
-        case name(FileIO.FileIdentity, String)
+        case name(FileIO.FileIdentity, ContentDigest)
     }
 
     private struct Entry: Sendable {
         var role: Role
+        /// The path it was noted or claimed by, for messages; empty for a
+        /// result or a backup, whose messages name them by their input
+        /// (so a run's many outputs keep no path of their own).
         var path: String
+
+        init(role: Role, path: String) {
+            self.role = role
+            switch role {
+            case .result(_?), .backup: self.path = ""
+            default: self.path = path
+            }
+        }
     }
 
+    /// Everything read or claimed but the inputs.
     private var entries: [Key: Entry] = [:]
+    /// The inputs, apart (a batch has one a file, kept for the whole run):
+    /// the path each was first read by, by identity. An input is never in
+    /// `entries` too; what is there first wins, as if in one table.
+    private var inputs: [FileIO.FileIdentity: String] = [:]
     /// Folders already looked up, by path: the identity of the folder, or
     /// of its nearest existing folder and the path from there (a folder the
     /// run makes).
@@ -103,13 +121,30 @@ package struct RunOutputs: Sendable {
     package mutating func read(_ path: String, as role: Role, identity: FileIO.FileIdentity? = nil) {
         guard path != "-" else { return }
         var st = stat()
+        let id: FileIO.FileIdentity
         if let identity {
-            if entries[.file(identity)] == nil { entries[.file(identity)] = Entry(role: role, path: path) }
-            return
+            id = identity
+        } else {
+            guard Sys.stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
+            id = FileIO.FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))
         }
-        guard Sys.stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
-        let key = Key.file(FileIO.FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino)))
-        if entries[key] == nil { entries[key] = Entry(role: role, path: path) }
+        if role == .input {
+            if inputs[id] == nil { inputs[id] = path }
+        } else if inputs[id] == nil, entries[.file(id)] == nil {
+            entries[.file(id)] = Entry(role: role, path: path)
+        }
+    }
+
+    /// The path the file `identity` was first read by as an input, if it was.
+    package func firstInput(_ identity: FileIO.FileIdentity) -> String? {
+        inputs[identity]
+    }
+
+    /// What `key` is to the run so far: what was noted or claimed first.
+    private func entry(_ key: Key) -> Entry? {
+        if let entry = entries[key] { return entry }
+        guard case .file(let id) = key, let path = inputs[id] else { return nil }
+        return Entry(role: .input, path: path)
     }
 
     /// Claims `path` for an output of `role`; throws a `Refusal` when it is
@@ -124,7 +159,7 @@ package struct RunOutputs: Sendable {
     @discardableResult
     package mutating func claim(_ path: String, as role: Role, inPlaceOf input: String? = nil, makesFolders: Bool = false) throws -> Bool {
         guard path != "-", let key = try key(for: path, makesFolders: makesFolders) else { return path != "-" }
-        if let other = entries[key] {
+        if let other = entry(key) {
             if input != nil, other.role == .input { return true }
             throw Refusal.conflict(PlistError(.io, Self.message(path, role, other)))
         }
@@ -137,7 +172,7 @@ package struct RunOutputs: Sendable {
     /// noted with (no look-up): refused when the file is also something the
     /// run reads or keeps other than an input (the rules file).
     package func claimInPlace(_ path: String, identity: FileIO.FileIdentity) throws {
-        guard let other = entries[.file(identity)], other.role != .input else { return }
+        guard let other = entry(.file(identity)), other.role != .input else { return }
         throw Refusal.conflict(PlistError(.io, Self.message(path, .result(of: path), other)))
     }
 
@@ -210,6 +245,6 @@ package struct RunOutputs: Sendable {
             below = below.isEmpty ? step.below : below + "/" + step.below
             folders[step.folder] = (found.identity, below)
         }
-        return .name(found.identity, found.below.isEmpty ? rest : found.below + "/" + rest)
+        return .name(found.identity, ContentDigest(found.below.isEmpty ? rest : found.below + "/" + rest))
     }
 }

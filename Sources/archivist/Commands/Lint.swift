@@ -332,7 +332,7 @@ struct Lint: ParsableCommand {
             // A file found in a folder is read when its name or its first
             // bytes say it is of the property-list family (or with --all-files
             // or --include, which choose files by name).
-            if item.relative != nil, folders.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
+            if item.isFound, folders.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
                 return .skipped(item.source)
             }
             // Once the input is read into a tree, its mapped pages go back to

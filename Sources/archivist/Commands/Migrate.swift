@@ -255,7 +255,7 @@ struct Migrate: ParsableCommand {
         let input = item.source
         do {
             let bytes = try bytes ?? FileIO.read(item)
-            if item.relative != nil, batch.folders.filtersByKind, !BatchPlan.readsInWalk(input, bytes) {
+            if item.isFound, batch.folders.filtersByKind, !BatchPlan.readsInWalk(input, bytes) {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input)) }
                 return true
             }
@@ -263,7 +263,7 @@ struct Migrate: ParsableCommand {
             let result: Migrator.Outcome
             do {
                 result = try migrator.migrate(document.tree)
-            } catch let error as PlistError where item.relative != nil && error.kind == .noArchive {
+            } catch let error as PlistError where item.isFound && error.kind == .noArchive {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input, reason: error.message)) }
                 return true
             }

@@ -40,7 +40,7 @@ struct BatchSession {
         items = try failing(at: nil) { try BatchPlan.items(inputs, selection: selection) { problems.append($0) } }
         for problem in problems { Console.error(FolderOptions.line(for: problem)) }
         unreadable = problems.filter(\.isError)
-        isBatch = items.count > 1 || items.contains { $0.relative != nil } || options.report != nil || options.shard != nil || items.isEmpty
+        isBatch = items.count > 1 || items.contains { $0.isFound } || options.report != nil || options.shard != nil || items.isEmpty
         if items.isEmpty, options.shard == nil {
             // Only folders give no items (a named file is always one).
             let filtered = !options.folders.include.isEmpty || !options.folders.exclude.isEmpty
@@ -230,7 +230,7 @@ extension BatchSession {
     static func outcome(_ item: BatchItem, filtered: Bool = true, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
         var outcome = BatchOutcome(item: item, status: .failed)
         // Its name and first bytes tell whether a file found in a folder is of the family.
-        if filtered, item.relative != nil, let head = FileIO.head(item, count: 1024), !BatchPlan.readsInWalk(item.source, head) {
+        if filtered, item.isFound, let head = FileIO.head(item, count: 1024), !BatchPlan.readsInWalk(item.source, head) {
             outcome.status = .skipped
             outcome.errors = [PlistError(.unsupported, "not a property list")]
             return outcome
@@ -244,7 +244,7 @@ extension BatchSession {
             outcome.bytesOut = result.status == .converted ? result.bytesOut : 0
         } catch {
             let errors = (error as? MigrationRefused)?.errors ?? [(error as? PlistError) ?? PlistError(.invalidValue, "\(error)")]
-            if item.relative != nil {
+            if item.isFound {
                 if let first = errors.first, first.kind == .noArchive {
                     outcome.status = .skipped
                     outcome.errors = [first]
