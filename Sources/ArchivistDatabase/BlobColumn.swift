@@ -145,7 +145,7 @@ public struct BlobColumn: Sendable, Equatable {
 /// What a scan of a whole store finds: the columns whose blobs are property
 /// lists, keyed archives or NSArchiver typedstreams. Only blobs that start
 /// like a property list, or text that reads as a dictionary or array, count
-/// (see ``BlobContent``): a bitmask such as the byte `$` is not an OpenStep
+/// (see `BlobContent`): a bitmask such as the byte `$` is not an OpenStep
 /// string in an overview.
 public struct BlobColumnSummary: Sendable, Equatable {
     /// The column.

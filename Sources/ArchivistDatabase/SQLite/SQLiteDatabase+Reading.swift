@@ -15,7 +15,7 @@ extension SQLiteDatabase {
     /// was committed is what is read:
     ///
     /// - A store whose write-ahead log holds frames is read from a private
-    ///   copy of the store and its log (``StorePrivateCopy``): reading it in
+    ///   copy of the store and its log (`StorePrivateCopy`): reading it in
     ///   place would make `-shm` beside it, and its committed rows are in the
     ///   log. One that a writer changes each time it is copied (a live app's
     ///   store, whose `-shm` is there) is read in place, with a `warning`.
