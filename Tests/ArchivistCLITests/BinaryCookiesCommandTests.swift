@@ -9,31 +9,6 @@ import XCTest
 /// in place. No cookie value of the real files is printed: a mismatch names
 /// the file, the cookie and the field.
 extension CLITests {
-    /// The virtual environment's python with `binarycookies` (PyPI):
-    /// `ARCHIVIST_PYTHON`, else `.build/ci-venv/bin/python`; skipped when
-    /// absent, failed under CI.
-    private func cookiesOracle() throws -> String {
-        let env = ProcessInfo.processInfo.environment
-        let candidates = [env["ARCHIVIST_PYTHON"], TestPaths.packageRoot.appendingPathComponent(".build/ci-venv/bin/python").path].compactMap { $0 }
-        for p in candidates where FileManager.default.isExecutableFile(atPath: p) {
-            if (try? run(executable: p, ["-c", "import binarycookies"]))?.status == 0 { return p }
-        }
-        if env["CI"] == "true" { XCTFail("binarycookies is not installed (tools/test installs it into .build/ci-venv)") }
-        throw XCTSkip("binarycookies is not installed (tools/test installs it into .build/ci-venv)")
-    }
-
-    private func run(executable: String, _ args: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = args
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
-    }
-
     /// What `binarycookies.load` reads, as the fields `dump --json` shows:
     /// dates floored to whole seconds, as JSON writes them.
     private static let oracleScript = """
@@ -71,7 +46,7 @@ extension CLITests {
     func testRealCookieStoresReadAsTheOracleReadsThem() throws {
         let rows = try cookieRows()
         XCTAssertGreaterThanOrEqual(rows.count, 6)
-        let python = try cookiesOracle()
+        let python = try pythonOracle(importing: "binarycookies", package: "binarycookies")
         for (path, valid) in rows where valid {
             let dump = try run(["dump", path])
             XCTAssertEqual(dump.status, 0, path + ": " + dump.stderr)
@@ -131,7 +106,7 @@ extension CLITests {
         XCTAssertEqual(try run(["lint", "Cookies.binarycookies"]).stdout, "Cookies.binarycookies: OK\n")
         let info = try run(["info", "Cookies.binarycookies"])
         XCTAssertEqual(info.stdout, "Cookies.binarycookies\n  format: binarycookies, \(BinaryCookiesSample.example.count) bytes\n  cookies: 3\n  values: 38, depth: 3\n")
-        let python = try cookiesOracle()
+        let python = try pythonOracle(importing: "binarycookies", package: "binarycookies")
         let oracle = try run(executable: python, ["-c", Self.oracleScript, file.path])
         let json = try run(["dump", "--json", "Cookies.binarycookies"])
         guard let ours = jsonArray(json.output), let theirs = jsonArray(oracle.output) else { return XCTFail(json.stdout) }

@@ -10,28 +10,6 @@ import XCTest
 /// alias file given to it re-wrapped in the standard 48-byte header, as it
 /// does not know the alias-file wrapper).
 extension CLITests {
-    private func bookmarkOracle() throws -> String {
-        let env = ProcessInfo.processInfo.environment
-        let candidates = [env["ARCHIVIST_PYTHON"], TestPaths.packageRoot.appendingPathComponent(".build/ci-venv/bin/python").path].compactMap { $0 }
-        for p in candidates where FileManager.default.isExecutableFile(atPath: p) {
-            if (try? oracleRun(p, ["-c", "import mac_alias"]))?.status == 0 { return p }
-        }
-        if env["CI"] == "true" { XCTFail("mac-alias is not installed (tools/test installs it into .build/ci-venv)") }
-        throw XCTSkip("mac-alias is not installed (tools/test installs it into .build/ci-venv)")
-    }
-
-    private func oracleRun(_ executable: String, _ args: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = args
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
-    }
-
     /// The entry count of each table of contents (the first, then each other
     /// by ID) and the target path, as `mac_alias.Bookmark` reads them.
     private static let bookmarkOracleScript = """
@@ -61,7 +39,7 @@ extension CLITests {
             }
         }
         XCTAssertGreaterThanOrEqual(rows.count, 7)
-        let python = try bookmarkOracle()
+        let python = try pythonOracle(importing: "mac_alias", package: "mac-alias")
         for (path, format) in rows {
             let dump = try run(["dump", path])
             XCTAssertEqual(dump.status, 0, path + ": " + dump.stderr)
@@ -77,7 +55,7 @@ extension CLITests {
                   let bookmark = object["bookmark"] as? [String: Any], object["data"] is String else {
                 XCTFail("\(path): dump --json is not {data, bookmark}"); continue
             }
-            let oracle = try oracleRun(python, ["-c", Self.bookmarkOracleScript, path])
+            let oracle = try run(executable: python, ["-c", Self.bookmarkOracleScript, path])
             XCTAssertEqual(oracle.status, 0, path)
             guard let theirs = try? JSONSerialization.jsonObject(with: oracle.output) as? [String: Any] else {
                 XCTFail("\(path): no oracle output"); continue
