@@ -70,25 +70,21 @@ final class BinaryCookiesReaderTests: XCTestCase {
                 XCTAssertEqual(offset(of: error), expected, "\(what): \(error)")
             }
         }
+        // A field overwritten: (where, the new bytes, what the error names).
+        let damaged: [(Range<Int>, [UInt8], String)] = [
+            (4..<8, [0, 0xFF, 0xFF, 0xFF], "a huge page count"),
+            (8..<12, [0x7F, 0xFF, 0xFF, 0xFF], "a page past the end"),
+            (16..<20, [0xFF, 0xFF, 0xFF, 0x0F], "a huge record count"),
+            (20..<24, [0xF0, 0xFF, 0, 0], "a record offset out of the page"),
+            (28..<32, [0xFF, 0xFF, 0xFF, 0x7F], "a record size past the page"),
+            (44..<48, [0xFF, 0xFF, 0, 0], "a domain offset out of the record"),
+        ]
+        for (range, replacement, what) in damaged {
+            var b = bytes
+            b.replaceSubrange(range, with: replacement)
+            expectError(b, at: range.lowerBound, what)
+        }
         var b = bytes
-        b.replaceSubrange(4..<8, with: [0, 0xFF, 0xFF, 0xFF])
-        expectError(b, at: 4, "a huge page count")
-        b = bytes
-        b.replaceSubrange(8..<12, with: [0x7F, 0xFF, 0xFF, 0xFF])
-        expectError(b, at: 8, "a page past the end")
-        b = bytes
-        b.replaceSubrange(16..<20, with: [0xFF, 0xFF, 0xFF, 0x0F])
-        expectError(b, at: 16, "a huge record count")
-        b = bytes
-        b.replaceSubrange(20..<24, with: [0xF0, 0xFF, 0, 0])
-        expectError(b, at: 20, "a record offset out of the page")
-        b = bytes
-        b.replaceSubrange(28..<32, with: [0xFF, 0xFF, 0xFF, 0x7F])
-        expectError(b, at: 28, "a record size past the page")
-        b = bytes
-        b.replaceSubrange(44..<48, with: [0xFF, 0xFF, 0, 0])
-        expectError(b, at: 44, "a domain offset out of the record")
-        b = bytes
         b[12] = 0xAA
         expectError(b, at: 12, "a page that does not start 00 00 01 00")
         b = bytes
