@@ -1,4 +1,5 @@
 import ArchivistBatch
+import ArchivistCore
 
 #if canImport(Glibc)
 import Glibc
