@@ -70,4 +70,27 @@ extension CLITests {
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.hasPrefix("caf\\xE9-missing.plist: error: "), missing.stderr)
     }
+
+    /// A store named on the command line that is not UTF-8: `lint --sqlite`
+    /// and `dump --sqlite` open it under its own bytes, and `migrate --sqlite`
+    /// rewrites it and writes its backup beside it under the same bytes.
+    func testStoreNamesOnTheCommandLineThatAreNotUTF8() throws {
+        _ = try makeStore("plain.sqlite")
+        let moved = try runShell(#"mv plain.sqlite "$N.sqlite""#)
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        let lint = try runShell(#""$A" lint --sqlite "$N.sqlite""#)
+        XCTAssertEqual(lint.status, 0, lint.stderr)
+        XCTAssertTrue(lint.stdout.hasPrefix("caf\\xE9.sqlite: ZEMPLOYEEENTITY.ZCONTACT: 3 blobs, 3 property lists"), lint.stdout)
+        let dump = try runShell(#""$A" dump --sqlite "$N.sqlite" --table ZEMPLOYEEENTITY --column ZCONTACT"#)
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("ada@example.com"), dump.stdout)
+        let rules = contactRules()
+        let before = try listing()
+        let migrate = try runShell(#""$A" migrate --sqlite "$N.sqlite" --table ZEMPLOYEEENTITY --column ZCONTACT --rules "# + rules)
+        XCTAssertEqual(migrate.status, 0, migrate.stderr)
+        XCTAssertEqual(contents(named: Self.latin1Base + Array(".sqlite.bak".utf8))?.prefix(15).map { $0 }, Array("SQLite format 3".utf8),
+                       "the backup is written under the store's own bytes: \(before)")
+        let after = try listing()
+        XCTAssertEqual(after.count, before.count + 1, "only the backup is new: \(after)")
+    }
 }

@@ -50,25 +50,25 @@ extension SQLiteDatabase {
     @discardableResult
     public func backup(to destination: String) throws -> BackupOutcome {
         var store = stat()
-        guard stat(path, &store) == 0 else { throw PlistError(.io, "cannot read the database \(path): " + String(cString: strerror(errno))) }
+        guard StorePath.stat(path, &store) == 0 else { throw PlistError(.io, "cannot read the database \(path): " + String(cString: strerror(errno))) }
         if let own = ownFile(destination, store: store) {
             throw PlistError(.io, "the backup \(destination) would be \(own), which SQLite deletes or replays when the store is next opened; choose another --backup PATH")
         }
         // A file whose size is not the copy's is not the copy: refused before copying.
-        if access(destination, F_OK) == 0, let size = try? copySize(), size != Self.fileSize(destination) {
+        if StorePath.exists(destination), let size = try? copySize(), size != Self.fileSize(destination) {
             throw BackupExists(path: destination)
         }
         let temporary = destination + ".archivist-partial"
-        unlink(temporary)
+        StorePath.unlink(temporary)
         let ownerKept = try Self.createFile(temporary, like: store, for: destination)
         var keep = false
-        defer { if !keep { unlink(temporary) } }
+        defer { if !keep { StorePath.unlink(temporary) } }
         try copy(into: temporary, for: destination)
-        if access(destination, F_OK) != 0 {
+        if !StorePath.exists(destination) {
             // link() never replaces a file that appeared meanwhile; rename() where links are not supported.
-            if link(temporary, destination) == 0 { return BackupOutcome(written: true, ownerKept: ownerKept) }
+            if StorePath.link(temporary, destination) == 0 { return BackupOutcome(written: true, ownerKept: ownerKept) }
             if errno != EEXIST {
-                guard rename(temporary, destination) == 0 else {
+                guard StorePath.rename(temporary, destination) == 0 else {
                     throw PlistError(.io, "cannot write the backup \(destination): " + String(cString: strerror(errno)))
                 }
                 keep = true
@@ -85,19 +85,16 @@ extension SQLiteDatabase {
     /// its name, so the check holds whatever path leads there.
     private func ownFile(_ destination: String, store: stat) -> String? {
         var existing = stat()
-        if stat(destination, &existing) == 0, existing.st_dev == store.st_dev, existing.st_ino == store.st_ino { return "the store itself" }
+        if StorePath.stat(destination, &existing) == 0, existing.st_dev == store.st_dev, existing.st_ino == store.st_ino { return "the store itself" }
         let (folder, name) = Self.split(destination)
         var destinationFolder = stat()
-        guard stat(folder, &destinationFolder) == 0 else { return nil }
+        guard StorePath.stat(folder, &destinationFolder) == 0 else { return nil }
         var storePaths = [path]
-        if let resolved = realpath(path, nil) {
-            storePaths.append(String(cString: resolved))
-            free(resolved)
-        }
+        if let resolved = StorePath.realPath(path) { storePaths.append(resolved) }
         for storePath in storePaths {
             let (storeFolder, storeName) = Self.split(storePath)
             var folderInfo = stat()
-            guard stat(storeFolder, &folderInfo) == 0, folderInfo.st_dev == destinationFolder.st_dev, folderInfo.st_ino == destinationFolder.st_ino else { continue }
+            guard StorePath.stat(storeFolder, &folderInfo) == 0, folderInfo.st_dev == destinationFolder.st_dev, folderInfo.st_ino == destinationFolder.st_ino else { continue }
             for (suffix, what) in [("-journal", "its rollback journal"), ("-wal", "its write-ahead log"), ("-shm", "its write-ahead log's shared-memory file")]
             where name == storeName + suffix {
                 return "the store's \(suffix) file (\(what))"
@@ -125,7 +122,7 @@ extension SQLiteDatabase {
     private func copy(into temporary: String, for destination: String) throws {
         let source = try SQLiteDatabase(path: path, readOnly: true)
         var target: OpaquePointer?
-        guard sqlite3_open_v2(temporary, &target, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let target else {
+        guard SystemPath.with(temporary, { sqlite3_open_v2($0, &target, SQLITE_OPEN_READWRITE, nil) }) == SQLITE_OK, let target else {
             if let target { sqlite3_close(target) }
             throw PlistError(.io, "cannot write the backup \(destination)")
         }
@@ -141,7 +138,7 @@ extension SQLiteDatabase {
     /// Creates an empty file with the permission bits of `like`, and its
     /// owner and group when permitted; true when the owner is `like`'s.
     private static func createFile(_ path: String, like original: stat, for destination: String) throws -> Bool {
-        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        let fd = StorePath.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PlistError(.io, "cannot write the backup \(destination): " + String(cString: strerror(errno))) }
         defer { close(fd) }
         if fchown(fd, original.st_uid, original.st_gid) != 0 { _ = fchown(fd, ~0, original.st_gid) }
@@ -154,7 +151,7 @@ extension SQLiteDatabase {
 
     /// True when two files hold the same bytes.
     private static func sameBytes(_ a: String, _ b: String) throws -> Bool {
-        let fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC)
+        let fa = StorePath.open(a, O_RDONLY | O_CLOEXEC), fb = StorePath.open(b, O_RDONLY | O_CLOEXEC)
         defer {
             if fa >= 0 { close(fa) }
             if fb >= 0 { close(fb) }

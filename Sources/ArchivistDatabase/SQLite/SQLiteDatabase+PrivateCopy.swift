@@ -46,8 +46,8 @@ struct StorePrivateCopy {
 
     /// Removes the copy and the files SQLite made beside it, then the folder.
     static func remove(_ folder: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/store" + suffix) }
-        rmdir(folder)
+        for suffix in ["", "-wal", "-shm", "-journal"] { StorePath.unlink(folder + "/store" + suffix) }
+        StorePath.rmdir(folder)
     }
 
     /// Copies one file; nil when it does not exist, false when it changed
@@ -56,7 +56,7 @@ struct StorePrivateCopy {
         let input = openForReading(source)
         guard input >= 0 else {
             if errno == ENOENT {
-                unlink(destination)
+                StorePath.unlink(destination)
                 return nil
             }
             throw PlistError(.io, "cannot read \(source): " + String(cString: strerror(errno)))
@@ -64,8 +64,8 @@ struct StorePrivateCopy {
         defer { close(input) }
         var before = stat(), after = stat()
         guard fstat(input, &before) == 0 else { throw PlistError(.io, "cannot read \(source): " + String(cString: strerror(errno))) }
-        unlink(destination)
-        let output = open(destination, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        StorePath.unlink(destination)
+        let output = StorePath.open(destination, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw PlistError(.io, "cannot copy \(source) to \(destination): " + String(cString: strerror(errno))) }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -101,9 +101,9 @@ struct StorePrivateCopy {
     static func openForReading(_ path: String) -> Int32 {
         #if os(Linux)
         let noAccessTime: Int32 = 0o1000000
-        let fd = open(path, O_RDONLY | O_CLOEXEC | noAccessTime)
+        let fd = StorePath.open(path, O_RDONLY | O_CLOEXEC | noAccessTime)
         if fd >= 0 || errno != EPERM { return fd }
         #endif
-        return open(path, O_RDONLY | O_CLOEXEC)
+        return StorePath.open(path, O_RDONLY | O_CLOEXEC)
     }
 }

@@ -42,7 +42,7 @@ extension SQLiteDatabase {
                 return (db, "the store changed each time it was copied to be read (a writer is at work): it is read in place, through its log")
             }
         }
-        if isWALMode(path) || access(files + "-wal", F_OK) == 0 {
+        if isWALMode(path) || StorePath.exists(files + "-wal") {
             return (try immutable(path), nil)
         }
         let db = try SQLiteDatabase(path: path, readOnly: true)
@@ -97,9 +97,7 @@ extension SQLiteDatabase {
     /// The path SQLite names the files beside a store after: the store's
     /// path with symbolic links resolved, as SQLite resolves them.
     private static func sidecarBase(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        StorePath.realPath(path) ?? path
     }
 
     /// True when the store's header says WAL mode (file format versions 2).
@@ -123,7 +121,7 @@ extension SQLiteDatabase {
     private static func uriPath(_ path: String) -> String {
         var out = ""
         let hex = Array("0123456789ABCDEF")
-        for byte in path.utf8 {
+        for byte in StorePath.bytes(path) {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
@@ -138,7 +136,7 @@ extension SQLiteDatabase {
     /// The size of a file, 0 when it does not exist.
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0 else { return 0 }
+        guard StorePath.stat(path, &info) == 0 else { return 0 }
         return Int64(info.st_size)
     }
 }

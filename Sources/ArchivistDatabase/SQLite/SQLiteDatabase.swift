@@ -30,7 +30,7 @@ public final class SQLiteDatabase {
     /// Opens `filename` (a path, or a `file:` URI with `SQLITE_OPEN_URI`) as `path`.
     init(filename: String, path: String, flags: Int32) throws {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(filename, &db, flags, nil)
+        let rc = SystemPath.with(filename) { sqlite3_open_v2($0, &db, flags, nil) }
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }
@@ -44,7 +44,7 @@ public final class SQLiteDatabase {
     /// Creates a new, empty database file (for tests and tools).
     package static func create(path: String) throws -> SQLiteDatabase {
         var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
+        guard SystemPath.with(path, { sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) == SQLITE_OK, let db else {
             throw PlistError(.io, "cannot create the database \(path)")
         }
         sqlite3_close(db)

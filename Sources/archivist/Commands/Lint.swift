@@ -171,7 +171,7 @@ struct Lint: ParsableCommand {
         do {
             try command.check(excluding: settings)
         } catch {
-            if let stamp { _ = unlink(stamp) }
+            if let stamp { _ = SystemPath.with(stamp) { unlink($0) } }
             throw error
         }
         if let stamp { try Self.write(stamp: stamp) }

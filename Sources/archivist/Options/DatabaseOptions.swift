@@ -92,7 +92,7 @@ extension DatabaseOptions {
     /// Removes the backup a run wrote when the run left the store unchanged,
     /// so that a retry is not refused by it.
     func removeBackup(_ path: String?) {
-        guard let store = sqlite, let path, unlink(path) == 0 else { return }
+        guard let store = sqlite, let path, SystemPath.with(path, { unlink($0) }) == 0 else { return }
         Console.error("\(store): removed the backup \(path) (the store is unchanged)")
     }
 
