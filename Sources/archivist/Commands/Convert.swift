@@ -152,27 +152,26 @@ struct Convert: ParsableCommand {
         }
         var stdinBytes: [UInt8]?
         var failed = false
+        let session = try BatchSession(inputs: inputs, options: batch, output: output)
         if to == .codableJSON {
-            // Every input reads, and every class the rules name occurs.
+            // Every input reads, and every class the rules name occurs (in
+            // the files folders hold too).
             var census = RulesCensus()
-            for input in inputs {
+            for item in session.items {
                 do {
-                    let bytes = try FileIO.read(input)
-                    if input == "-" { stdinBytes = bytes }
-                    census.add(try PropertyList.read(bytes).tree)
+                    try readDocument(item, stdin: &stdinBytes) { census.add($0.tree) }
                 } catch let error as PlistError {
-                    Console.error(error.hinted(path: input))
+                    Console.error(error.hinted(path: item.source))
                     failed = true
                 }
             }
             if let rules { try RulesFile.check(ruleSet, against: census, rulesPath: rules) }
             if suggestRules {
-                try suggest(stdinBytes: stdinBytes)
+                try suggest(session.items, stdinBytes: stdinBytes)
                 if failed { throw ExitCode.failure }
                 return
             }
         }
-        let session = try BatchSession(inputs: inputs, options: batch, output: output)
         var configured = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions,
                                                reading: reading)
         configured.warnsOfLosses = !quiet
@@ -200,13 +199,25 @@ struct Convert: ParsableCommand {
         return plan
     }
 
+    /// Reads one planned input as a document for `body` (standard input
+    /// once: its bytes are kept in `stdin` for the conversion after).
+    private func readDocument(_ item: BatchItem, stdin: inout [UInt8]?, _ body: (PlistDocument) throws -> Void) throws {
+        if item.source == "-" {
+            let bytes = try stdin ?? FileIO.read("-")
+            stdin = bytes
+            try body(try PropertyList.read(bytes))
+            return
+        }
+        let input = try FileIO.input(item, maxSize: limits.readOptions.limits.maxInputSize)
+        try input.withUnsafeBytes { try body(try PropertyList.read($0)) }
+    }
+
     /// Writes a starter rules file for every archive among the inputs.
-    private func suggest(stdinBytes: [UInt8]?) throws {
+    private func suggest(_ items: [BatchItem], stdinBytes: [UInt8]?) throws {
         var suggestion = RulesSuggestion()
-        for input in inputs {
-            guard let bytes = input == "-" ? stdinBytes : try? FileIO.read(input),
-                  let document = try? PropertyList.read(bytes) else { continue }
-            suggestion.add(document.tree)
+        var stdin = stdinBytes
+        for item in items {
+            try? readDocument(item, stdin: &stdin) { suggestion.add($0.tree) }
         }
         try write(suggestion)
     }
