@@ -80,6 +80,12 @@ enum Console {
         data(painted ? block : TerminalText.escaped(block, keepingLayout: true), terminator: terminator)
     }
 
+    /// Prints a document a writer made (pretty JSON ends with its own line
+    /// break): unchanged, with a line break only where it has none.
+    static func document(_ bytes: [UInt8]) {
+        data(String(decoding: bytes, as: UTF8.self), terminator: bytes.last == UInt8(ascii: "\n") ? "" : "\n")
+    }
+
     /// Prints text of a machine format (JSON) or a value for a script,
     /// unchanged, ending with `terminator`.
     static func data(_ text: String, terminator: String = "\n") {

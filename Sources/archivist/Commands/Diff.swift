@@ -66,7 +66,7 @@ struct Diff: ParsableCommand {
                 return .dictionary(d)
             }
             let bytes = try PropertyList.write(.array(entries), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
-            Console.data(String(decoding: bytes, as: UTF8.self))
+            Console.document(bytes)
         } else {
             // In colour as git diff shows them: added green, removed red, changed yellow.
             let painted = color.enabled

@@ -101,7 +101,7 @@ struct Info: ParsableCommand {
         if !rowsRead { failed = true }
         if json {
             let bytes = try PropertyList.write(.array(reports), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))
-            Console.data(String(decoding: bytes, as: UTF8.self))
+            Console.document(bytes)
         }
         if failed { throw ExitCode.failure }
     }

@@ -54,7 +54,7 @@ struct LintReporter {
     func finish() {
         guard format == .json else { return }
         let bytes = (try? PropertyList.write(.array(report), as: .json, options: WriteOptions(keepKeyOrder: true, pretty: true))) ?? Array("[]".utf8)
-        Console.data(String(decoding: bytes, as: UTF8.self))
+        Console.document(bytes)
     }
 
     private static func json(_ f: Linter.Finding) -> PlistValue {
