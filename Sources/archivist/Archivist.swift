@@ -23,6 +23,6 @@ struct Archivist: ParsableCommand {
               archivist diff old.plist new.plist
             """,
         version: archivistVersion,
-        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
+        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self, Merge.self]
     )
 }
