@@ -12,14 +12,16 @@ struct Merge: ParsableCommand {
             Xcode project, a .strings file, UTF-16 text, JSON on several lines stay so), on \
             standard output or in -o FILE.
             Dictionaries merge by key: what only one side changed takes that side, what both \
-            changed alike is taken once. In an Xcode project, arrays of object IDs (a phase's \
-            files, a group's children, targets, build phases) keep both sides' additions and \
-            removals in order; other arrays merge as sequences, edits that do not overlap combined.
+            changed alike is taken once.
+            In an Xcode project, arrays of object IDs (a phase's files, a group's children, \
+            targets, build phases) keep both sides' additions and removals in order; other arrays \
+            merge as sequences, edits that do not overlap combined.
             A conflict is where both sides changed the same key path differently (or the same \
-            stretch of an array). Text results then hold one git-style marker block per conflict \
-            ('<<<<<<< ours: KEYPATH', '=======', '>>>>>>> theirs: KEYPATH'), every other line \
-            merged; a binary result holds OURS' side there. Each conflict is named by key path on \
-            standard error.
+            stretch of an array).
+            Text results then hold one git-style marker block per conflict ('<<<<<<< ours: \
+            KEYPATH', '=======', '>>>>>>> theirs: KEYPATH'), every other line merged; a binary \
+            result holds OURS' side there.
+            Each conflict is named by key path on standard error.
             Never a silent wrong merge: a result without conflicts is read back before it is \
             written, and an Xcode project's references are checked (an object one side removed \
             that the other still uses, a build file in two build phases or none is a conflict).
@@ -31,7 +33,7 @@ struct Merge: ParsableCommand {
             written), 64 usage error.
 
             Examples:
-              archivist merge base/Info.plist ours/Info.plist theirs/Info.plist -o Info.plist
+              archivist merge Base.plist Ours.plist Theirs.plist -o Info.plist
               archivist merge --git %O %A %B %P   (in git's merge.plist.driver)
             """
     )
