@@ -26,7 +26,7 @@ package struct PlistMerge {
     package private(set) var work = MergeWork()
 
     /// The most edits between two arrays matched item by item; beyond, the changed middle is one stretch.
-    package static let maxArrayEdits = 2_000
+    package static let maxArrayEdits = 500
 
     /// The object IDs of an Xcode project (the keys of `objects` on any side); empty for other property lists.
     private var objectIDs: Set<String> = []

@@ -3,8 +3,9 @@
 /// aside: for each item of `a`, the position of its match in `b`, or nil.
 /// Items equal in fingerprint must still be confirmed equal by the caller.
 /// When more than `maxEdits` insertions and deletions separate the middles,
-/// the middles are left unmatched (a bounded answer: the merge then sees one
-/// stretch changed as a whole).
+/// or the search would take more than a few steps per item, the middles are
+/// left unmatched (a bounded answer, linear in the items: the merge then sees
+/// one stretch changed as a whole).
 enum SequenceMatch {
     static func match(_ a: [Int], _ b: [Int], maxEdits: Int, work: inout MergeWork) -> [Int?] {
         var result = [Int?](repeating: nil, count: a.count)
@@ -27,6 +28,7 @@ enum SequenceMatch {
         var v = [Int](repeating: 0, count: 2 * limit + 3)
         var trace: [[Int]] = []
         var found = false
+        var budget = 8 * (n + m) + 4 * limit * limit
         outer: for d in 0...limit {
             trace.append(v)
             var k = -d
@@ -38,12 +40,15 @@ enum SequenceMatch {
                     x = v[offset + k - 1] + 1
                 }
                 var y = x - k
+                let snakeStart = x
                 while x < n, y < m, a[start + x] == b[start + y] {
                     x += 1
                     y += 1
                 }
+                budget -= 1 + x - snakeStart
                 work.add()
                 v[offset + k] = x
+                if budget < 0 { break outer }
                 if x >= n, y >= m {
                     found = true
                     break outer

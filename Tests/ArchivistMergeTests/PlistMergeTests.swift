@@ -45,6 +45,28 @@ final class PlistMergeTests: XCTestCase {
         XCTAssertEqual(clash.conflicts.first.map { $0.applyingTheirs(to: clash.merged ?? .null) }, a(["a", "b", "Z", "e"]))
     }
 
+    /// Arrays edited everywhere on both sides (the worst case of a diff) take
+    /// bounded, linear work: items changed one for one merge item by item;
+    /// otherwise the changed middle is one stretch, one conflict.
+    func testArraysChangedEverywhereTakeLinearWork() {
+        let n = 100_000
+        let base = a((0..<n).map { "item\($0)" })
+        let ours = a((0..<n).map { $0 % 2 == 0 ? "ours\($0)" : "item\($0)" })
+        let theirs = a((0..<n).map { $0 % 3 == 0 ? "theirs\($0)" : "item\($0)" })
+        let replaced = PlistMerge(base: base, ours: ours, theirs: theirs)
+        XCTAssertEqual(replaced.conflicts.count, (n + 5) / 6, "the items both replaced")
+        XCTAssertEqual(replaced.merged?[3], .string("theirs3"))
+        XCTAssertEqual(replaced.merged?[4], .string("ours4"))
+        XCTAssertLessThanOrEqual(replaced.work.steps, 60 * n)
+
+        let inserted = a((0..<n).flatMap { $0 % 2 == 0 ? ["item\($0)", "new\($0)"] : ["item\($0)"] })
+        let removed = a((0..<n).filter { $0 % 3 != 0 }.map { "item\($0)" })
+        let merge = PlistMerge(base: base, ours: inserted, theirs: removed)
+        XCTAssertEqual(merge.conflicts.count, 1)
+        XCTAssertEqual(merge.merged, inserted, "OURS' side of the one conflict")
+        XCTAssertLessThanOrEqual(merge.work.steps, 60 * n)
+    }
+
     func testItemsChangedOneForOneMergeByKey() {
         let base = PlistValue.array([d([("n", .string("1")), ("m", .string("1"))])])
         let merge = PlistMerge(base: base, ours: .array([d([("n", .string("2")), ("m", .string("1"))])]),
