@@ -46,6 +46,11 @@ let package = Package(
             name: "ArchivistArchive",
             dependencies: ["ArchivistCore"]
         ),
+        // Three-way merges of property lists and Xcode projects (`archivist merge`): package types only.
+        .target(
+            name: "ArchivistMerge",
+            dependencies: ["ArchivistCore"]
+        ),
         .target(
             name: "ArchivistDatabase",
             dependencies: ["ArchivistArchive", "ArchivistCore", "CSQLite"]
@@ -57,6 +62,7 @@ let package = Package(
                 "ArchivistBatch",
                 "ArchivistArchive",
                 "ArchivistDatabase",
+                "ArchivistMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,6 +126,10 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: ["ArchivistCore", "ArchivistArchive", "ArchivistDatabase", "ArchivistTestSupport"]
+        ),
+        .testTarget(
+            name: "ArchivistMergeTests",
+            dependencies: ["ArchivistMerge", "ArchivistCore", "ArchivistTestSupport"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

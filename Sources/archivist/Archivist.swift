@@ -10,8 +10,9 @@ struct Archivist: ParsableCommand {
             Reads XML, binary (bplist00), JSON and OpenStep property lists, detecting the format \
             from the content.
             Results go to standard output, errors and warnings to standard error.
-            Exit status: 0 success, 1 a file failed (diff: the files differ), 2 diff could not \
-            compare, 64 usage error, 130 a batch stopped by Ctrl-C.
+            Exit status: 0 success, 1 a file failed (diff: the files differ; merge: conflicts), 2 \
+            diff could not compare (merge: could not read an input), 64 usage error, 130 a batch \
+            stopped by Ctrl-C.
 
             Examples:
               archivist convert Info.plist --to json --pretty
@@ -21,8 +22,9 @@ struct Archivist: ParsableCommand {
               archivist convert Computer.plist --to codable-json --rules rules.json
               archivist get Info.plist CFBundleURLTypes.0.CFBundleURLSchemes
               archivist diff old.plist new.plist
+              archivist merge Base.plist Ours.plist Theirs.plist -o Info.plist
             """,
         version: archivistVersion,
-        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self]
+        subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self, Merge.self]
     )
 }

@@ -121,7 +121,7 @@ extension CLITests {
     /// and lists an option's values once.
     func testHelpBreaksNoSentenceAndListsValuesOnce() throws {
         let names = try subcommandNames()
-        XCTAssertEqual(names.count, 12, "\(names)")
+        XCTAssertEqual(names.count, 13, "\(names)")
         for name in [nil] + names.map(Optional.some) {
             let help = try run(name.map { ["help", $0] } ?? ["--help"])
             XCTAssertEqual(help.status, 0, help.stderr)
