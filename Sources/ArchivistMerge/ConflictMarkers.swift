@@ -14,18 +14,20 @@ import ArchivistCore
 /// conflict alone differs from the merged text (the common start and end
 /// set aside), so every other line is the merged text's own. Conflicts
 /// whose lines meet share one block. Each conflict costs one writing of the
-/// value; beyond `maxBlocks`, the lines from the first difference to the
-/// last are one block.
+/// value: beyond `maxBlocks` conflicts, or `maxWrittenBytes` written, the
+/// lines from the first difference to the last are one block.
 package enum ConflictMarkers {
     /// The most conflicts given a block each.
     package static let maxBlocks = 200
+    /// The most bytes written to find the conflicts' lines (a 10 MB project gets 25 blocks).
+    package static let maxWrittenBytes = 256 << 20
 
     /// The text; `write` writes a value as the result's format does.
     package static func render(_ merged: PlistValue, conflicts: [MergeConflict], write: (PlistValue) throws -> [UInt8]) throws -> [UInt8] {
         let ours = try write(merged)
         let lines = Lines(ours)
         var blocks: [Block] = []
-        if conflicts.count <= maxBlocks {
+        if conflicts.count <= min(maxBlocks, maxWrittenBytes / max(ours.count, 1)) {
             for (i, c) in conflicts.enumerated() {
                 let theirs = try write(c.applyingTheirs(to: merged))
                 if let block = Block(lines, Lines(theirs), conflicts: [i]) { blocks.append(block) }
@@ -54,9 +56,10 @@ package enum ConflictMarkers {
         var line = 0
         for block in blocks {
             out.append(contentsOf: lines.bytes(line..<block.start))
-            let label = blocks.count == 1 && block.conflicts.count == conflicts.count && conflicts.count > 1
+            // A key with a line break or other control character cannot break the marker line.
+            let label = TerminalText.escaped(blocks.count == 1 && block.conflicts.count == conflicts.count && conflicts.count > 1
                 ? "\(conflicts.count) conflicts"
-                : block.conflicts.map { conflicts[$0].path }.joined(separator: ", ")
+                : block.conflicts.map { conflicts[$0].path }.joined(separator: ", "))
             out.append(contentsOf: Array("<<<<<<< ours: \(label)\n".utf8))
             out.append(contentsOf: terminated(lines.bytes(block.start..<block.end)))
             out.append(contentsOf: Array("=======\n".utf8))

@@ -11,8 +11,9 @@ package struct MergeConflict: Sendable {
     /// Why, in words: "both sides changed it", "OURS removed it, THEIRS changed it".
     package var reason: String
 
-    /// The key path as `get` takes it (dotted, `\.` for a dot in a key).
-    package var path: String { MergeStep.text(steps) }
+    /// The key path as `get` takes it (dotted, `\.` for a dot in a key), cut
+    /// as messages cut long paths (`KeyPathText`).
+    package var path: String { KeyPathText.shown(MergeStep.text(steps)) }
 }
 
 /// One step of a key path into a merged value.

@@ -4,8 +4,8 @@ import Foundation
 import XCTest
 
 /// The merge driver on the other property lists of a repository: Info.plist
-/// (XML and binary), entitlements, a string catalog and a UTF-16 `.strings`
-/// file, each edited by `archivist set` on two branches.
+/// (XML and binary), entitlements, a string catalog, a stringsdict and a
+/// UTF-16 `.strings` file, each edited by `archivist set` on two branches.
 extension CLITests {
     /// A file, the key paths each side adds, and one key path both change.
     struct MergeCase {
@@ -32,6 +32,9 @@ extension CLITests {
             MergeCase(name: "AccountStatsWindow.xcstrings",
                       source: beside.appendingPathComponent("netnewswire/Mac/AccountStats/mul.lproj/AccountStatsWindow.xcstrings"),
                       oursAdds: ["strings.OursNewKey"], theirsAdds: ["strings.TheirsNewKey"], conflict: "sourceLanguage", edit: ["--type", "string"]),
+            MergeCase(name: "Localizable.stringsdict", source: beside.appendingPathComponent("netnewswire-2025/Widget/Resources/Localizable.stringsdict"),
+                      oursAdds: ["UnreadCount.unread_count.two"], theirsAdds: ["StarredCount.starred_count.few"],
+                      conflict: "UnreadCount.unread_count.one", edit: ["--type", "string"]),
             MergeCase(name: "en.lproj/Localizable.strings",
                       source: beside.appendingPathComponent("trash-it-app/Contents/Resources/en.lproj/Localizable.strings"),
                       oursAdds: ["OursNewKey"], theirsAdds: ["TheirsNewKey"], conflict: "Cancel", edit: []),
@@ -75,7 +78,7 @@ extension CLITests {
             let ours = try edited(base, name: "ours-" + c.name, c.oursAdds, "ours", c.edit)
             let theirs = try edited(base, name: "theirs-" + c.name, c.theirsAdds, "theirs", c.edit)
             let repo = try GitRepository(in: work.appendingPathComponent("clean-" + c.name.replacingOccurrences(of: "/", with: "-")))
-            try repo.useMergeDriver(for: ["*.plist", "*.entitlements", "*.xcstrings", "*.strings"])
+            try repo.useMergeDriver(for: ["*.plist", "*.entitlements", "*.xcstrings", "*.strings", "*.stringsdict"])
             let merged = try repo.mergeBranches(base: [c.name: base], ours: [c.name: ours], theirs: [c.name: theirs])
             XCTAssertEqual(merged.status, 0, "\(c.name): \(merged.output)")
             let result = try repo.read(c.name)
@@ -108,7 +111,7 @@ extension CLITests {
             let ours = try edited(try edited(base, name: "ours-" + c.name, [c.conflict], "ours-value", c.edit), name: "ours-" + c.name, c.oursAdds, "ours", c.edit)
             let theirs = try edited(base, name: "theirs-" + c.name, [c.conflict], "theirs-value", c.edit)
             let repo = try GitRepository(in: work.appendingPathComponent("conflict-" + c.name.replacingOccurrences(of: "/", with: "-")))
-            try repo.useMergeDriver(for: ["*.plist", "*.entitlements", "*.xcstrings", "*.strings"])
+            try repo.useMergeDriver(for: ["*.plist", "*.entitlements", "*.xcstrings", "*.strings", "*.stringsdict"])
             let merged = try repo.mergeBranches(base: [c.name: base], ours: [c.name: ours], theirs: [c.name: theirs])
             XCTAssertEqual(merged.status, 1, c.name)
             XCTAssertTrue(merged.output.contains("\(c.name): conflict: \(c.conflict): both sides changed it, differently"), merged.output)

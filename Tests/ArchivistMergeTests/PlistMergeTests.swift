@@ -34,6 +34,34 @@ final class PlistMergeTests: XCTestCase {
         XCTAssertEqual(merge.conflicts.first.map { $0.applyingTheirs(to: merge.merged ?? .null) }?.dictionaryValue?.keys, ["k.x", "z"])
     }
 
+    /// A key holding a line break cannot break a marker line, and each
+    /// conflict is its own block with only its lines.
+    func testMarkersAreOneBlockPerConflictWithTheirKeyPathOnOneLine() throws {
+        let base = d([("a\nb", .string("1")), ("c", .string("1")), ("d", .string("1"))])
+        let merge = PlistMerge(base: base, ours: d([("a\nb", .string("2")), ("c", .string("1")), ("d", .string("2"))]),
+                               theirs: d([("a\nb", .string("3")), ("c", .string("3")), ("d", .string("3"))]))
+        XCTAssertEqual(merge.conflicts.map(\.path), ["a\nb", "d"])
+        let text = try ConflictMarkers.render(try XCTUnwrap(merge.merged), conflicts: merge.conflicts) {
+            try PropertyList.write($0, as: .openstep, options: WriteOptions(keepKeyOrder: true))
+        }
+        XCTAssertEqual(String(decoding: text, as: UTF8.self), """
+            {
+            <<<<<<< ours: a\\nb
+            \t"a\\nb" = 2;
+            =======
+            \t"a\\nb" = 3;
+            >>>>>>> theirs: a\\nb
+            \tc = 3;
+            <<<<<<< ours: d
+            \td = 2;
+            =======
+            \td = 3;
+            >>>>>>> theirs: d
+            }
+
+            """)
+    }
+
     func testArraysMergeAsSequences() {
         let base = a(["a", "b", "c", "d", "e"])
         let merge = PlistMerge(base: base, ours: a(["a", "B", "c", "d", "e"]), theirs: a(["a", "b", "c", "d", "e", "f"]))
