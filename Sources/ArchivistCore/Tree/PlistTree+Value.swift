@@ -47,7 +47,7 @@ extension PlistTree {
     public var value: PlistValue { value(at: root) }
 
     /// The subtree at `node` as a `PlistValue`.
-    public func value(at node: Int) -> PlistValue {
+    package func value(at node: Int) -> PlistValue {
         withView { view in
             let item = view.item(node)
             // A node without children converts alone: no record of shared nodes.

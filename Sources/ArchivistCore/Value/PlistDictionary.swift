@@ -2,7 +2,7 @@
 /// two parallel arrays (no hashing while reading).
 ///
 /// Keys are unique: `set` replaces the value of an existing key in place. Keys
-/// are the same only when their code points are (``PlistKeys``), as
+/// are the same only when their code points are (`PlistKeys`), as
 /// CoreFoundation compares them: `"é"` and `"e\u{301}"` are two keys. Lookups
 /// scan linearly; callers that look up many keys build their own index.
 public struct PlistDictionary: Sendable, Equatable, Sequence {
@@ -43,7 +43,7 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
 
     /// Appends a pair without checking for a duplicate key. Readers that have
     /// already checked (or that must keep duplicates out by other means) use it.
-    public mutating func appendUnchecked(key: String, value: PlistValue) {
+    package mutating func appendUnchecked(key: String, value: PlistValue) {
         keys.append(key)
         values.append(value)
     }
@@ -98,7 +98,7 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// which order them exactly as UTF-16 code units do; only a pair in which a
     /// key holds such a character (a surrogate pair in UTF-16) is compared by
     /// its UTF-16 code units. Keys already in order cost one pass.
-    public func indicesSortedByUTF16() -> [Int] {
+    package func indicesSortedByUTF16() -> [Int] {
         let n = keys.count
         var order = Array(0..<n)
         guard n > 1 else { return order }

@@ -54,7 +54,7 @@ extension PlistValue {
     public var typeName: String { kind.name }
 
     /// The type name with its article, for messages (`an integer`, `a string`).
-    public var aTypeName: String { kind.nameWithArticle }
+    package var aTypeName: String { kind.nameWithArticle }
 
     /// The string, when this node is a string.
     public var stringValue: String? {
