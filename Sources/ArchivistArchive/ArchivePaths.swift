@@ -72,7 +72,7 @@ public struct ArchivePaths: Sendable {
     }
 
     /// The most steps a path shows; longer ones keep their start and end.
-    public static let shownSteps = 24
+    package static let shownSteps = 24
     /// The steps a cut path keeps from its start.
     static let headSteps = shownSteps / 3
 
@@ -158,7 +158,7 @@ public struct ArchivePaths: Sendable {
 
     /// The key path by which `object` is first reached from `$top`
     /// (`root.cpu_coder.cores.1`), or nil when it is unreachable. A path of
-    /// more than ``shownSteps`` steps keeps its first and last steps with `…`
+    /// more than `shownSteps` steps keeps its first and last steps with `…`
     /// between them.
     public func path(to object: Int) -> String? {
         var walked = 0
@@ -166,7 +166,7 @@ public struct ArchivePaths: Sendable {
     }
 
     /// `path(to:)`, adding to `walked` the links it follows: at most about
-    /// ``shownSteps`` (plus one inline step list) whatever the path's length.
+    /// `shownSteps` (plus one inline step list) whatever the path's length.
     func path(to object: Int, walked: inout Int) -> String? {
         guard kinds.indices.contains(object), isReached(object) else { return nil }
         let depth = Int(depths[object])

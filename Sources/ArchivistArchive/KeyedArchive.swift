@@ -8,16 +8,16 @@ public struct KeyedArchive: Sendable {
     public let archiver: String
     /// "NSArchiver" for the archive a typedstream is read as (``Typedstream``
     /// marks its envelope with `$typedstream`); nil for keyed archives.
-    public let readFrom: String?
+    package let readFrom: String?
     /// `$version` (100000 for every archiver Apple ships).
     public let version: PlistInteger
     /// The `$top` entries (`root` and any others), in the order read.
     public let top: [(key: String, object: Int)]
     /// The `$top` entries that are plain values, not UIDs (a top-level
     /// `encodeBool(_:forKey:)`, `encodeInteger(_:forKey:)`), with their positions.
-    public let topValues: [TopValue]
+    package let topValues: [TopValue]
     /// Every `$top` entry, objects and plain values, in the order read.
-    public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
+    package var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
     /// `$objects`, index 0 being `$null`: each entry read from the archive's
     /// compact tree when asked for.
     public var objects: ArchiveObjects { ArchiveObjects(storage: storage) }

@@ -9,7 +9,7 @@ public struct DumpOptions: Sendable {
 
     /// Colour class names, labels, inline markers and strings with ANSI escapes
     /// (for terminals; the command turns it on only for a terminal without NO_COLOR).
-    public var color: Bool = false
+    package var color: Bool = false
     /// A text that depends only on the values, for diffs (`git diff` textconv):
     /// dictionary keys and object fields sorted, shared objects labelled in
     /// order of appearance rather than by `$objects` index, no `$objects`

@@ -19,7 +19,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     }
 
     /// Nodes as given.
-    public init(_ nodes: [ArchivedNode]) {
+    package init(_ nodes: [ArchivedNode]) {
         storage = nil
         baseCount = 0
         appended = nodes
@@ -46,7 +46,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     }
 
     /// Adds a node at the end.
-    public mutating func append(_ node: ArchivedNode) {
+    package mutating func append(_ node: ArchivedNode) {
         appended.append(node)
     }
 

@@ -10,12 +10,12 @@ public struct ObjectGraph: Sendable {
     /// The `$top` entries.
     public var top: [(key: String, object: Int)]
     /// The `$top` entries that are plain values, not objects (kept as read).
-    public var topValues: [TopValue] = []
+    package var topValues: [TopValue] = []
     /// "NSArchiver" for the graph of a typedstream, nil for a keyed archive's
     /// (``KeyedArchive/readFrom``).
-    public var readFrom: String?
+    package var readFrom: String?
     /// Every `$top` entry, objects and plain values, in the order read.
-    public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
+    package var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
 
     /// The graph of a validated archive.
     public init(_ archive: KeyedArchive) {
@@ -110,7 +110,7 @@ public struct ObjectGraph: Sendable {
     }
 
     /// For each node, how many edges point at it from nodes reachable from `$top`.
-    public func incomingCounts() -> [Int] {
+    package func incomingCounts() -> [Int] {
         var counts = [Int](repeating: 0, count: nodes.count)
         var seen = [Bool](repeating: false, count: nodes.count)
         var stack = top.map(\.object)

@@ -72,7 +72,7 @@ public struct MigrationRules: Sendable, Equatable {
         }
 
         /// True when this rule is about `name`, before or after a rename.
-        public func matches(_ name: String) -> Bool { PlistKeys.same(name, key) || renameTo.map { PlistKeys.same(name, $0) } == true }
+        package func matches(_ name: String) -> Bool { PlistKeys.same(name, key) || renameTo.map { PlistKeys.same(name, $0) } == true }
     }
 
     /// What happens to one class.
@@ -111,7 +111,7 @@ public struct MigrationRules: Sendable, Equatable {
         }
 
         /// True when an archived class is this rule's class, before or after a rename.
-        public func matches(_ className: ClassName) -> Bool {
+        package func matches(_ className: ClassName) -> Bool {
             className.matches(name) || renameTo.map { className.matches($0) } == true
         }
 
@@ -124,7 +124,7 @@ public struct MigrationRules: Sendable, Equatable {
         }
 
         /// The rule for a key by the name it has in the archive (before a rename).
-        public func key(archivedAs name: String) -> KeyRule? {
+        package func key(archivedAs name: String) -> KeyRule? {
             byKey[PlistKey(name)].map { keys[$0] }
         }
     }
@@ -168,7 +168,7 @@ public struct MigrationRules: Sendable, Equatable {
 
     /// The Codable-export rule for an archived class, if any (found through
     /// its entry, so a renamed class matches under either name).
-    public func codableRule(for className: ClassName) -> CodableRules.ClassRule? {
+    package func codableRule(for className: ClassName) -> CodableRules.ClassRule? {
         rule(for: className).flatMap { codable.classes[$0.name] }
     }
 
@@ -177,7 +177,7 @@ public struct MigrationRules: Sendable, Equatable {
     /// classes, each renamed with three key rules, is about 3 MiB of indented
     /// JSON, so anything much bigger (a device, a runaway file) is refused
     /// before it is read.
-    public static let maxFileSize = 16 << 20
+    package static let maxFileSize = 16 << 20
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
     public init(bytes: [UInt8]) throws {

@@ -79,7 +79,7 @@ public struct Migrator: Sendable {
 
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
-    public func classNames(in tree: PlistTree) -> [ClassName] {
+    package func classNames(in tree: PlistTree) -> [ClassName] {
         var census = RulesCensus()
         census.add(tree)
         return census.classNames

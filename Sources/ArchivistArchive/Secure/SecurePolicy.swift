@@ -50,7 +50,7 @@ public struct SecurePolicy: Sendable {
     /// True when the new code reads this inline primitive of a custom object
     /// as it is (its key's rule says `box: false`, or `boxPrimitives` is off
     /// and no rule says `box: true`).
-    public func acceptsInline(key: String, of className: ClassName) -> Bool {
+    package func acceptsInline(key: String, of className: ClassName) -> Bool {
         if let box = rules.rule(for: className)?.key(key)?.box { return !box }
         return !rules.boxPrimitives
     }
@@ -58,7 +58,7 @@ public struct SecurePolicy: Sendable {
     /// True when a class is one of Apple's frameworks' (`NS` or `UI` followed by
     /// a capital letter), whose own coding reads its inline fields: those are
     /// never boxed or reported.
-    public static func isFrameworkClass(_ name: ClassName) -> Bool {
+    package static func isFrameworkClass(_ name: ClassName) -> Bool {
         let n = name.archived
         if FoundationClasses.isFoundation(n) { return true }
         guard n.hasPrefix("NS") || n.hasPrefix("UI"), n.utf8.count > 2 else { return false }

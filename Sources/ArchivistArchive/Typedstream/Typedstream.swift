@@ -7,7 +7,7 @@ import ArchivistCore
 public enum Typedstream {
     /// The envelope key that marks the archive a typedstream is read as
     /// (`"$typedstream": "NSArchiver"`), so views name what was read.
-    public static let envelopeKey = "$typedstream"
+    package static let envelopeKey = "$typedstream"
 
     /// True when bytes start with a typedstream header.
     public static func looksLikeTypedstream(_ bytes: [UInt8]) -> Bool {
@@ -17,7 +17,7 @@ public enum Typedstream {
     /// The keyed archive (`$archiver`, `$version`, `$typedstream`, `$top`,
     /// `$objects`) that holds the typedstream's objects: `$top` holds the first top-level value
     /// as `root`, the next ones as `root1`, `root2`, ...
-    public static func archive(_ bytes: [UInt8]) throws -> PlistValue {
+    package static func archive(_ bytes: [UInt8]) throws -> PlistValue {
         var reader = TypedstreamReader(bytes)
         let values = try reader.read()
         var objects = reader.objects
@@ -49,7 +49,7 @@ public enum Typedstream {
         ]))
     }
 
-    /// The typedstream as a document (its tree is ``archive(_:)``'s), for the
+    /// The typedstream as a document (its tree is `archive(_:)`'s), for the
     /// commands that read archives.
     public static func document(_ bytes: [UInt8]) throws -> PlistDocument {
         PlistDocument(tree: try PlistTree(try archive(bytes)), format: .binary)
