@@ -31,7 +31,7 @@ public struct ColumnFill {
     /// there before (Codable JSON, for `convert --into-column`), which a
     /// run may replace; other data is never overwritten. By default nothing
     /// but the value the run writes is accepted.
-    public var mayReplace: @Sendable ([UInt8]) -> Bool = { _ in false }
+    package var mayReplace: @Sendable ([UInt8]) -> Bool = { _ in false }
 
     /// A fill of `target` from the blobs of `source`.
     public init(source: BlobColumn, target: String) {
