@@ -6,7 +6,7 @@ import ArchivistCore
 /// one ever-longer string per object. A path is one `get` and `set` take:
 /// dotted, `\.` for a dot in a key, elements of Foundation collections by
 /// their index (`root.cores.0`) and values of dictionaries by their key.
-public struct ArchivePaths: Sendable {
+package struct ArchivePaths: Sendable {
     /// How an object is first reached.
     enum Link: Sendable {
         case unreached
@@ -160,7 +160,7 @@ public struct ArchivePaths: Sendable {
     /// (`root.cpu_coder.cores.1`), or nil when it is unreachable. A path of
     /// more than `shownSteps` steps keeps its first and last steps with `…`
     /// between them.
-    public func path(to object: Int) -> String? {
+    package func path(to object: Int) -> String? {
         var walked = 0
         return path(to: object, walked: &walked)
     }

@@ -25,7 +25,7 @@ public struct KeyedArchive: Sendable {
     let storage: ArchiveStorage
     /// For each object, the key path by which it is first reached from `$top`
     /// (`paths.path(to: 5)` is `root.cpu_coder.cores[1]`), nil when unreachable.
-    public let paths: ArchivePaths
+    package let paths: ArchivePaths
 
     /// True when a tree claims to be a keyed archive: its top node is a
     /// dictionary with any of `$archiver`, `$objects` or `$top` (only the top

@@ -111,7 +111,7 @@ public struct BlobColumn: Sendable, Equatable {
 
     /// One row's value, nil when it holds NULL; throws when the table has no
     /// such row, and first as `check` does.
-    public func value(row: Int64, in db: SQLiteDatabase) throws -> StoredValue? {
+    package func value(row: Int64, in db: SQLiteDatabase) throws -> StoredValue? {
         try check(in: db)
         let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE \(try db.rowID(of: table)) = ?")
         try s.bind(1, int: row)
@@ -122,7 +122,7 @@ public struct BlobColumn: Sendable, Equatable {
     /// The bytes of one row's blob, or nil when the row holds NULL or a value
     /// that is not a blob; throws when the table has no such row, and first
     /// as `check` does.
-    public func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
+    package func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         try rowBlob(row, in: db)
     }
 

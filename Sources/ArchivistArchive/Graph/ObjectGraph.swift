@@ -77,7 +77,7 @@ public struct ObjectGraph: Sendable {
 
     /// The breadth-first spanning tree from `$top`: the key path by which each
     /// object is first reached (`paths().path(to: 5)`), as `get` takes it.
-    public func paths() -> ArchivePaths {
+    package func paths() -> ArchivePaths {
         var paths = ArchivePaths(count: nodes.count)
         var queue: [Int] = []
         for (key, object) in top where nodes.indices.contains(object) && !paths.isReached(object) {

@@ -19,7 +19,7 @@ public struct SecurePolicy: Sendable {
     /// The allowed classes, to check an object's class without a scan.
     private var allowedIndex: ClassNameIndex
     /// The migration rules the policy comes from, for per-key inline settings.
-    public var rules: MigrationRules
+    package var rules: MigrationRules
 
     /// The policy a rules file describes.
     public init(rules: MigrationRules) {

@@ -15,7 +15,7 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
         public let isWarning: Bool
 
         /// A kind named `name`; two kinds are the same when their names are.
-        public init(_ name: String, isWarning: Bool = false) {
+        package init(_ name: String, isWarning: Bool = false) {
             self.name = name
             self.isWarning = isWarning
         }

@@ -51,7 +51,7 @@ extension PlistValue {
     }
 
     /// The name of this node's type as users see it (`string`, `integer`, `dictionary`...).
-    public var typeName: String { kind.name }
+    package var typeName: String { kind.name }
 
     /// The type name with its article, for messages (`an integer`, `a string`).
     package var aTypeName: String { kind.nameWithArticle }
@@ -151,7 +151,7 @@ extension PlistValue {
     /// The same tree with every dictionary's keys sorted as CoreFoundation sorts
     /// them (by UTF-16 code units): a canonical form whose `description` does not
     /// depend on the order keys were read in.
-    public var sortingKeys: PlistValue {
+    package var sortingKeys: PlistValue {
         switch self {
         case .array(let items): return .array(items.map(\.sortingKeys))
         case .dictionary(let d):
