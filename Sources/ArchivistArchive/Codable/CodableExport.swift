@@ -161,8 +161,8 @@ struct CodableExporter {
         case .object(let o):
             if let earlier = entered[index] {
                 if options.cycles == .omit { return nil }
-                throw PlistError(.cycle, "\(path) refers back to \(earlier), a cycle JSON cannot hold (--cycles omit leaves such references out)",
-                                 at: .archive(object: index, keyPath: path))
+                throw PlistError(.cycle, "\(path) refers back to \(earlier), a cycle JSON cannot hold",
+                                 at: .archive(object: index, keyPath: path)).because(.referenceCycle)
             }
             try count(path)
             entered[index] = path

@@ -63,7 +63,7 @@ public struct UpgradeCodegen: Sendable {
     /// is no Swift type name.
     public func source(transformer: String? = nil) throws -> String {
         if let codable {
-            guard transformer == nil else { throw PlistError(.unsupported, "a Core Data transformer reads archives; --codable upgrades to Codable data") }
+            guard transformer == nil else { throw PlistError(.unsupported, "a Core Data transformer reads archives").because(.transformerOfCodableUpgrade) }
             return try codableSource(codable)
         }
         let plan = try UpgradePlan(rules: rules, legacy: legacy.classes, target: target.classes)
@@ -96,7 +96,7 @@ public struct UpgradeCodegen: Sendable {
     private func codableSource(_ encoding: CodableEncoding) throws -> String {
         let renderer = try CodableUpgradeRenderer(rules: rules, legacy: legacy.classes, schema: schema)
         guard legacy.rootClasses.count == 1, let root = legacy.rootClasses.first else {
-            throw PlistError(.unsupported, "the archives' roots are of \(legacy.rootClasses.count) classes; --upgrade --codable upgrades archives whose roots are of one class")
+            throw PlistError(.unsupported, "the archives' roots are of \(legacy.rootClasses.count) classes").because(.rootsOfSeveralClasses)
         }
         guard root.isCustom, let rootClass = legacy.classes.first(where: { $0.swiftType == root.name }) else { throw Self.notCustomRoot(root.name) }
         var out = schema.swift(codingKeysForRenames: true)
@@ -111,6 +111,6 @@ public struct UpgradeCodegen: Sendable {
     }
 
     private static func notCustomRoot(_ name: String) -> PlistError {
-        PlistError(.unsupported, "an archive's root object is \(PlistValue.quoted(name)); --upgrade upgrades archives whose root is one of the app's classes")
+        PlistError(.unsupported, "an archive's root object is \(PlistValue.quoted(name))").because(.rootNotOfTheApp)
     }
 }

@@ -77,7 +77,7 @@ public enum PlistEditor {
             } else if create {
                 child = .dictionary(PlistDictionary())
             } else {
-                throw fail(path, i, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)); --create makes missing dictionaries)")
+                throw fail(path, i, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)))").because(.missingKey)
             }
             d[key] = try applying(edit, to: child, path: path, at: i + 1, create: create, nesting: nesting)
             return .dictionary(d)

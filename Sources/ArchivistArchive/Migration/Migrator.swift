@@ -65,7 +65,7 @@ public struct Migrator: Sendable {
     /// and `PlistError(.noArchive)` when the tree holds no keyed archive.
     public func migrate(_ tree: PlistTree) throws -> Outcome {
         if codable != nil, KeyedArchive.looksLikeArchive(tree) {
-            throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values (convert --to codable-json writes this archive's JSON)")
+            throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values").because(.archiveAtTop)
         }
         var report = MigrationReport()
         var refused: [(archive: String, violation: SecureCodingViolation)] = []

@@ -12,7 +12,7 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
         public let name: String
 
         /// A kind named `name`; two kinds are the same when their names are.
-        public init(_ name: String) {
+        package init(_ name: String) {
             self.name = name
         }
 
@@ -47,12 +47,40 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Where the problem is.
     public var location: SourceLocation
+    /// The situation behind the error when a caller can act on it (a
+    /// missing key that `create: true` would make, a cycle that
+    /// `CodableOptions.CyclePolicy.omit` leaves out...), nil otherwise. It is
+    /// the structured form of the advice: `message` names no option of the
+    /// `archivist` command, which words each reason as its own option.
+    public var reason: Reason?
+
+    /// A situation behind an error that a caller can act on.
+    ///
+    /// Like ``Kind``, reasons are values that each library adds for its own
+    /// layer (`ArchivistArchive` and `ArchivistDatabase` define theirs as
+    /// static members of this type); compare with `==`.
+    public struct Reason: Sendable, Hashable {
+        /// The reason's name, for the command's table of options.
+        package let name: String
+
+        /// A reason named `name`; two reasons are the same when their names are.
+        package init(_ name: String) {
+            self.name = name
+        }
+    }
 
     /// An error of a kind, with a message and a location.
     public init(_ kind: Kind, _ message: String, at location: SourceLocation = .unknown) {
         self.kind = kind
         self.message = message
         self.location = location
+    }
+
+    /// The same error with `reason` set.
+    package func because(_ reason: Reason) -> PlistError {
+        var error = self
+        error.reason = reason
+        return error
     }
 
     /// `LINE:COL: error: MESSAGE`, `offset N: error: MESSAGE`, or `error: MESSAGE`.

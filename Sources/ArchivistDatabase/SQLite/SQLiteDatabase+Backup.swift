@@ -52,7 +52,7 @@ extension SQLiteDatabase {
         var store = stat()
         guard stat(path, &store) == 0 else { throw PlistError(.io, "cannot read the database \(path): " + String(cString: strerror(errno))) }
         if let own = ownFile(destination, store: store) {
-            throw PlistError(.io, "the backup \(destination) would be \(own), which SQLite deletes or replays when the store is next opened; choose another --backup PATH")
+            throw PlistError(.io, "the backup \(destination) would be \(own), which SQLite deletes or replays when the store is next opened").because(.backupIsStoreFile)
         }
         // A file whose size is not the copy's is not the copy: refused before copying.
         if access(destination, F_OK) == 0, let size = try? copySize(), size != Self.fileSize(destination) {
@@ -181,4 +181,11 @@ extension SQLiteDatabase {
         }
         return total
     }
+}
+
+extension PlistError.Reason {
+    /// A backup path names the store or a file SQLite keeps beside it
+    /// (`-journal`, `-wal`, `-shm`), which it deletes or replays when the
+    /// store is next opened: ``SQLiteDatabase/backup(to:)`` needs another path.
+    public static let backupIsStoreFile = PlistError.Reason("backupIsStoreFile")
 }
