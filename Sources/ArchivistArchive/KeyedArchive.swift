@@ -30,6 +30,9 @@ public struct KeyedArchive: Sendable {
     /// True when a tree claims to be a keyed archive: its top node is a
     /// dictionary with any of `$archiver`, `$objects` or `$top` (only the top
     /// dictionary's keys are read).
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Returns: True when its top dictionary has an archive's keys.
     public static func looksLikeArchive(_ tree: PlistTree) -> Bool {
         guard tree.kind(of: tree.root) == .dictionary else { return false }
         for i in 0..<tree.count(of: tree.root) {
@@ -43,6 +46,10 @@ public struct KeyedArchive: Sendable {
 
     /// Validates a compact tree (a document's `tree`) as a keyed archive,
     /// without converting it: `$objects` stay node numbers of the tree.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Throws: `PlistError` (`archive`, or `noArchive` when the tree is no
+    ///   archive) naming what is broken.
     public init(_ tree: PlistTree) throws {
         func fail(_ message: String, keyPath: String = "") -> PlistError {
             PlistError(.archive, message, at: .archive(object: nil, keyPath: keyPath))
@@ -104,6 +111,9 @@ public struct KeyedArchive: Sendable {
 
     /// The `$classname` of an object's class, when the object is a class-bearing
     /// dictionary (validated, so present).
+    ///
+    /// - Parameter object: An index of `$objects`.
+    /// - Returns: The class's archived name, or nil.
     public func className(of object: Int) -> String? {
         storage.classOf(object).flatMap { storage.classInfo[$0]?.name.archived }
     }

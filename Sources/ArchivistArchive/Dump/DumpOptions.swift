@@ -35,6 +35,11 @@ public struct DumpOptions: Sendable {
     static let hardDepthLimit = 256
 
     /// Options as given.
+    ///
+    /// - Parameters:
+    ///   - maxDepth: Containers deeper than this are shown as `…` (nil: no limit).
+    ///   - expandNestedArchives: Decode `<data>` values that hold a property
+    ///     list or an archive.
     public init(maxDepth: Int? = nil, expandNestedArchives: Bool = true) {
         self.maxDepth = maxDepth
         self.expandNestedArchives = expandNestedArchives

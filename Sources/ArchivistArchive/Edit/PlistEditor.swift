@@ -20,6 +20,15 @@ public enum PlistEditor {
     /// back; a plain document is edited as its `PlistValue`. `create` makes
     /// missing intermediate dictionaries. Errors name the component that
     /// failed and what was there.
+    ///
+    /// - Parameters:
+    ///   - edit: What to do at the path.
+    ///   - path: Where, in plutil's dotted notation.
+    ///   - document: A document's tree.
+    ///   - create: Make missing intermediate dictionaries.
+    /// - Returns: The edited document, to write in a format.
+    /// - Throws: `PlistError` naming the component that failed; a missing key
+    ///   on the way has the reason `PlistError.Reason.missingKey`.
     public static func apply(_ edit: PlistEdit, at path: PlistKeyPath, in document: PlistTree, create: Bool = false) throws -> PlistValue {
         guard !path.components.isEmpty else {
             let root = document.value

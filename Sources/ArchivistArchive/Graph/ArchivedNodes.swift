@@ -31,6 +31,8 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     public var endIndex: Int { baseCount + appended.count }
 
     /// Node `index`: as an edit set it, or made from the archive's tree.
+    ///
+    /// - Parameter index: A valid index of the collection.
     public subscript(index: Int) -> ArchivedNode {
         get {
             if index >= 0, index < baseCount, let storage { return edited[index] ?? storage.node(index) }

@@ -18,6 +18,8 @@ public struct ObjectGraph: Sendable {
     package var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
 
     /// The graph of a validated archive.
+    ///
+    /// - Parameter archive: The validated archive.
     public init(_ archive: KeyedArchive) {
         top = archive.top
         topValues = archive.topValues
@@ -33,11 +35,17 @@ public struct ObjectGraph: Sendable {
 
     /// Validates a compact tree (a document's `tree`) as an archive and builds
     /// its graph on it, without converting the tree.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Throws: `PlistError` (`archive`) naming what is broken.
     public init(_ tree: PlistTree) throws {
         self.init(try KeyedArchive(tree))
     }
 
     /// The object at an index, when that node is an object.
+    ///
+    /// - Parameter index: A node's index.
+    /// - Returns: The object, or nil for a value or an index out of range.
     public func object(_ index: Int) -> ArchivedObject? {
         guard index >= 0, index < nodes.count, case .object(let o) = nodes[index] else { return nil }
         return o
@@ -58,6 +66,9 @@ public struct ObjectGraph: Sendable {
     }
 
     /// The indices a node refers to, in field order.
+    ///
+    /// - Parameter index: A node's index.
+    /// - Returns: The indices of the nodes its fields refer to.
     public func edges(of index: Int) -> [Int] {
         var out: [Int] = []
         if let storage = nodes.unedited(index) {
@@ -127,6 +138,9 @@ public struct ObjectGraph: Sendable {
     }
 
     /// Every class used by an object reachable or not, with how many objects use it.
+    ///
+    /// - Returns: Each class's name and chain with its number of objects, in
+    ///   order of first use.
     public func classCensus() -> [(name: ClassName, chain: [String], count: Int)] {
         var order: [String] = []
         var info: [String: (ClassName, [String], Int)] = [:]

@@ -94,6 +94,11 @@ public struct MigrationRules: Sendable, Equatable {
         /// A rule for the class `name` (mangled or readable): rename it to
         /// `renameTo` and apply `keys`, as `"classes": {"NAME": {...}}` says in
         /// a rules file.
+        ///
+        /// - Parameters:
+        ///   - name: The class's archived name, mangled or readable.
+        ///   - renameTo: The class's new name, or nil to keep it.
+        ///   - keys: The rules of its keys.
         public init(name: String, renameTo: String? = nil, keys: [KeyRule] = []) {
             self.name = name
             self.renameTo = renameTo
@@ -119,6 +124,9 @@ public struct MigrationRules: Sendable, Equatable {
         package var path: String { "classes." + MigrationRules.pathComponent(name) }
 
         /// The rule for a key, by its old or new name.
+        ///
+        /// - Parameter name: The key's archived or new name.
+        /// - Returns: The key's rule, or nil.
         public func key(_ name: String) -> KeyRule? {
             earliest(byKey[PlistKey(name)], byNewName[PlistKey(name)]).map { keys[$0] }
         }
@@ -143,6 +151,12 @@ public struct MigrationRules: Sendable, Equatable {
     public var codable: CodableRules
 
     /// Rules in code.
+    ///
+    /// - Parameters:
+    ///   - classes: The per-class rules.
+    ///   - boxPrimitives: Box every inline primitive of custom objects.
+    ///   - allowedClasses: Classes the new code allows beyond Foundation's.
+    ///   - codable: The Codable-export rules.
     public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], codable: CodableRules = CodableRules()) {
         self.classes = classes
         self.classIndex = Self.index(of: classes)
@@ -152,6 +166,9 @@ public struct MigrationRules: Sendable, Equatable {
     }
 
     /// The rule for an archived class, if any.
+    ///
+    /// - Parameter className: An archived class, under its old or new name.
+    /// - Returns: The class's rule, or nil.
     public func rule(for className: ClassName) -> ClassRule? {
         classIndex.first(matching: className).map { classes[$0] }
     }
@@ -180,11 +197,19 @@ public struct MigrationRules: Sendable, Equatable {
     package static let maxFileSize = 16 << 20
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
+    ///
+    /// - Parameter bytes: A rules file's bytes.
+    /// - Throws: `PlistError` naming the place in the file of a mistake or
+    ///   contradiction.
     public init(bytes: [UInt8]) throws {
         try self.init(value: try PropertyList.read(bytes).tree.value)
     }
 
     /// Reads rules from a tree.
+    ///
+    /// - Parameter value: A rules file's top dictionary.
+    /// - Throws: `PlistError` naming the place in the file of a mistake or
+    ///   contradiction.
     public init(value: PlistValue) throws {
         let top = try Self.dictionary(value, at: "")
         try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses", "typeKey"], at: "")

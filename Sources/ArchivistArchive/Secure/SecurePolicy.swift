@@ -22,6 +22,8 @@ public struct SecurePolicy: Sendable {
     package var rules: MigrationRules
 
     /// The policy a rules file describes.
+    ///
+    /// - Parameter rules: The rules whose allowlist and boxing settings apply.
     public init(rules: MigrationRules) {
         self.rules = rules
         self.allowedClasses = rules.allowedClasses
@@ -30,6 +32,9 @@ public struct SecurePolicy: Sendable {
 
     /// A policy from a plain allowlist: every inline primitive of a custom
     /// object must be boxed.
+    ///
+    /// - Parameter classes: The classes allowed beyond Foundation's, in
+    ///   either spelling.
     public init(allowing classes: [String]) {
         self.rules = MigrationRules(allowedClasses: classes)
         self.allowedClasses = classes
@@ -39,6 +44,11 @@ public struct SecurePolicy: Sendable {
     /// True when an object of this class (with its `$classes` chain) may be
     /// decoded: the class or a superclass is allowed, as Foundation checks it.
     /// `NSObject` allows everything only when named in the allowlist.
+    ///
+    /// - Parameters:
+    ///   - name: The object's class.
+    ///   - chain: Its class chain from `$classes`.
+    /// - Returns: True when a secure decoder given this policy decodes it.
     public func allows(_ name: ClassName, chain: [String]) -> Bool {
         if Self.foundationSecureClasses.contains(name.archived) || allowedIndex.contains(name) { return true }
         for n in chain where n != name.archived {

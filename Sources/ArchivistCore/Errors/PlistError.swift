@@ -70,6 +70,11 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An error of a kind, with a message and a location.
+    ///
+    /// - Parameters:
+    ///   - kind: The class of problem.
+    ///   - message: What went wrong, without position or file name.
+    ///   - location: Where, when known.
     public init(_ kind: Kind, _ message: String, at location: SourceLocation = .unknown) {
         self.kind = kind
         self.message = message
@@ -93,6 +98,9 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     /// for text formats and `PATH: offset N: error: MESSAGE` for binary and archives.
     /// Always one line: line breaks inside the message, like every control
     /// character, are escaped (`\n`, `\u{1b}`), as `TerminalText` writes them.
+    ///
+    /// - Parameter path: The file name the line starts with.
+    /// - Returns: The line, without a line break.
     public func formatted(path: String) -> String {
         location.formatted(path: path, severity: "error", message: message)
     }

@@ -17,6 +17,11 @@ public enum TerminalText {
     /// `text` with its control characters escaped; with `keepingLayout`, line
     /// feeds and tabs stay (for a block of lines whose names were escaped
     /// when it was made). Text without control characters is returned as it is.
+    ///
+    /// - Parameters:
+    ///   - text: The text to show.
+    ///   - keepingLayout: Keep line feeds and tabs as they are.
+    /// - Returns: The text with every other control character escaped.
     public static func escaped(_ text: String, keepingLayout: Bool = false) -> String {
         let text = showingRawBytes(text)
         var copy = text

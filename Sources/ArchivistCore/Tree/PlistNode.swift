@@ -56,12 +56,16 @@ public struct PlistNode: Sendable {
     @inlinable public var uidValue: UInt64? { tree.uid(at: index) }
 
     /// The value of `key`, when the node is a dictionary that holds it.
+    ///
+    /// - Parameter key: The key, compared by code points.
     @inlinable public subscript(key: String) -> PlistNode? {
         tree.node(forKey: key, in: index).map { PlistNode(unchecked: tree, $0) }
     }
 
     /// Element `index` of an array; `nil` when the node is not an array or
     /// has no such element.
+    ///
+    /// - Parameter index: The element's position, from 0.
     @inlinable public subscript(index: Int) -> PlistNode? {
         guard kind == .array, index >= 0, index < count else { return nil }
         return PlistNode(unchecked: tree, tree.element(index, of: self.index))
@@ -86,6 +90,8 @@ public struct PlistNode: Sendable {
         /// The number of elements; 0 when the node is not an array.
         @inlinable public var endIndex: Int { node.kind == .array ? node.count : 0 }
         /// Element `position`.
+        ///
+        /// - Parameter position: A valid index of the collection.
         @inlinable public subscript(position: Int) -> PlistNode {
             PlistNode(unchecked: node.tree, node.tree.element(position, of: node.index))
         }
@@ -101,6 +107,8 @@ public struct PlistNode: Sendable {
         /// The number of entries; 0 when the node is not a dictionary.
         @inlinable public var endIndex: Int { node.kind == .dictionary ? node.count : 0 }
         /// Entry `position`.
+        ///
+        /// - Parameter position: A valid index of the collection.
         @inlinable public subscript(position: Int) -> (key: String, value: PlistNode) {
             let entry = node.tree.entry(position, of: node.index)
             return (node.tree.string(at: entry.key) ?? "", PlistNode(unchecked: node.tree, entry.value))

@@ -47,6 +47,12 @@ extension SQLiteDatabase {
     /// folder of the path as given and of the file it resolves to) are
     /// refused: SQLite deletes or replays such a file the next time the
     /// store is opened, in whichever journal mode.
+    ///
+    /// - Parameter destination: The backup's path.
+    /// - Returns: Whether the copy was written and whether its owner was kept.
+    /// - Throws: ``BackupExists`` when another file is there; `PlistError`
+    ///   (`io`) when the copy fails or the path is one of the store's own files
+    ///   (reason `PlistError.Reason.backupIsStoreFile`).
     @discardableResult
     public func backup(to destination: String) throws -> BackupOutcome {
         var store = stat()
