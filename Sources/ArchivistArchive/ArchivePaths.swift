@@ -6,7 +6,7 @@ import ArchivistCore
 /// one ever-longer string per object. A path is one `get` and `set` take:
 /// dotted, `\.` for a dot in a key, elements of Foundation collections by
 /// their index (`root.cores.0`) and values of dictionaries by their key.
-public struct ArchivePaths: Sendable {
+package struct ArchivePaths: Sendable {
     /// How an object is first reached.
     enum Link: Sendable {
         case unreached
@@ -72,7 +72,7 @@ public struct ArchivePaths: Sendable {
     }
 
     /// The most steps a path shows; longer ones keep their start and end.
-    public static let shownSteps = 24
+    package static let shownSteps = 24
     /// The steps a cut path keeps from its start.
     static let headSteps = shownSteps / 3
 
@@ -158,15 +158,15 @@ public struct ArchivePaths: Sendable {
 
     /// The key path by which `object` is first reached from `$top`
     /// (`root.cpu_coder.cores.1`), or nil when it is unreachable. A path of
-    /// more than ``shownSteps`` steps keeps its first and last steps with `…`
+    /// more than `shownSteps` steps keeps its first and last steps with `…`
     /// between them.
-    public func path(to object: Int) -> String? {
+    package func path(to object: Int) -> String? {
         var walked = 0
         return path(to: object, walked: &walked)
     }
 
     /// `path(to:)`, adding to `walked` the links it follows: at most about
-    /// ``shownSteps`` (plus one inline step list) whatever the path's length.
+    /// `shownSteps` (plus one inline step list) whatever the path's length.
     func path(to object: Int, walked: inout Int) -> String? {
         guard kinds.indices.contains(object), isReached(object) else { return nil }
         let depth = Int(depths[object])

@@ -8,16 +8,16 @@ public struct KeyedArchive: Sendable {
     public let archiver: String
     /// "NSArchiver" for the archive a typedstream is read as (``Typedstream``
     /// marks its envelope with `$typedstream`); nil for keyed archives.
-    public let readFrom: String?
+    package let readFrom: String?
     /// `$version` (100000 for every archiver Apple ships).
     public let version: PlistInteger
     /// The `$top` entries (`root` and any others), in the order read.
     public let top: [(key: String, object: Int)]
     /// The `$top` entries that are plain values, not UIDs (a top-level
     /// `encodeBool(_:forKey:)`, `encodeInteger(_:forKey:)`), with their positions.
-    public let topValues: [TopValue]
+    package let topValues: [TopValue]
     /// Every `$top` entry, objects and plain values, in the order read.
-    public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
+    package var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
     /// `$objects`, index 0 being `$null`: each entry read from the archive's
     /// compact tree when asked for.
     public var objects: ArchiveObjects { ArchiveObjects(storage: storage) }
@@ -25,11 +25,14 @@ public struct KeyedArchive: Sendable {
     let storage: ArchiveStorage
     /// For each object, the key path by which it is first reached from `$top`
     /// (`paths.path(to: 5)` is `root.cpu_coder.cores[1]`), nil when unreachable.
-    public let paths: ArchivePaths
+    package let paths: ArchivePaths
 
     /// True when a tree claims to be a keyed archive: its top node is a
     /// dictionary with any of `$archiver`, `$objects` or `$top` (only the top
     /// dictionary's keys are read).
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Returns: True when its top dictionary has an archive's keys.
     public static func looksLikeArchive(_ tree: PlistTree) -> Bool {
         guard tree.kind(of: tree.root) == .dictionary else { return false }
         for i in 0..<tree.count(of: tree.root) {
@@ -43,6 +46,10 @@ public struct KeyedArchive: Sendable {
 
     /// Validates a compact tree (a document's `tree`) as a keyed archive,
     /// without converting it: `$objects` stay node numbers of the tree.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Throws: `PlistError` (`archive`, or `noArchive` when the tree is no
+    ///   archive) naming what is broken.
     public init(_ tree: PlistTree) throws {
         func fail(_ message: String, keyPath: String = "") -> PlistError {
             PlistError(.archive, message, at: .archive(object: nil, keyPath: keyPath))
@@ -104,6 +111,9 @@ public struct KeyedArchive: Sendable {
 
     /// The `$classname` of an object's class, when the object is a class-bearing
     /// dictionary (validated, so present).
+    ///
+    /// - Parameter object: An index of `$objects`.
+    /// - Returns: The class's archived name, or nil.
     public func className(of object: Int) -> String? {
         storage.classOf(object).flatMap { storage.classInfo[$0]?.name.archived }
     }

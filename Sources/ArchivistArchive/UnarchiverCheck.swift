@@ -10,6 +10,9 @@ import ArchivistCore
 public enum UnarchiverCheck {
     /// Every problem, in `$objects` order, each located by its object and the
     /// key path `get` takes to it.
+    ///
+    /// - Parameter archive: The validated archive.
+    /// - Returns: Each problem as a located error.
     public static func errors(in archive: KeyedArchive) -> [PlistError] {
         let graph = ObjectGraph(archive)
         // The key paths of `graph.paths()` are made only for a problem:

@@ -14,6 +14,11 @@ public struct PlistDocument: Sendable {
     public var diagnostics: [PlistDiagnostic]
 
     /// A document of a tree read from a format.
+    ///
+    /// - Parameters:
+    ///   - tree: The property list.
+    ///   - format: The format it was read from.
+    ///   - diagnostics: What the reader accepted silently, in input order.
     public init(tree: PlistTree, format: PlistFormat, diagnostics: [PlistDiagnostic] = []) {
         self.tree = tree
         self.format = format
@@ -27,6 +32,8 @@ public struct ReadOptions: Sendable, Equatable {
     public var limits: Limits
 
     /// Options with the given limits (the defaults unless said).
+    ///
+    /// - Parameter limits: The resource bounds every reader applies.
     public init(limits: Limits = .default) {
         self.limits = limits
     }
@@ -44,6 +51,11 @@ public struct WriteOptions: Sendable, Equatable {
     public var jsonEncoderStyle: Bool
 
     /// Options as given (Foundation's conventions by default).
+    ///
+    /// - Parameters:
+    ///   - keepKeyOrder: XML and OpenStep: keys in the order read, not sorted.
+    ///   - pretty: JSON: indented output.
+    ///   - jsonEncoderStyle: JSON: as `JSONEncoder` writes it.
     public init(keepKeyOrder: Bool = false, pretty: Bool = false, jsonEncoderStyle: Bool = false) {
         self.keepKeyOrder = keepKeyOrder
         self.pretty = pretty

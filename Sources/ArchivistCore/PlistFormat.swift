@@ -11,6 +11,8 @@ public enum PlistFormat: String, Sendable, CaseIterable, CustomStringConvertible
 
     /// The format for a name as users type it: `xml`, `xml1`, `binary`, `binary1`,
     /// `bplist`, `json`, `openstep`, `ascii`, `ascii1`.
+    ///
+    /// - Parameter name: The name, in any case; nil for an unknown name.
     public init?(name: String) {
         switch name.lowercased() {
         case "xml", "xml1": self = .xml

@@ -3,11 +3,26 @@
 /// and the diagnostics), and write a `PlistTree` or a `PlistValue` in any format.
 public enum PropertyList {
     /// Reads `bytes`, detecting the format from the content.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole input (a file's or a blob's bytes).
+    ///   - options: Limits on what the input may make the reader do.
+    /// - Returns: The tree, the format detected and the reader's diagnostics.
+    /// - Throws: ``PlistError``, located, when the input is not a property list
+    ///   or breaks a limit.
     public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try bytes.withUnsafeBytes { try read($0, options: options) }
     }
 
     /// Reads a buffer, detecting the format from the content.
+    ///
+    /// - Parameters:
+    ///   - buffer: The whole input, valid for the call only (the tree copies
+    ///     what it keeps).
+    ///   - options: Limits on what the input may make the reader do.
+    /// - Returns: The tree, the format detected and the reader's diagnostics.
+    /// - Throws: ``PlistError``, located, when the input is not a property list
+    ///   or breaks a limit.
     public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try readDetecting(buffer, options: options)
     }
@@ -81,6 +96,14 @@ public enum PropertyList {
     }
 
     /// Reads a buffer as the given format.
+    ///
+    /// - Parameters:
+    ///   - buffer: The whole input, valid for the call only.
+    ///   - format: The format to read it as; nothing is detected.
+    ///   - options: Limits on what the input may make the reader do.
+    /// - Returns: The tree, `format` and the reader's diagnostics.
+    /// - Throws: ``PlistError``, located, when the input is not valid in
+    ///   `format` or breaks a limit.
     public static func read(_ buffer: UnsafeRawBufferPointer, as format: PlistFormat, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         switch format {
         case .binary: return try BinaryPlistReader.read(buffer, options: options)
@@ -93,12 +116,28 @@ public enum PropertyList {
     /// Writes a value built or edited in code in a format: the one place a
     /// `PlistValue` becomes bytes (it is made a ``PlistTree`` first, which
     /// every writer reads).
+    ///
+    /// - Parameters:
+    ///   - value: The property list.
+    ///   - format: The format to write.
+    ///   - options: Key order and JSON style.
+    /// - Returns: The bytes of the file.
+    /// - Throws: ``PlistError`` (`notRepresentable`) naming the first value the
+    ///   format cannot hold (a date in OpenStep, NaN in JSON...).
     public static func write(_ value: PlistValue, as format: PlistFormat, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         try write(PlistTree(value, limits: .writing), as: format, options: options)
     }
 
     /// Writes a compact tree in a format, as the same property list's value
     /// would be written.
+    ///
+    /// - Parameters:
+    ///   - tree: The property list.
+    ///   - format: The format to write.
+    ///   - options: Key order and JSON style.
+    /// - Returns: The bytes of the file.
+    /// - Throws: ``PlistError`` (`notRepresentable`) naming the first value the
+    ///   format cannot hold.
     public static func write(_ tree: PlistTree, as format: PlistFormat, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         switch format {
         case .binary: return try BinaryPlistWriter.write(tree, options: options)

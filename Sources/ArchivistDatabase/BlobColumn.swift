@@ -10,6 +10,10 @@ public struct BlobColumn: Sendable, Equatable {
     public var column: String
 
     /// A column of a table.
+    ///
+    /// - Parameters:
+    ///   - table: The table's name.
+    ///   - column: The column's name.
     public init(table: String, column: String) {
         self.table = table
         self.column = column
@@ -20,6 +24,9 @@ public struct BlobColumn: Sendable, Equatable {
 
     /// Fails when the table or the column does not exist, or when the column
     /// holds no blob; the error names it and lists the columns that do hold blobs.
+    ///
+    /// - Parameter db: The open database.
+    /// - Throws: `PlistError` (`io`) saying what is missing.
     public func check(in db: SQLiteDatabase) throws {
         let tables = try db.tables()
         guard tables.contains(table) else {
@@ -44,6 +51,10 @@ public struct BlobColumn: Sendable, Equatable {
     }
 
     /// Every column of every table that holds at least one blob, in table and column order.
+    ///
+    /// - Parameter db: The open database.
+    /// - Returns: The columns.
+    /// - Throws: `PlistError` (`io`) when SQLite fails.
     public static func blobColumns(in db: SQLiteDatabase) throws -> [BlobColumn] {
         var found: [BlobColumn] = []
         for table in try db.tables() {
@@ -67,6 +78,12 @@ public struct BlobColumn: Sendable, Equatable {
     /// error when it has none). Fails first as `check` does, and for a
     /// table whose rows have no row id (`WITHOUT ROWID`). Rows are always
     /// addressed by their row id, also when a column is named `rowid`.
+    ///
+    /// - Parameters:
+    ///   - db: The open database.
+    ///   - row: One row's id, or nil for every row.
+    ///   - body: Called with each row's id and blob.
+    /// - Throws: `PlistError` (`io`) as described, and what `body` throws.
     public func forEachBlob(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, [UInt8]) throws -> Void) throws {
         if let row {
             let value = try value(row: row, in: db)
@@ -86,6 +103,12 @@ public struct BlobColumn: Sendable, Equatable {
     /// integers, reals), so that no row goes uncounted. Fails first as
     /// `check` does, and for a table whose rows have no row id. With `row`,
     /// only that row's value (an error when it holds NULL or does not exist).
+    ///
+    /// - Parameters:
+    ///   - db: The open database.
+    ///   - row: One row's id, or nil for every row.
+    ///   - body: Called with each row's id and value.
+    /// - Throws: `PlistError` (`io`) as described, and what `body` throws.
     public func forEachValue(in db: SQLiteDatabase, row: Int64? = nil, _ body: (Int64, StoredValue) throws -> Void) throws {
         if let row {
             guard let value = try value(row: row, in: db) else { throw PlistError(.io, Self.notABlobMessage(row: row, of: label, holding: nil)) }
@@ -111,7 +134,7 @@ public struct BlobColumn: Sendable, Equatable {
 
     /// One row's value, nil when it holds NULL; throws when the table has no
     /// such row, and first as `check` does.
-    public func value(row: Int64, in db: SQLiteDatabase) throws -> StoredValue? {
+    package func value(row: Int64, in db: SQLiteDatabase) throws -> StoredValue? {
         try check(in: db)
         let s = try db.prepare("SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE \(try db.rowID(of: table)) = ?")
         try s.bind(1, int: row)
@@ -122,7 +145,7 @@ public struct BlobColumn: Sendable, Equatable {
     /// The bytes of one row's blob, or nil when the row holds NULL or a value
     /// that is not a blob; throws when the table has no such row, and first
     /// as `check` does.
-    public func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
+    package func blob(row: Int64, in db: SQLiteDatabase) throws -> [UInt8]? {
         try rowBlob(row, in: db)
     }
 
@@ -161,6 +184,10 @@ public struct BlobColumnSummary: Sendable, Equatable {
 
     /// Every column of every table with at least one blob that reads as a
     /// property list or a typedstream, in table and column order.
+    ///
+    /// - Parameter db: The open database.
+    /// - Returns: A summary of each such column.
+    /// - Throws: `PlistError` (`io`) when SQLite fails.
     public static func scan(_ db: SQLiteDatabase) throws -> [BlobColumnSummary] {
         var found: [BlobColumnSummary] = []
         for table in try db.tables() {

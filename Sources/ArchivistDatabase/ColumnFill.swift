@@ -31,9 +31,13 @@ public struct ColumnFill {
     /// there before (Codable JSON, for `convert --into-column`), which a
     /// run may replace; other data is never overwritten. By default nothing
     /// but the value the run writes is accepted.
-    public var mayReplace: @Sendable ([UInt8]) -> Bool = { _ in false }
+    package var mayReplace: @Sendable ([UInt8]) -> Bool = { _ in false }
 
     /// A fill of `target` from the blobs of `source`.
+    ///
+    /// - Parameters:
+    ///   - source: The column whose blobs the values are made from.
+    ///   - target: The column of the same table to write them to.
     public init(source: BlobColumn, target: String) {
         self.source = source
         self.target = target
@@ -41,6 +45,9 @@ public struct ColumnFill {
 
     /// Fails as `BlobColumn.check` does, when the target is the source column,
     /// and when the target exists and holds anything but blobs and NULLs.
+    ///
+    /// - Parameter db: The open database.
+    /// - Throws: `PlistError` saying what is wrong.
     public func check(in db: SQLiteDatabase) throws {
         try source.check(in: db)
         guard target != source.column else {
@@ -71,6 +78,15 @@ public struct ColumnFill {
     /// with `RAISE(IGNORE)`, or refused it). Throws `StoreMigration.Failure`
     /// for the first failing row when not `keepGoing`; the database is then
     /// as it was.
+    ///
+    /// - Parameters:
+    ///   - db: The open database.
+    ///   - beforeWriting: Called in the transaction before the first write,
+    ///     only when the run adds the column or changes a row.
+    ///   - transform: Makes a row's value from its blob.
+    /// - Returns: The rows written, unchanged and failed.
+    /// - Throws: ``StoreMigration/Failure`` for the first failing row when not
+    ///   `keepGoing`; `PlistError` when the database or the columns are wrong.
     public func run(on db: SQLiteDatabase, beforeWriting: () throws -> Void = {}, _ transform: ([UInt8]) throws -> [UInt8]) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: true) {

@@ -2,36 +2,36 @@ import ArchivistCore
 
 /// Which rows of a blob column the read commands take, and what labels them
 /// beside the rowid: `--where COLUMN=VALUE`, `--label-column NAME`.
-public struct RowSelection: Sendable, Equatable {
+package struct RowSelection: Sendable, Equatable {
     /// A column whose value labels each row (an iOS backup's `relativePath`).
-    public var labelColumn: String?
+    package var labelColumn: String?
     /// Only rows whose `filter.column` equals `filter.value` (bound as a
     /// parameter, compared with the column's affinity as SQLite compares).
-    public var filter: (column: String, value: String)?
+    package var filter: (column: String, value: String)?
 
     /// A selection of every row, unlabelled unless `labelColumn` is given.
-    public init(labelColumn: String? = nil, filter: (column: String, value: String)? = nil) {
+    package init(labelColumn: String? = nil, filter: (column: String, value: String)? = nil) {
         self.labelColumn = labelColumn
         self.filter = filter
     }
 
     /// The same label column and filter.
-    public static func == (lhs: RowSelection, rhs: RowSelection) -> Bool {
+    package static func == (lhs: RowSelection, rhs: RowSelection) -> Bool {
         lhs.labelColumn == rhs.labelColumn && lhs.filter?.column == rhs.filter?.column && lhs.filter?.value == rhs.filter?.value
     }
 }
 
 /// One row a ``RowSelection`` took.
-public struct SelectedRow: Sendable, Equatable {
+package struct SelectedRow: Sendable, Equatable {
     /// Its row id.
-    public var rowid: Int64
+    package var rowid: Int64
     /// The blob column's value; nil for NULL.
-    public var value: StoredValue?
+    package var value: StoredValue?
     /// The label column's value; nil for NULL or without a label column.
-    public var label: StoredValue?
+    package var label: StoredValue?
 
     /// A row as read.
-    public init(rowid: Int64, value: StoredValue?, label: StoredValue?) {
+    package init(rowid: Int64, value: StoredValue?, label: StoredValue?) {
         self.rowid = rowid
         self.value = value
         self.label = label
@@ -43,7 +43,7 @@ extension BlobColumn {
     /// (NULLs of the blob column included, as nil), or with `row` only.
     /// Fails as ``check(in:)`` does, and when a column the selection names
     /// does not exist (names are quoted, never SQL; the value is bound).
-    public func forEachRow(in db: SQLiteDatabase, row: Int64? = nil, selection: RowSelection, _ body: (SelectedRow) throws -> Void) throws {
+    package func forEachRow(in db: SQLiteDatabase, row: Int64? = nil, selection: RowSelection, _ body: (SelectedRow) throws -> Void) throws {
         try check(in: db)
         let columns = try db.columns(of: table).map(\.name)
         for name in [selection.labelColumn, selection.filter?.column].compactMap({ $0 }) where !columns.contains(where: { PlistKeys.same($0, name) }) {

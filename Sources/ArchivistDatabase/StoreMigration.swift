@@ -47,6 +47,10 @@ public struct StoreMigration {
     public var dryRun = false
 
     /// A migration of a column.
+    ///
+    /// - Parameters:
+    ///   - column: The column whose archives are migrated.
+    ///   - migrator: The migration each row's archive goes through.
     public init(column: BlobColumn, migrator: Migrator) {
         self.column = column
         self.migrator = migrator
@@ -76,6 +80,17 @@ public struct StoreMigration {
     /// with `RAISE(IGNORE)`, or refused it) is a failure too, never counted
     /// as migrated. Throws `Failure` for the first failing row when not
     /// `keepGoing`; the database is then as it was.
+    ///
+    /// - Parameters:
+    ///   - db: The open database.
+    ///   - prepare: Called in the transaction, with the write lock held, before
+    ///     any row is read.
+    ///   - beforeWriting: Called once every row is migrated and before the
+    ///     first is written, only when some row changes.
+    /// - Returns: The rows migrated (with their reports), unchanged and failed.
+    /// - Throws: ``Failure`` for the first failing row when not `keepGoing`;
+    ///   `PlistError` when the database or the column is wrong; what
+    ///   `prepare` and `beforeWriting` throw.
     public func run(on db: SQLiteDatabase, prepare: () throws -> Void = {}, beforeWriting: () throws -> Void = {}) throws -> Outcome {
         var outcome = Outcome()
         try db.transaction(write: !dryRun) {

@@ -20,7 +20,7 @@ public enum StoredValue: Sendable, Equatable {
     }
 
     /// SQLite's name of the value's type, as `typeof()` gives it: blob, text, integer, real.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .blob: return "blob"
         case .text: return "text"

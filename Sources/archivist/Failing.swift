@@ -9,7 +9,7 @@ func failing<T>(at path: String?, cleanup: () -> Void = {}, _ body: () throws ->
     do {
         return try body()
     } catch let error as PlistError {
-        Console.error(path.map { error.hinted(path: $0) } ?? "error: " + PlistError.oneLine(error.message))
+        Console.error(path.map { error.hinted(path: $0) } ?? "error: " + PlistError.oneLine(error.commandMessage))
         cleanup()
         throw ExitCode.failure
     }

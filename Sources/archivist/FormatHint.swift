@@ -1,5 +1,7 @@
+import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistDatabase
 
 /// What a command says about a file that is not a property list: its kind,
 /// as `FormatSniffer` names it, and where Archivist has a way to read it,
@@ -43,11 +45,56 @@ enum FormatHint {
 }
 
 extension PlistError {
-    /// `formatted(path:)`, with the command to use when the file is of a kind
-    /// Archivist reads another way (see `FormatHint`).
+    /// `formatted(path:)`, with the option that helps (`commandMessage`) and
+    /// the command to use when the file is of a kind Archivist reads another
+    /// way (see `FormatHint`).
     func hinted(path: String) -> String {
         var error = self
-        error.message = FormatHint.adding(to: message, path: path)
+        error.message = FormatHint.adding(to: commandMessage, path: path)
         return error.formatted(path: path)
     }
+
+    /// `formatted(path:)` with the option that helps (`commandMessage`).
+    func commandFormatted(path: String) -> String {
+        var error = self
+        error.message = commandMessage
+        return error.formatted(path: path)
+    }
+
+    /// `message` with the command's words for its `reason`: the option that
+    /// helps, or the one whose scope the input is outside of. The libraries'
+    /// messages name no option (a library has none); this is the one place
+    /// the command adds them.
+    var commandMessage: String {
+        guard let reason, let hint = Self.optionHints[reason] else { return message }
+        switch hint {
+        case .after(let text):
+            return message + text
+        case .insideParentheses(let text):
+            guard message.hasSuffix(")") else { return message + text }
+            return message.dropLast() + text + ")"
+        }
+    }
+
+    /// Where a reason's words go: after the message, or inside its closing
+    /// parenthesis.
+    private enum OptionHint {
+        case after(String)
+        case insideParentheses(String)
+    }
+
+    /// Each reason the libraries give, in the command's options.
+    private static let optionHints: [Reason: OptionHint] = [
+        .missingKey: .insideParentheses("; --create makes missing dictionaries"),
+        .referenceCycle: .after(" (--cycles omit leaves such references out)"),
+        .archiveAtTop: .after(" (convert --to codable-json writes this archive's JSON)"),
+        .selfContainingStruct: .after("; --upgrade --codable converts structs that do not"),
+        .codableUpgradeOfSubclass: .after("; --upgrade --codable converts classes without them"),
+        .codableUpgradeOfUnwrappedClass: .after("; --upgrade --codable converts classes into structs of their own"),
+        .upgradeOfSubclass: .after("; --upgrade converts classes without them"),
+        .transformerOfCodableUpgrade: .after("; --codable upgrades to Codable data"),
+        .rootsOfSeveralClasses: .after("; --upgrade --codable upgrades archives whose roots are of one class"),
+        .rootNotOfTheApp: .after("; --upgrade upgrades archives whose root is one of the app's classes"),
+        .backupIsStoreFile: .after("; choose another --backup PATH"),
+    ]
 }

@@ -19,7 +19,7 @@ extension Bookmark {
     /// The bookmark as a dictionary for the dumpers: the first table's entries
     /// by name (`path` as one absolute path when it holds path components),
     /// dates as dates, UUIDs as text; any further table under `toc ID`.
-    public var value: PlistValue {
+    package var value: PlistValue {
         var pairs: [(String, PlistValue)] = []
         for (n, table) in tables.enumerated() {
             let entries = table.entries.map { entry -> (String, PlistValue) in

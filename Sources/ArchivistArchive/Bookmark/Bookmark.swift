@@ -15,9 +15,9 @@ import ArchivistCore
 /// limit and a budget proportional to the input: truncated data, offsets out
 /// of range, cyclic offsets and counts larger than the input are refused
 /// (nil), never followed.
-public struct Bookmark: Sendable, Equatable {
+package struct Bookmark: Sendable, Equatable {
     /// One typed item of a bookmark.
-    public indirect enum Item: Sendable, Equatable {
+    package indirect enum Item: Sendable, Equatable {
         /// A UTF-8 string (bytes that are not UTF-8 are shown replaced).
         case string(String)
         /// Raw bytes.
@@ -47,15 +47,15 @@ public struct Bookmark: Sendable, Equatable {
     }
 
     /// One entry of a bookmark dictionary.
-    public struct Pair: Sendable, Equatable {
+    package struct Pair: Sendable, Equatable {
         /// The entry's key.
-        public var key: Item
+        package var key: Item
         /// The entry's value.
-        public var value: Item
+        package var value: Item
     }
 
     /// The key of a table-of-contents entry.
-    public enum Key: Sendable, Equatable, Hashable {
+    package enum Key: Sendable, Equatable, Hashable {
         /// A numeric key such as `0x1004` (path components).
         case code(UInt32)
         /// A key stored as a string item.
@@ -63,26 +63,26 @@ public struct Bookmark: Sendable, Equatable {
     }
 
     /// One entry of a table of contents.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The entry's key.
-        public var key: Key
+        package var key: Key
         /// The entry's item.
-        public var item: Item
+        package var item: Item
     }
 
     /// One table of contents: its identifier and entries in stored order.
-    public struct Table: Sendable, Equatable {
+    package struct Table: Sendable, Equatable {
         /// The table's identifier (1 for the first table bookmarks hold).
-        public var id: UInt32
+        package var id: UInt32
         /// The table's entries.
-        public var entries: [Entry]
+        package var entries: [Entry]
     }
 
     /// The tables of contents, in the order they are chained.
-    public var tables: [Table]
+    package var tables: [Table]
 
     /// The item of the first table that has `key`.
-    public subscript(key: Key) -> Item? {
+    package subscript(key: Key) -> Item? {
         for table in tables {
             if let entry = table.entries.first(where: { $0.key == key }) { return entry.item }
         }
@@ -91,7 +91,7 @@ public struct Bookmark: Sendable, Equatable {
 
     /// The bookmark that `bytes` hold, or nil when they do not start with
     /// `book`, their size does not match, or any item is malformed.
-    public static func decode(_ bytes: [UInt8]) -> Bookmark? {
+    package static func decode(_ bytes: [UInt8]) -> Bookmark? {
         var reader = BookmarkReader(bytes)
         return try? reader.read()
     }

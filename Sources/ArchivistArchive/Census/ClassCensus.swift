@@ -1,27 +1,27 @@
 /// The classes of one or more archives: counts, chains, which are Foundation's.
-public struct ClassCensus: Sendable {
+package struct ClassCensus: Sendable {
     /// One class.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// Archived and readable name.
-        public var name: ClassName
+        package var name: ClassName
         /// The `$classes` chain.
-        public var chain: [String]
+        package var chain: [String]
         /// Objects of this class, over all archives counted.
-        public var count: Int
+        package var count: Int
         /// True for Foundation's classes (secure by themselves).
-        public var isFoundation: Bool
+        package var isFoundation: Bool
     }
 
     /// The classes, in the order first met.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     /// Each class's index in `entries`, by archived name.
     private var index: [String: Int] = [:]
 
     /// An empty census.
-    public init() {}
+    package init() {}
 
     /// Adds an archive's classes.
-    public mutating func add(_ graph: ObjectGraph) {
+    package mutating func add(_ graph: ObjectGraph) {
         for (name, chain, count) in graph.classCensus() {
             if let i = index[name.archived] {
                 entries[i].count += count
@@ -34,7 +34,7 @@ public struct ClassCensus: Sendable {
 
     /// The `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)` call a developer
     /// needs for these classes.
-    public var swiftAllowlist: String {
+    package var swiftAllowlist: String {
         "try NSKeyedUnarchiver.unarchivedObject(ofClasses: \(swiftClassList), from: data)"
     }
 
@@ -43,7 +43,7 @@ public struct ClassCensus: Sendable {
     /// of their own module names them (`ClassName.swiftType`), every class an
     /// archive holds once. Names that are no Swift type (`unnamedInSwift`) are
     /// left out.
-    public var swiftClassList: String {
+    package var swiftClassList: String {
         var seen: Set<String> = []
         let names = entries.compactMap { e -> String? in
             let type = Self.swiftType(of: e)
@@ -55,7 +55,7 @@ public struct ClassCensus: Sendable {
 
     /// The classes whose names are no Swift type name (an archive can name a
     /// class anything), which `swiftClassList` leaves out.
-    public var unnamedInSwift: [ClassName] {
+    package var unnamedInSwift: [ClassName] {
         entries.filter { !SwiftNames.isTypeExpression(Self.swiftType(of: $0)) }.map(\.name)
     }
 
@@ -65,7 +65,7 @@ public struct ClassCensus: Sendable {
 }
 
 /// Foundation's classes that archives hold.
-public enum FoundationClasses {
+package enum FoundationClasses {
     static let names: Set<String> = [
         "NSObject", "NSString", "NSMutableString", "NSNumber", "NSValue", "NSArray", "NSMutableArray", "NSDictionary",
         "NSMutableDictionary", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet", "NSMutableOrderedSet", "NSData",
@@ -78,7 +78,7 @@ public enum FoundationClasses {
 
     /// True when a class name is one of Foundation's (or a Foundation private
     /// subclass such as `NSSimpleRegularExpressionCheckingResult` or `NSUnitLength`).
-    public static func isFoundation(_ name: String) -> Bool {
+    package static func isFoundation(_ name: String) -> Bool {
         if names.contains(name) { return true }
         return name.hasPrefix("NS") && (name.hasSuffix("CheckingResult") || name.hasPrefix("NSUnit") || name.hasPrefix("__NS"))
     }

@@ -8,12 +8,17 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
     public let readable: String
 
     /// A class name as archived.
+    ///
+    /// - Parameter archived: The name as `$classname` holds it, mangled or not.
     public init(archived: String) {
         self.archived = archived
         self.readable = SwiftDemangler.demangle(archived) ?? archived
     }
 
     /// True when `name` is this class in either spelling.
+    ///
+    /// - Parameter name: A class name, mangled or readable.
+    /// - Returns: True when it names this class.
     public func matches(_ name: String) -> Bool {
         name == archived || name == readable || SwiftDemangler.demangle(name) == readable
     }

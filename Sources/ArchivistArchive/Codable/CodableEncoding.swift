@@ -22,6 +22,13 @@ public enum CodableEncoding: Sendable, Equatable {
     /// strategy (JSON only: property lists hold dates) and the cycle policy.
     /// Throws when the root cannot be expressed as Codable data: a cycle, a
     /// class the rules do not map, a value the format cannot hold.
+    ///
+    /// - Parameters:
+    ///   - graph: The archive's object graph.
+    ///   - rules: The renames, removals and Codable rules to apply.
+    ///   - options: The date strategy and the cycle policy.
+    /// - Returns: The encoded bytes.
+    /// - Throws: `PlistError` when the root cannot be expressed as Codable data.
     public func encode(archive graph: ObjectGraph, rules: MigrationRules, options: CodableOptions = CodableOptions()) throws -> [UInt8] {
         var options = options
         options.requireClassRules = true

@@ -25,6 +25,14 @@ public enum CodableExport {
     /// The Codable-shaped value of a keyed archive or a plain property list,
     /// as a reader built it (`document.tree`): an archive's graph is built on
     /// the tree.
+    ///
+    /// - Parameters:
+    ///   - tree: A document's tree: an archive, or a plain property list.
+    ///   - rules: The renames, removals and Codable rules to apply.
+    ///   - options: Dates, cycles and limits.
+    /// - Returns: The plain value `JSONEncoder` would have encoded.
+    /// - Throws: `PlistError`: a broken archive, a cycle (reason
+    ///   `PlistError.Reason.referenceCycle`), a limit.
     public static func value(_ tree: PlistTree, rules: MigrationRules = MigrationRules(),
                              options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var budget = options.maxValues
@@ -32,6 +40,14 @@ public enum CodableExport {
     }
 
     /// The Codable-shaped value of one node of an object graph.
+    ///
+    /// - Parameters:
+    ///   - graph: The object graph.
+    ///   - node: The node's index in `graph.nodes`.
+    ///   - rules: The renames, removals and Codable rules to apply.
+    ///   - options: Dates, cycles and limits.
+    /// - Returns: The plain value of the node.
+    /// - Throws: `PlistError`: a cycle, a limit, a class the rules must name.
     public static func value(_ graph: ObjectGraph, node: Int, rules: MigrationRules = MigrationRules(),
                             options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
@@ -41,6 +57,13 @@ public enum CodableExport {
 
     /// The Codable-shaped value of an object graph's root (`$top.root`, or
     /// every `$top` entry as an object when there is no `root`).
+    ///
+    /// - Parameters:
+    ///   - graph: The object graph.
+    ///   - rules: The renames, removals and Codable rules to apply.
+    ///   - options: Dates, cycles and limits.
+    /// - Returns: The plain value of the root.
+    /// - Throws: `PlistError`: a cycle, a limit, a class the rules must name.
     public static func value(_ graph: ObjectGraph, rules: MigrationRules = MigrationRules(),
                             options: CodableOptions = CodableOptions()) throws -> PlistValue {
         var exporter = CodableExporter(graph: graph, rules: rules, options: options, budget: options.maxValues, nesting: 0)
@@ -161,8 +184,8 @@ struct CodableExporter {
         case .object(let o):
             if let earlier = entered[index] {
                 if options.cycles == .omit { return nil }
-                throw PlistError(.cycle, "\(path) refers back to \(earlier), a cycle JSON cannot hold (--cycles omit leaves such references out)",
-                                 at: .archive(object: index, keyPath: path))
+                throw PlistError(.cycle, "\(path) refers back to \(earlier), a cycle JSON cannot hold",
+                                 at: .archive(object: index, keyPath: path)).because(.referenceCycle)
             }
             try count(path)
             entered[index] = path

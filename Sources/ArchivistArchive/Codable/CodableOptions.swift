@@ -46,6 +46,14 @@ public struct CodableOptions: Sendable, Equatable {
     public var requireClassRules: Bool
 
     /// Options; the defaults write what `JSONEncoder()` writes.
+    ///
+    /// - Parameters:
+    ///   - dates: How dates are written.
+    ///   - cycles: What a reference back into its own container becomes.
+    ///   - nativeLeaves: Keep dates and data as themselves (for a decoder).
+    ///   - maxValues: The most values the export may make.
+    ///   - maxDepth: The deepest the export may nest.
+    ///   - requireClassRules: Refuse custom classes the rules do not name.
     public init(dates: DateStrategy = .deferred, cycles: CyclePolicy = .error, nativeLeaves: Bool = false,
                 maxValues: Int = 10_000_000, maxDepth: Int = 512, requireClassRules: Bool = false) {
         self.dates = dates

@@ -128,12 +128,21 @@ public struct CodableSchema: Sendable {
     public private(set) var rootType: FieldType?
 
     /// A schema of no input yet; `add(_:label:)` merges inputs into it.
+    ///
+    /// - Parameter rules: The renames, removals and Codable rules the inputs
+    ///   are read with.
     public init(rules: MigrationRules = MigrationRules()) {
         inference = SchemaInference(rules: rules)
     }
 
     /// Infers the structs of a keyed archive (or of archives nested in a plain
     /// property list's data values), or of a plain property list's dictionaries.
+    ///
+    /// - Parameters:
+    ///   - tree: A document's tree.
+    ///   - rules: The renames, removals and Codable rules to apply.
+    /// - Throws: `PlistError` when the input holds no archive or dictionary,
+    ///   or an archive is broken.
     public init(_ tree: PlistTree, rules: MigrationRules = MigrationRules()) throws {
         self.init(rules: rules)
         try add(tree, label: "")
@@ -144,6 +153,12 @@ public struct CodableSchema: Sendable {
     /// types keeps where each was seen (`conflicts`). `label` names the input
     /// in those places. When the input cannot be read, the schema is left as
     /// it was.
+    ///
+    /// - Parameters:
+    ///   - tree: A document's tree.
+    ///   - label: The input's name, as conflicts name it.
+    /// - Throws: `PlistError` when the input cannot be read; the schema is
+    ///   then unchanged.
     public mutating func add(_ tree: PlistTree, label: String) throws {
         var next = inference
         next.label = label
@@ -172,6 +187,10 @@ public struct CodableSchema: Sendable {
     /// renamed, the renamed ones marked with their archived key. A struct
     /// that contains itself (directly or through other structs, not through
     /// an array or a dictionary) is declared a `final class`, which can.
+    ///
+    /// - Parameter codingKeysForRenames: Also write `CodingKeys` for the keys
+    ///   rules renamed.
+    /// - Returns: The Swift source of the declarations.
     public func swift(codingKeysForRenames: Bool) -> String {
         let decls = types
         let recursive = Self.recursiveTypes(decls)

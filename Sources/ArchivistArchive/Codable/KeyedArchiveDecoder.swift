@@ -21,22 +21,47 @@ public struct KeyedArchiveDecoder: Sendable {
     public var cycles: CodableOptions.CyclePolicy
 
     /// A decoder with rules.
+    ///
+    /// - Parameters:
+    ///   - rules: The renames, removals and Codable rules to apply.
+    ///   - cycles: What a reference back into its own container becomes.
     public init(rules: MigrationRules = MigrationRules(), cycles: CodableOptions.CyclePolicy = .error) {
         self.rules = rules
         self.cycles = cycles
     }
 
     /// Decodes an archive's bytes (binary, XML or any supported format).
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode the root object as.
+    ///   - bytes: The archive's bytes.
+    /// - Returns: The decoded value.
+    /// - Throws: `PlistError` when the bytes are no readable archive; a
+    ///   `DecodingError` with the coding path when the value does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try decode(type, from: try PropertyList.read(bytes).tree)
     }
 
     /// Decodes an archive's bytes.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode the root object as.
+    ///   - data: The archive's bytes.
+    /// - Returns: The decoded value.
+    /// - Throws: `PlistError` when the bytes are no readable archive; a
+    ///   `DecodingError` with the coding path when the value does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try decode(type, from: [UInt8](data))
     }
 
     /// Decodes an archive (or a plain property list) as a reader built it.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode the root object as.
+    ///   - tree: A document's tree.
+    /// - Returns: The decoded value.
+    /// - Throws: `PlistError` when the tree is no readable archive; a
+    ///   `DecodingError` with the coding path when the value does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from tree: PlistTree) throws -> T {
         let exported = try CodableExport.value(tree, rules: rules, options: CodableOptions(cycles: cycles, nativeLeaves: true))
         return try TreeDecoder(exported, codingPath: []).decodeValue(type)

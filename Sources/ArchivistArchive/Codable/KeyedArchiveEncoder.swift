@@ -34,6 +34,11 @@ public struct KeyedArchiveEncoder: Sendable {
 
     /// The archive tree of a value, as ``GraphWriter`` builds it (read it
     /// with ``ObjectGraph``, write it with `PropertyList.write`).
+    ///
+    /// - Parameter value: The value to archive as the root object.
+    /// - Returns: The archive's tree.
+    /// - Throws: The value's own encoding errors, and `EncodingError` for what
+    ///   an archive cannot hold.
     public func encode<T: Encodable>(_ value: T) throws -> PlistTree {
         let root = EncodedNode()
         try ArchiveEncodingCore.encode(value, into: root, codingPath: [])
@@ -43,6 +48,13 @@ public struct KeyedArchiveEncoder: Sendable {
     }
 
     /// The archive of a value as bytes in a format (binary by default, as Foundation writes).
+    ///
+    /// - Parameters:
+    ///   - value: The value to archive as the root object.
+    ///   - format: The property-list format to write.
+    /// - Returns: The archive's bytes.
+    /// - Throws: The value's own encoding errors, `EncodingError` for what an
+    ///   archive cannot hold, `PlistError` for what `format` cannot hold.
     public func encode<T: Encodable>(_ value: T, as format: PlistFormat = .binary) throws -> [UInt8] {
         try PropertyList.write(try encode(value), as: format)
     }

@@ -6,7 +6,7 @@ import ArchivistCore
 /// not Swift-style, the struct a wrapper class stands for, `unwrap` for wrappers
 /// of a single data or object field, and `typeKey` when arrays mix classes.
 /// Nothing that would change nothing (a key renamed to itself) is proposed.
-public struct RulesSuggestion: Sendable {
+package struct RulesSuggestion: Sendable {
     private struct ClassInfo {
         var name: ClassName
         var keys: [String] = []
@@ -18,12 +18,12 @@ public struct RulesSuggestion: Sendable {
     private var mixedArrays = false
 
     /// An empty suggestion.
-    public init() {}
+    package init() {}
 
     /// Adds the keyed archives of a tree: the tree itself, and those its
     /// `<data>` values hold, followed 8 levels deep as every command follows
     /// them.
-    public mutating func add(_ tree: PlistTree) {
+    package mutating func add(_ tree: PlistTree) {
         try? NestedArchiveWalk.archives(in: tree, broken: .skip) { archive in
             if archive.kind != .typedstream { add(archive.graph) }
         }
@@ -76,7 +76,7 @@ public struct RulesSuggestion: Sendable {
     }
 
     /// The suggested rules as pretty JSON, in the order classes were met.
-    public func rulesJSON() throws -> String {
+    package func rulesJSON() throws -> String {
         var classRules = PlistDictionary()
         for info in classes {
             var rule = PlistDictionary()

@@ -17,7 +17,7 @@ struct CodableUpgradeRenderer {
         structs = Dictionary(schema.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let recursive = CodableSchema.recursiveTypes(schema.types)
         if let name = recursive.first {
-            throw PlistError(.unsupported, "struct \(PlistValue.quoted(name)) contains itself; --upgrade --codable converts structs that do not")
+            throw PlistError(.unsupported, "struct \(PlistValue.quoted(name)) contains itself").because(.selfContainingStruct)
         }
     }
 
@@ -32,10 +32,10 @@ struct CodableUpgradeRenderer {
         for c in legacy {
             let name = ClassName(archived: c.archivedNames.first ?? c.swiftType)
             if c.superclass != nil {
-                throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) has custom superclasses; --upgrade --codable converts classes without them")
+                throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) has custom superclasses").because(.codableUpgradeOfSubclass)
             }
             if rules.codableRule(for: name)?.unwrap != nil {
-                throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) is unwrapped by the rules; --upgrade --codable converts classes into structs of their own")
+                throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) is unwrapped by the rules").because(.codableUpgradeOfUnwrappedClass)
             }
             var reader = c
             reader.swiftType = UpgradePlan.readerName(c.swiftType)

@@ -29,6 +29,8 @@ public struct SwiftCodegen: Sendable {
     static let maxShapeDepth = 64
 
     /// Code generation for archives migrated with `rules`.
+    ///
+    /// - Parameter rules: The migration rules the archives are migrated with.
     public init(rules: MigrationRules = MigrationRules()) {
         self.rules = rules
     }
@@ -44,6 +46,10 @@ public struct SwiftCodegen: Sendable {
     /// holding archives in `<data>` values. Throws a `PlistError` when it
     /// holds no archive, an archive is broken or the rules clash with it; the
     /// code is then left as it was.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Throws: `PlistError` when it holds no archive, an archive is broken
+    ///   or the rules clash with it.
     public mutating func add(_ tree: PlistTree) throws {
         // The generated code allows every class it declares, so the migration
         // here must not refuse a class the rules file does not allow yet:
@@ -230,6 +236,10 @@ public struct SwiftCodegen: Sendable {
     /// with its registration. Core Data exists on Apple platforms only, so the
     /// source sits behind `#if canImport(CoreData)`.
     /// Throws when `name` is not a Swift type name.
+    ///
+    /// - Parameter name: The transformer's Swift type name.
+    /// - Returns: The Swift source.
+    /// - Throws: `PlistError` when `name` is not a Swift type name.
     public func transformerSource(named name: String) throws -> String {
         try transformerSource(named: name, upgrading: false)
     }

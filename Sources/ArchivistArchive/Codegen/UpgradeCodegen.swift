@@ -29,6 +29,11 @@ public struct UpgradeCodegen: Sendable {
     /// the bytes that encoder writes for the Codable structs the classes stand
     /// for (as `Migrator` with ``Migrator/codable`` writes them), instead of
     /// a secure-coded archive.
+    ///
+    /// - Parameters:
+    ///   - rules: The migration rules version 1's archives are migrated with.
+    ///   - codable: The encoding of Codable data to upgrade to, or nil for a
+    ///     secure-coded archive.
     public init(rules: MigrationRules = MigrationRules(), codable: CodableEncoding? = nil) {
         self.rules = rules
         self.codable = codable
@@ -40,6 +45,10 @@ public struct UpgradeCodegen: Sendable {
     /// Adds one version 1 input (a keyed archive or a property list holding
     /// archives in `<data>` values). Throws a `PlistError` as
     /// ``SwiftCodegen/add(_:)`` does; the code is then left as it was.
+    ///
+    /// - Parameter tree: A version 1 document's tree.
+    /// - Throws: `PlistError` when it holds no archive, an archive is broken
+    ///   or the rules clash with it.
     public mutating func add(_ tree: PlistTree) throws {
         var newTarget = target, newLegacy = legacy, newSchema = schema
         if codable != nil { try newSchema.add(tree, label: "") } else { try newTarget.add(tree) }
@@ -61,9 +70,15 @@ public struct UpgradeCodegen: Sendable {
     /// superclasses, version-1 objects held in a collection other than an
     /// array, a set or a dictionary's values; and for a transformer name that
     /// is no Swift type name.
+    ///
+    /// - Parameter transformer: The Swift type name of a Core Data transformer
+    ///   to write as well, or nil.
+    /// - Returns: The Swift source.
+    /// - Throws: `PlistError` for what the upgrade cannot convert, its
+    ///   `PlistError.reason` saying which limit (`PlistError.Reason.rootNotOfTheApp`...).
     public func source(transformer: String? = nil) throws -> String {
         if let codable {
-            guard transformer == nil else { throw PlistError(.unsupported, "a Core Data transformer reads archives; --codable upgrades to Codable data") }
+            guard transformer == nil else { throw PlistError(.unsupported, "a Core Data transformer reads archives").because(.transformerOfCodableUpgrade) }
             return try codableSource(codable)
         }
         let plan = try UpgradePlan(rules: rules, legacy: legacy.classes, target: target.classes)
@@ -96,7 +111,7 @@ public struct UpgradeCodegen: Sendable {
     private func codableSource(_ encoding: CodableEncoding) throws -> String {
         let renderer = try CodableUpgradeRenderer(rules: rules, legacy: legacy.classes, schema: schema)
         guard legacy.rootClasses.count == 1, let root = legacy.rootClasses.first else {
-            throw PlistError(.unsupported, "the archives' roots are of \(legacy.rootClasses.count) classes; --upgrade --codable upgrades archives whose roots are of one class")
+            throw PlistError(.unsupported, "the archives' roots are of \(legacy.rootClasses.count) classes").because(.rootsOfSeveralClasses)
         }
         guard root.isCustom, let rootClass = legacy.classes.first(where: { $0.swiftType == root.name }) else { throw Self.notCustomRoot(root.name) }
         var out = schema.swift(codingKeysForRenames: true)
@@ -111,6 +126,6 @@ public struct UpgradeCodegen: Sendable {
     }
 
     private static func notCustomRoot(_ name: String) -> PlistError {
-        PlistError(.unsupported, "an archive's root object is \(PlistValue.quoted(name)); --upgrade upgrades archives whose root is one of the app's classes")
+        PlistError(.unsupported, "an archive's root object is \(PlistValue.quoted(name))").because(.rootNotOfTheApp)
     }
 }

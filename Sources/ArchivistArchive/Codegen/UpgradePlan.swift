@@ -58,7 +58,7 @@ struct UpgradePlan {
                 throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) of version 1 has no class in version 2")
             }
             if c.superclass != nil || t.superclass != nil {
-                throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) changes its archived shape and has custom superclasses; --upgrade converts classes without them")
+                throw PlistError(.unsupported, "class \(PlistValue.quoted(c.swiftType)) changes its archived shape and has custom superclasses").because(.upgradeOfSubclass)
             }
             var reader = c
             reader.swiftType = Self.readerName(c.swiftType)

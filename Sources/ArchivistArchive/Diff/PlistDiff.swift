@@ -7,32 +7,32 @@ import ArchivistCore
 /// to another `$objects` index is not a change, while everything `migrate`
 /// changes is: a class renamed, a key renamed or removed, an inline primitive
 /// boxed into an NSNumber.
-public struct PlistDiff: Sendable {
+package struct PlistDiff: Sendable {
     /// One difference.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// Added, removed, or changed.
-        public enum Kind: String, Sendable {
+        package enum Kind: String, Sendable {
             case added, removed, changed
         }
 
         /// What happened.
-        public var kind: Kind
+        package var kind: Kind
         /// The key path (dotted, `\.` for a dot in a key).
-        public var path: String
+        package var path: String
         /// The value before (nil when added).
-        public var old: PlistValue?
+        package var old: PlistValue?
         /// The value after (nil when removed).
-        public var new: PlistValue?
+        package var new: PlistValue?
         /// What the value before is, in words: its type (`real`), how an
         /// archive stores it where that changed (`inline real`, `NSNumber`),
         /// `class` for an object's class (nil when added).
-        public var oldType: String?
+        package var oldType: String?
         /// What the value after is, as `oldType` (nil when removed).
-        public var newType: String?
+        package var newType: String?
     }
 
     /// The differences, in the order met (the first file's keys first).
-    public private(set) var changes: [Change] = []
+    package private(set) var changes: [Change] = []
 
     /// The key paths of reals stored in another width on each side (a
     /// 32-bit real written back as 64-bit) whose values are the same number
@@ -40,14 +40,14 @@ public struct PlistDiff: Sendable {
     /// back as a `Float` is the one written (the 32-bit `0.9456522` and the
     /// 64-bit `0.945652186870575` are one `Float`). In the order met, at
     /// most `maxChanges`.
-    public private(set) var widthChanges: [String] = []
+    package private(set) var widthChanges: [String] = []
 
     /// The most changes collected; a diff beyond stops there.
-    public static let maxChanges = 100_000
+    package static let maxChanges = 100_000
 
     /// Compares two compact trees (documents' `tree`s): archives' graphs are
     /// built on the trees, not on values converted from them.
-    public init(_ a: PlistTree, _ b: PlistTree) throws {
+    package init(_ a: PlistTree, _ b: PlistTree) throws {
         compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0, levels: 0)
     }
 
@@ -181,7 +181,7 @@ public struct PlistDiff: Sendable {
 
     /// The changes as lines: `+ PATH: TYPE VALUE`, `- PATH: ...`, `~ PATH: OLD -> NEW`
     /// (`~ root: class A -> B` for a class).
-    public var lines: [String] {
+    package var lines: [String] {
         changes.map { c in
             let where_ = c.path.isEmpty ? "(top level)" : c.path
             switch c.kind {

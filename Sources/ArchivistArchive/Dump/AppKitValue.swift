@@ -10,14 +10,14 @@ import ArchivistCore
 /// A value, not a closed enum: a class added in a later release breaks no
 /// user's `switch`. Read `kind`, then the accessor it names (`color`,
 /// `font`, `resource`); `text` and `fields` cover every kind.
-public struct AppKitValue: Equatable, Sendable {
+package struct AppKitValue: Equatable, Sendable {
     /// An `NSFont`: `NSName` and `NSSize` (`NSfFlags`, AppKit's private flags
     /// word, is not shown).
-    public struct Font: Equatable, Sendable {
+    package struct Font: Equatable, Sendable {
         /// The font's PostScript name.
-        public var name: String
+        package var name: String
         /// The point size.
-        public var size: Double
+        package var size: Double
     }
 
     /// A resource named in a nib: `NSCustomResource` (`NSClassName`,
@@ -26,15 +26,15 @@ public struct AppKitValue: Equatable, Sendable {
     /// ("system") and `IBDesignSize` (an NSValue size), with
     /// `IBDesignImageConfiguration` nil
     /// (`sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib`).
-    public struct Resource: Equatable, Sendable {
+    package struct Resource: Equatable, Sendable {
         /// The resource's class (`NSImage`, `NSSound`).
-        public var className: String
+        package var className: String
         /// Its name.
-        public var name: String
+        package var name: String
         /// `IBNamespaceID`, when the nib gives one.
-        public var namespace: String?
+        package var namespace: String?
         /// `IBDesignSize` as `dump` shows a size (`{w, h}`), when the nib gives one.
-        public var designSize: String?
+        package var designSize: String?
     }
 
     private enum Shape: Equatable, Sendable {
@@ -50,19 +50,19 @@ public struct AppKitValue: Equatable, Sendable {
     }
 
     /// The colour, when the value is an `NSColor`.
-    public var color: ArchivedColor? {
+    package var color: ArchivedColor? {
         if case .color(let c) = shape { return c }
         return nil
     }
 
     /// The font, when the value is an `NSFont`.
-    public var font: Font? {
+    package var font: Font? {
         if case .font(let f) = shape { return f }
         return nil
     }
 
     /// The named resource, when the value is one.
-    public var resource: Resource? {
+    package var resource: Resource? {
         if case .resource(let r) = shape { return r }
         return nil
     }
@@ -104,7 +104,7 @@ public struct AppKitValue: Equatable, Sendable {
     /// The one-line text `dump` shows: `NSColor(calibratedWhite 0.5 1)`,
     /// `NSColor(catalog System/controlColor)`, `NSFont("LucidaGrande" 13)`,
     /// `NSImage(named "NSSwitch")`.
-    public var text: String {
+    package var text: String {
         switch shape {
         case .color(let c): return "NSColor(\(c.text))"
         case .font(let f): return "NSFont(\(PlistValue.quoted(f.name)) \(Self.number(f.size)))"
@@ -117,7 +117,7 @@ public struct AppKitValue: Equatable, Sendable {
     }
 
     /// The kind, as `dump --json` names its entry: `color`, `font` or `resource`.
-    public var kind: String {
+    package var kind: String {
         switch shape {
         case .color: return "color"
         case .font: return "font"
@@ -126,7 +126,7 @@ public struct AppKitValue: Equatable, Sendable {
     }
 
     /// The typed fields as a property-list dictionary, for JSON.
-    public var fields: PlistValue {
+    package var fields: PlistValue {
         switch shape {
         case .color(let c): return c.fields
         case .font(let f): return .dictionary(PlistDictionary([("name", .string(f.name)), ("size", .double(f.size))]))

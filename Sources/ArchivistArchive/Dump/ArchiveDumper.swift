@@ -22,6 +22,12 @@ public struct ArchiveDumper {
 
     /// The text of an archive's graph; an error when it would show more than
     /// `options.maxValues` values.
+    ///
+    /// - Parameters:
+    ///   - graph: The archive's object graph.
+    ///   - options: Depth, nested data and limits.
+    /// - Returns: The text, one line per field or value.
+    /// - Throws: `PlistError` when the view would break a limit.
     public static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> String {
         let sink = ByteSink()
         try render(graph, options: options, into: sink)
@@ -41,6 +47,13 @@ public struct ArchiveDumper {
     }
 
     /// The text of one node of a graph (what a key path leads to).
+    ///
+    /// - Parameters:
+    ///   - graph: The archive's object graph.
+    ///   - index: The node's index in `graph.nodes`.
+    ///   - options: Depth, nested data and limits.
+    /// - Returns: The text of the node and what it refers to.
+    /// - Throws: `PlistError` when the view would break a limit.
     public static func render(_ graph: ObjectGraph, node index: Int, options: DumpOptions = DumpOptions()) throws -> String {
         let sink = ByteSink()
         try render(graph, node: index, options: options, into: sink)

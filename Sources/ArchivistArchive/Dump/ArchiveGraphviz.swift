@@ -7,21 +7,21 @@ import ArchivistCore
 /// referenced from several places drawn once, and each reference that closes
 /// a cycle drawn as a dashed back-edge. Strings, numbers, dates and other
 /// Foundation values are shown in the node that holds them.
-public enum ArchiveGraphviz {
+package enum ArchiveGraphviz {
     /// The most fields a node lists; the rest are counted.
     static let maxLines = 64
     /// The longest value text shown; longer ones end with `…`.
     static let maxValueLength = 80
 
     /// The DOT text of a graph, from its `$top` entries.
-    public static func render(_ graph: ObjectGraph) -> String {
+    package static func render(_ graph: ObjectGraph) -> String {
         var writer = Writer(graph: graph)
         return writer.render(top: graph.topEntries, title: "$top")
     }
 
     /// The DOT text of the part of a graph reachable from one object (what a
     /// key path leads to), the start named by that path.
-    public static func render(_ graph: ObjectGraph, from node: Int, named name: String) -> String {
+    package static func render(_ graph: ObjectGraph, from node: Int, named name: String) -> String {
         var writer = Writer(graph: graph)
         return writer.render(top: [(name, .object(node))], title: "")
     }

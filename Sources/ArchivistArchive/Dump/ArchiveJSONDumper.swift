@@ -11,7 +11,7 @@ import ArchivistCore
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
 /// `{"class": "NSDictionary", "entries": {"key": v, ...}}` (`[[k, v], ...]`
 /// when a key is not a string).
-public struct ArchiveJSONDumper {
+package struct ArchiveJSONDumper {
     let graph: ObjectGraph
     let incoming: [Int]
     var shown: [Bool]
@@ -25,7 +25,7 @@ public struct ArchiveJSONDumper {
     /// The view of an archive as pretty JSON text; an error when it would show
     /// more than `options.maxValues` values or repeat more than
     /// `options.maxSharedBytes` bytes of shared strings and data.
-    public static func json(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> [UInt8] {
+    package static func json(_ graph: ObjectGraph, options: DumpOptions = DumpOptions()) throws -> [UInt8] {
         let sink = ByteSink()
         try write(graph, options: options, into: sink)
         return sink.bytes()

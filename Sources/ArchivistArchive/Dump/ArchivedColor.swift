@@ -10,7 +10,7 @@ import ArchivistCore
 /// - `NSComponents` (every component and alpha) in `NSCustomColorSpace`, an
 ///   `NSColorSpace` object (`NSID`, `NSModel`, `NSICC`), with the
 ///   component-string form kept beside it for old readers (`SUStatus.nib`).
-public enum ArchivedColor: Equatable, Sendable {
+package enum ArchivedColor: Equatable, Sendable {
     /// Components and alpha in one of AppKit's numbered colour spaces.
     case components(ColorSpace, [Double])
     /// A named colour of a catalog (`System`/`controlColor`).
@@ -21,7 +21,7 @@ public enum ArchivedColor: Equatable, Sendable {
     case custom(model: Int?, profile: String?, components: [Double])
 
     /// `NSColorSpace` values 1-5, with the field and component count each uses.
-    public enum ColorSpace: Int, Equatable, Sendable, CaseIterable {
+    package enum ColorSpace: Int, Equatable, Sendable, CaseIterable {
         case calibratedRGB = 1, deviceRGB = 2, calibratedWhite = 3, deviceWhite = 4, deviceCMYK = 5
 
         /// The field holding the component string.
@@ -43,7 +43,7 @@ public enum ArchivedColor: Equatable, Sendable {
         }
 
         /// The name shown: `calibratedRGB`, `deviceWhite`, ...
-        public var name: String {
+        package var name: String {
             switch self {
             case .calibratedRGB: return "calibratedRGB"
             case .deviceRGB: return "deviceRGB"
@@ -84,7 +84,7 @@ public enum ArchivedColor: Equatable, Sendable {
 
     /// The text inside `NSColor(...)`: `calibratedWhite 0.5 1`, `catalog System/controlColor`,
     /// `custom gray 0.6666666667 1`.
-    public var text: String {
+    package var text: String {
         switch self {
         case .components(let space, let c):
             return ([space.name] + c.map(AppKitValue.number)).joined(separator: " ")

@@ -9,7 +9,7 @@ import ArchivistCore
 /// - NSIndexPath: `NSIndexPathLength` with `NSIndexPathValue` for one index,
 ///   `NSIndexPathLength` 0 alone for none, else `NSIndexPathData`, each index
 ///   as unsigned LEB128.
-public enum ArchivedIndexes: Equatable, Sendable {
+package enum ArchivedIndexes: Equatable, Sendable {
     /// The ranges of an index set, each `location..<location + length`.
     case set([Range<Int>])
     /// The indexes of an index path.
@@ -52,7 +52,7 @@ public enum ArchivedIndexes: Equatable, Sendable {
     }
 
     /// The text `dump` shows after the class: `[0..<3, 10..<12]`, `[1, 2, 300]`.
-    public var text: String {
+    package var text: String {
         switch self {
         case .set(let ranges): return "[" + ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") + "]"
         case .path(let indexes): return "[" + indexes.map(String.init).joined(separator: ", ") + "]"
@@ -61,7 +61,7 @@ public enum ArchivedIndexes: Equatable, Sendable {
 
     /// The indexes as a property list: an index path's indexes; an index
     /// set's ranges as `[lower, upper]` pairs (upper excluded).
-    public var plist: PlistValue {
+    package var plist: PlistValue {
         switch self {
         case .set(let ranges): return .array(ranges.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound))]) })
         case .path(let indexes): return .array(indexes.map { .int(Int64($0)) })

@@ -9,7 +9,7 @@ public struct DumpOptions: Sendable {
 
     /// Colour class names, labels, inline markers and strings with ANSI escapes
     /// (for terminals; the command turns it on only for a terminal without NO_COLOR).
-    public var color: Bool = false
+    package var color: Bool = false
     /// A text that depends only on the values, for diffs (`git diff` textconv):
     /// dictionary keys and object fields sorted, shared objects labelled in
     /// order of appearance rather than by `$objects` index, no `$objects`
@@ -35,6 +35,11 @@ public struct DumpOptions: Sendable {
     static let hardDepthLimit = 256
 
     /// Options as given.
+    ///
+    /// - Parameters:
+    ///   - maxDepth: Containers deeper than this are shown as `…` (nil: no limit).
+    ///   - expandNestedArchives: Decode `<data>` values that hold a property
+    ///     list or an archive.
     public init(maxDepth: Int? = nil, expandNestedArchives: Bool = true) {
         self.maxDepth = maxDepth
         self.expandNestedArchives = expandNestedArchives

@@ -4,7 +4,7 @@ import ArchivistCore
 /// macOS `plutil -p`: `"key" => value`, arrays with indices, dictionaries in the
 /// order read. `<data>` holding a property list, keyed archive, JSON or a
 /// bookmark is decoded and shown nested.
-public struct TreeDumper {
+package struct TreeDumper {
     let options: DumpOptions
     var out: DumpBuffer
     /// What the view may still show, shared with nested dumpers.
@@ -17,7 +17,7 @@ public struct TreeDumper {
 
     /// The text of a tree; an error when it would show more than
     /// `options.maxValues` values (archives nested in data included).
-    public static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) throws -> String {
+    package static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) throws -> String {
         let sink = ByteSink()
         try render(try PlistTree(value), options: options, into: sink)
         return sink.text()

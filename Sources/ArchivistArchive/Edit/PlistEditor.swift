@@ -20,6 +20,15 @@ public enum PlistEditor {
     /// back; a plain document is edited as its `PlistValue`. `create` makes
     /// missing intermediate dictionaries. Errors name the component that
     /// failed and what was there.
+    ///
+    /// - Parameters:
+    ///   - edit: What to do at the path.
+    ///   - path: Where, in plutil's dotted notation.
+    ///   - document: A document's tree.
+    ///   - create: Make missing intermediate dictionaries.
+    /// - Returns: The edited document, to write in a format.
+    /// - Throws: `PlistError` naming the component that failed; a missing key
+    ///   on the way has the reason `PlistError.Reason.missingKey`.
     public static func apply(_ edit: PlistEdit, at path: PlistKeyPath, in document: PlistTree, create: Bool = false) throws -> PlistValue {
         guard !path.components.isEmpty else {
             let root = document.value
@@ -77,7 +86,7 @@ public enum PlistEditor {
             } else if create {
                 child = .dictionary(PlistDictionary())
             } else {
-                throw fail(path, i, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)); --create makes missing dictionaries)")
+                throw fail(path, i, "no key \"\(key)\" (dictionary of \(counted(d.count, "key"))\(PlistKeys.normalisationHint(for: key, in: d.keys)))").because(.missingKey)
             }
             d[key] = try applying(edit, to: child, path: path, at: i + 1, create: create, nesting: nesting)
             return .dictionary(d)

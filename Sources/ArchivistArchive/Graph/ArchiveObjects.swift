@@ -11,6 +11,8 @@ public struct ArchiveObjects: RandomAccessCollection, Sendable {
     public var endIndex: Int { storage.objects.count }
 
     /// Entry `index`, a node of the archive's tree.
+    ///
+    /// - Parameter index: A valid index of `$objects`.
     public subscript(index: Int) -> PlistNode {
         PlistNode(unchecked: storage.tree, Int(storage.objects[index]))
     }

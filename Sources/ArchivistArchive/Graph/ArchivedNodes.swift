@@ -19,7 +19,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     }
 
     /// Nodes as given.
-    public init(_ nodes: [ArchivedNode]) {
+    package init(_ nodes: [ArchivedNode]) {
         storage = nil
         baseCount = 0
         appended = nodes
@@ -31,6 +31,8 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     public var endIndex: Int { baseCount + appended.count }
 
     /// Node `index`: as an edit set it, or made from the archive's tree.
+    ///
+    /// - Parameter index: A valid index of the collection.
     public subscript(index: Int) -> ArchivedNode {
         get {
             if index >= 0, index < baseCount, let storage { return edited[index] ?? storage.node(index) }
@@ -46,7 +48,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     }
 
     /// Adds a node at the end.
-    public mutating func append(_ node: ArchivedNode) {
+    package mutating func append(_ node: ArchivedNode) {
         appended.append(node)
     }
 

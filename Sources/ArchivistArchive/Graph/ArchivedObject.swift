@@ -19,6 +19,10 @@ public struct Field: Sendable, Equatable {
     public var value: FieldValue
 
     /// A field.
+    ///
+    /// - Parameters:
+    ///   - key: The key it is encoded under.
+    ///   - value: Its value.
     public init(key: String, value: FieldValue) {
         self.key = key
         self.value = value
@@ -52,6 +56,11 @@ public struct ArchivedObject: Sendable, Equatable {
     public var fields: [Field]
 
     /// An object of a class with fields.
+    ///
+    /// - Parameters:
+    ///   - className: The object's class.
+    ///   - classChain: The class and its superclasses, as `$classes` lists them.
+    ///   - fields: The fields other than `$class`, in order.
     public init(className: ClassName, classChain: [String], fields: [Field]) {
         self.className = className
         self.classChain = classChain
@@ -59,6 +68,8 @@ public struct ArchivedObject: Sendable, Equatable {
     }
 
     /// The field with a key (the same code points: `PlistKeys`).
+    ///
+    /// - Parameter key: The key, compared by code points.
     public subscript(key: String) -> FieldValue? {
         fields.first { PlistKeys.same($0.key, key) }?.value
     }

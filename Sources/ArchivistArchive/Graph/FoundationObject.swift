@@ -7,44 +7,44 @@ import ArchivistCore
 /// Ask a graph with ``ObjectGraph/foundationObject(at:)``. Which accessors
 /// answer depends on ``kind``; the others are nil. Elements, entries and
 /// members are indexes into ``ObjectGraph/nodes``.
-public struct FoundationObject: Sendable {
+package struct FoundationObject: Sendable {
     /// What a Foundation object holds. An open set: kinds may be added, so
     /// compare with `==` (or switch with a `default`).
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The kind's name.
-        public let description: String
+        package let description: String
         private init(_ name: String) { description = name }
 
         /// NSArray, NSSet, NSOrderedSet and their mutable kinds, NSHashTable: ``FoundationObject/elements``.
-        public static let collection = Kind("collection")
+        package static let collection = Kind("collection")
         /// NSCountedSet: ``FoundationObject/counts``.
-        public static let countedSet = Kind("countedSet")
+        package static let countedSet = Kind("countedSet")
         /// NSDictionary and NSMutableDictionary: ``FoundationObject/entries``.
-        public static let dictionary = Kind("dictionary")
+        package static let dictionary = Kind("dictionary")
         /// NSString and NSMutableString: ``FoundationObject/string``.
-        public static let string = Kind("string")
+        package static let string = Kind("string")
         /// NSData and NSMutableData: ``FoundationObject/data``.
-        public static let data = Kind("data")
+        package static let data = Kind("data")
         /// NSDate: ``FoundationObject/date``.
-        public static let date = Kind("date")
+        package static let date = Kind("date")
         /// NSUUID: ``FoundationObject/string`` (the UUID's text).
-        public static let uuid = Kind("uuid")
+        package static let uuid = Kind("uuid")
         /// NSURL: ``FoundationObject/urlBase`` and ``FoundationObject/urlRelative``.
-        public static let url = Kind("url")
+        package static let url = Kind("url")
         /// NSNull.
-        public static let null = Kind("null")
+        package static let null = Kind("null")
         /// NSValue holding a point, size, rect, range or edge insets: ``FoundationObject/text``.
-        public static let geometry = Kind("geometry")
+        package static let geometry = Kind("geometry")
         /// NSLocale: ``FoundationObject/string`` (its identifier).
-        public static let locale = Kind("locale")
+        package static let locale = Kind("locale")
         /// NSTimeZone: ``FoundationObject/string`` (its name).
-        public static let timeZone = Kind("timeZone")
+        package static let timeZone = Kind("timeZone")
         /// NSAttributedString: ``FoundationObject/string`` and ``FoundationObject/attributes``.
-        public static let attributedString = Kind("attributedString")
+        package static let attributedString = Kind("attributedString")
         /// NSColor, NSFont and named images: ``FoundationObject/appKit``.
-        public static let appKit = Kind("appKit")
+        package static let appKit = Kind("appKit")
         /// NSIndexSet and NSIndexPath: ``FoundationObject/indexes``.
-        public static let indexes = Kind("indexes")
+        package static let indexes = Kind("indexes")
     }
 
     private let value: FoundationValue
@@ -54,7 +54,7 @@ public struct FoundationObject: Sendable {
     }
 
     /// What the object holds.
-    public var kind: Kind {
+    package var kind: Kind {
         switch value {
         case .list: return .collection
         case .counted: return .countedSet
@@ -76,7 +76,7 @@ public struct FoundationObject: Sendable {
 
     /// The text of a string, attributed string, UUID, locale identifier or
     /// time-zone name.
-    public var string: String? {
+    package var string: String? {
         switch value {
         case .string(let s), .uuid(let s), .locale(let s), .timeZone(let s), .attributedString(let s, _): return s
         case .list, .counted, .map, .data, .date, .url, .null, .geometry, .appKit, .indexes: return nil
@@ -84,68 +84,68 @@ public struct FoundationObject: Sendable {
     }
 
     /// The bytes of NSData.
-    public var data: [UInt8]? {
+    package var data: [UInt8]? {
         if case .data(let bytes) = value { return bytes }
         return nil
     }
 
     /// The date of NSDate.
-    public var date: PlistDate? {
+    package var date: PlistDate? {
         if case .date(let seconds) = value { return PlistDate(secondsSinceReferenceDate: seconds) }
         return nil
     }
 
     /// The elements of an array, set, ordered set or hash table, in archived order.
-    public var elements: [Int]? {
+    package var elements: [Int]? {
         if case .list(let refs) = value { return refs }
         return nil
     }
 
     /// A dictionary's keys and values, in archived order.
-    public var entries: [(key: Int, value: Int)]? {
+    package var entries: [(key: Int, value: Int)]? {
         if case .map(let keys, let values) = value { return zip(keys, values).map { ($0, $1) } }
         return nil
     }
 
     /// A counted set's members and how often each is in it.
-    public var counts: [(object: Int, count: Int)]? {
+    package var counts: [(object: Int, count: Int)]? {
         if case .counted(let entries) = value { return entries }
         return nil
     }
 
     /// NSURL's base URL object (nil for an absolute URL).
-    public var urlBase: Int? {
+    package var urlBase: Int? {
         if case .url(let base, _) = value { return base }
         return nil
     }
 
     /// NSURL's relative string object.
-    public var urlRelative: Int? {
+    package var urlRelative: Int? {
         if case .url(_, let relative) = value { return relative }
         return nil
     }
 
     /// An attributed string's attributes object, when it has one.
-    public var attributes: Int? {
+    package var attributes: Int? {
         if case .attributedString(_, let attributes) = value { return attributes }
         return nil
     }
 
     /// The colour, font or image an AppKit object describes.
-    public var appKit: AppKitValue? {
+    package var appKit: AppKitValue? {
         if case .appKit(let v) = value { return v }
         return nil
     }
 
     /// An index set's ranges or an index path's indexes.
-    public var indexes: ArchivedIndexes? {
+    package var indexes: ArchivedIndexes? {
         if case .indexes(let v) = value { return v }
         return nil
     }
 
     /// An NSValue's geometry as Foundation's `NSStringFrom...` functions
     /// write it (`{{0, 0}, {10, 20}}`), after its form (`rect`).
-    public var text: String? {
+    package var text: String? {
         if case .geometry(let g) = value { return g.kind + " " + g.text }
         return nil
     }
@@ -155,7 +155,7 @@ extension ObjectGraph {
     /// The value node `index` stands for when it is an object of a
     /// Foundation class whose fields have the expected shape; nil for other
     /// classes, plain values and indexes outside the graph.
-    public func foundationObject(at index: Int) -> FoundationObject? {
+    package func foundationObject(at index: Int) -> FoundationObject? {
         guard case .object(let o)? = nodes[safe: index], let value = FoundationValue.interpret(o, in: self) else { return nil }
         return FoundationObject(value)
     }

@@ -3,6 +3,9 @@ import ArchivistCore
 /// Edits of an object graph, the ground migrations and Codable export stand on.
 extension ObjectGraph {
     /// Appends a node and returns its index.
+    ///
+    /// - Parameter node: An object, or a value stored in `$objects`.
+    /// - Returns: The node's index, for references to it.
     public mutating func append(_ node: ArchivedNode) -> Int {
         nodes.append(node)
         return nodes.count - 1
@@ -10,6 +13,11 @@ extension ObjectGraph {
 
     /// Renames a class (either spelling of `from` matches) in every object and
     /// class chain; returns how many objects changed.
+    ///
+    /// - Parameters:
+    ///   - from: The class's name, mangled or readable.
+    ///   - to: The new name, as it is archived.
+    /// - Returns: The number of objects changed.
     @discardableResult
     public mutating func renameClass(_ from: String, to: String) -> Int {
         var changed = 0
@@ -25,6 +33,12 @@ extension ObjectGraph {
     }
 
     /// Sets (adds or replaces) a field of an object.
+    ///
+    /// - Parameters:
+    ///   - key: The field's key.
+    ///   - value: Its new value.
+    ///   - index: The object's index.
+    /// - Throws: `PlistError` (`archive`) when `index` is not an object.
     public mutating func setField(_ key: String, to value: FieldValue, inObject index: Int) throws {
         guard case .object(var o) = nodes[safe: index] else {
             throw PlistError(.archive, "object \(index) is not an archived object", at: .archive(object: index, keyPath: key))
@@ -38,6 +52,11 @@ extension ObjectGraph {
     }
 
     /// Removes a field of an object; returns whether it was there.
+    ///
+    /// - Parameters:
+    ///   - key: The field's key.
+    ///   - index: The object's index.
+    /// - Returns: True when the field was there.
     @discardableResult
     public mutating func removeField(_ key: String, fromObject index: Int) -> Bool {
         guard case .object(var o) = nodes[safe: index], let i = o.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) else { return false }
@@ -47,6 +66,12 @@ extension ObjectGraph {
     }
 
     /// Renames a field of an object; returns whether it was there.
+    ///
+    /// - Parameters:
+    ///   - key: The field's key.
+    ///   - newKey: Its new key.
+    ///   - index: The object's index.
+    /// - Returns: True when the field was there.
     @discardableResult
     public mutating func renameField(_ key: String, to newKey: String, inObject index: Int) -> Bool {
         guard case .object(var o) = nodes[safe: index], let i = o.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) else { return false }
@@ -58,6 +83,9 @@ extension ObjectGraph {
     /// A number object holding `value`, appended to the graph, and the
     /// reference to it: how `encode(NSNumber(...), forKey:)` stores what
     /// `encode(_:forKey:)` of a primitive wrote inline.
+    ///
+    /// - Parameter value: A number or boolean.
+    /// - Returns: The reference to the new number object.
     public mutating func box(_ value: PlistValue) -> FieldValue {
         .reference(append(.value(value)))
     }
@@ -65,6 +93,11 @@ extension ObjectGraph {
     /// Boxes an inline primitive (integer, real, bool) into a referenced number
     /// object, as `encode(NSNumber(...), forKey:)` writes it; returns whether
     /// the field was an inline primitive.
+    ///
+    /// - Parameters:
+    ///   - key: The field's key.
+    ///   - index: The object's index.
+    /// - Returns: True when the field was an inline primitive, now boxed.
     @discardableResult
     public mutating func boxInlinePrimitive(_ key: String, inObject index: Int) -> Bool {
         guard case .object(let o) = nodes[safe: index], case .inline(let v)? = o[key] else { return false }

@@ -10,6 +10,11 @@ import ArchivistCore
 /// renumbered), so only edited and added nodes pass through `PlistValue`.
 public enum GraphWriter {
     /// The archive tree (`$version`, `$archiver`, `$top`, `$objects`).
+    ///
+    /// - Parameter graph: The graph, edited or not.
+    /// - Returns: The archive's tree, to write with `PropertyList.write`.
+    /// - Throws: `PlistError` when a reference names no node or the archive
+    ///   would break a limit.
     public static func archive(_ graph: ObjectGraph) throws -> PlistTree {
         var writer = Writer(graph: graph)
         return try writer.write()

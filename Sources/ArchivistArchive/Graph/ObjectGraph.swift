@@ -10,14 +10,16 @@ public struct ObjectGraph: Sendable {
     /// The `$top` entries.
     public var top: [(key: String, object: Int)]
     /// The `$top` entries that are plain values, not objects (kept as read).
-    public var topValues: [TopValue] = []
+    package var topValues: [TopValue] = []
     /// "NSArchiver" for the graph of a typedstream, nil for a keyed archive's
     /// (``KeyedArchive/readFrom``).
-    public var readFrom: String?
+    package var readFrom: String?
     /// Every `$top` entry, objects and plain values, in the order read.
-    public var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
+    package var topEntries: [(key: String, entry: TopEntry)] { orderedTop(top, topValues) }
 
     /// The graph of a validated archive.
+    ///
+    /// - Parameter archive: The validated archive.
     public init(_ archive: KeyedArchive) {
         top = archive.top
         topValues = archive.topValues
@@ -33,11 +35,17 @@ public struct ObjectGraph: Sendable {
 
     /// Validates a compact tree (a document's `tree`) as an archive and builds
     /// its graph on it, without converting the tree.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Throws: `PlistError` (`archive`) naming what is broken.
     public init(_ tree: PlistTree) throws {
         self.init(try KeyedArchive(tree))
     }
 
     /// The object at an index, when that node is an object.
+    ///
+    /// - Parameter index: A node's index.
+    /// - Returns: The object, or nil for a value or an index out of range.
     public func object(_ index: Int) -> ArchivedObject? {
         guard index >= 0, index < nodes.count, case .object(let o) = nodes[index] else { return nil }
         return o
@@ -58,6 +66,9 @@ public struct ObjectGraph: Sendable {
     }
 
     /// The indices a node refers to, in field order.
+    ///
+    /// - Parameter index: A node's index.
+    /// - Returns: The indices of the nodes its fields refer to.
     public func edges(of index: Int) -> [Int] {
         var out: [Int] = []
         if let storage = nodes.unedited(index) {
@@ -77,7 +88,7 @@ public struct ObjectGraph: Sendable {
 
     /// The breadth-first spanning tree from `$top`: the key path by which each
     /// object is first reached (`paths().path(to: 5)`), as `get` takes it.
-    public func paths() -> ArchivePaths {
+    package func paths() -> ArchivePaths {
         var paths = ArchivePaths(count: nodes.count)
         var queue: [Int] = []
         for (key, object) in top where nodes.indices.contains(object) && !paths.isReached(object) {
@@ -110,7 +121,7 @@ public struct ObjectGraph: Sendable {
     }
 
     /// For each node, how many edges point at it from nodes reachable from `$top`.
-    public func incomingCounts() -> [Int] {
+    package func incomingCounts() -> [Int] {
         var counts = [Int](repeating: 0, count: nodes.count)
         var seen = [Bool](repeating: false, count: nodes.count)
         var stack = top.map(\.object)
@@ -127,6 +138,9 @@ public struct ObjectGraph: Sendable {
     }
 
     /// Every class used by an object reachable or not, with how many objects use it.
+    ///
+    /// - Returns: Each class's name and chain with its number of objects, in
+    ///   order of first use.
     public func classCensus() -> [(name: ClassName, chain: [String], count: Int)] {
         var order: [String] = []
         var info: [String: (ClassName, [String], Int)] = [:]

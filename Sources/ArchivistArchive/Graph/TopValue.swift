@@ -3,16 +3,16 @@ import ArchivistCore
 /// A plain value of `$top` rather than a UID: NSKeyedArchiver writes one for a
 /// top-level `encodeBool(_:forKey:)` or `encodeInteger(_:forKey:)` (a compiled
 /// nib's `IB.systemFontUpdateVersion`, a CKRecord's `HasUpdatedParentReference`).
-public struct TopValue: Sendable, Equatable {
+package struct TopValue: Sendable, Equatable {
     /// The `$top` key.
-    public var key: String
+    package var key: String
     /// The value, as written (an integer, real, bool, string, data or date).
-    public var value: PlistValue
+    package var value: PlistValue
     /// Where the entry stands among all `$top` entries (objects and values).
-    public var position: Int
+    package var position: Int
 
     /// A plain `$top` entry.
-    public init(key: String, value: PlistValue, position: Int) {
+    package init(key: String, value: PlistValue, position: Int) {
         self.key = key
         self.value = value
         self.position = position
@@ -29,7 +29,7 @@ public struct TopValue: Sendable, Equatable {
 }
 
 /// One `$top` entry: an object of `$objects`, or a plain value.
-public enum TopEntry: Sendable, Equatable {
+package enum TopEntry: Sendable, Equatable {
     /// A UID: the index of an entry of `$objects`.
     case object(Int)
     /// A plain value written in `$top` itself.

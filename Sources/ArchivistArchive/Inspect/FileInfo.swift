@@ -4,16 +4,16 @@ import ArchivistCore
 /// plist's trailer; a keyed archive's envelope, classes and secure-coding
 /// verdict; where archives are nested in data. As a tree (for `--json`) and
 /// as text lines.
-public struct FileInfo: Sendable {
+package struct FileInfo: Sendable {
     /// The report, keys in a fixed order.
-    public let report: PlistDictionary
+    package let report: PlistDictionary
 
     /// Inspects a file's bytes. An NSArchiver typedstream is reported as
     /// format `typedstream`, with the archive section of the keyed archive it
     /// reads as (archiver `NSArchiver`). A binary cookie store is reported as
     /// format `binarycookies`, with its cookie count; a bookmark file as
     /// `bookmark` (or `alias`, a Finder alias file), with its target path.
-    public init(_ bytes: [UInt8]) throws {
+    package init(_ bytes: [UInt8]) throws {
         let read = bytes.withUnsafeBytes { FormatSniffer.kind($0) }.flatMap(\.formatName)
         let cookies = read == "binarycookies"
         let typedstream = Typedstream.looksLikeTypedstream(bytes)
@@ -105,7 +105,7 @@ public struct FileInfo: Sendable {
     }
 
     /// The report as indented text lines.
-    public var lines: [String] {
+    package var lines: [String] {
         var out: [String] = []
         func int(_ v: PlistValue?) -> String { if case .integer(let i)? = v { return i.description } else { return "?" } }
         func str(_ v: PlistValue?) -> String { v?.stringValue ?? "?" }

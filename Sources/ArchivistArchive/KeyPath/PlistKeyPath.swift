@@ -10,6 +10,8 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     public let components: [String]
 
     /// Parses `a.b.0`, with `\.` for a dot inside a component and `\\` for a backslash.
+    ///
+    /// - Parameter text: The path as plutil takes it.
     public init(_ text: String) {
         var parts: [String] = []
         var current = ""
@@ -54,6 +56,10 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// as its object graph straight from the tree; a plain tree is stepped
     /// through node by node, and only what the path leads to (or the data it
     /// steps into) becomes a value.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Returns: What the path leads to: a value, or a node of an archive's graph.
+    /// - Throws: `PlistError` naming the component that failed.
     public func resolve(in tree: PlistTree) throws -> Target {
         if KeyedArchive.looksLikeArchive(tree) {
             return try steps(from: .archive(try ObjectGraph(tree)), at: 0)

@@ -5,7 +5,7 @@ extension PlistKeyPath.Target {
     /// list type name (`string`, `integer`, `real`, `bool`, `date`, `data`,
     /// `array`, `dictionary`, `uid`), Foundation values by the type they hold,
     /// and other archived objects by their class.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .value(let v):
             return v.typeName
@@ -34,7 +34,7 @@ extension PlistKeyPath.Target {
 
     /// A plain tree of what the path leads to (archived objects as
     /// `CodableExport` writes them), for writing in a format.
-    public func plainValue() throws -> PlistValue {
+    package func plainValue() throws -> PlistValue {
         switch self {
         case .value(let v):
             return v

@@ -23,6 +23,11 @@ public struct CodableRules: Sendable, Equatable {
         public var typeName: String?
 
         /// A rule in code.
+        ///
+        /// - Parameters:
+        ///   - unwrap: The field whose value stands for the object, or nil.
+        ///   - typeName: The discriminator value under `typeKey`, or nil for the
+        ///     struct's name.
         public init(unwrap: String? = nil, typeName: String? = nil) {
             self.unwrap = unwrap
             self.typeName = typeName
@@ -37,6 +42,10 @@ public struct CodableRules: Sendable, Equatable {
     public var typeKey: String?
 
     /// Rules in code.
+    ///
+    /// - Parameters:
+    ///   - classes: The rules by class name.
+    ///   - typeKey: The key of the discriminator in arrays that mix classes.
     public init(classes: [String: ClassRule] = [:], typeKey: String? = nil) {
         self.classes = classes
         self.typeKey = typeKey

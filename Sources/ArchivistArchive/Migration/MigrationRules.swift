@@ -72,7 +72,7 @@ public struct MigrationRules: Sendable, Equatable {
         }
 
         /// True when this rule is about `name`, before or after a rename.
-        public func matches(_ name: String) -> Bool { PlistKeys.same(name, key) || renameTo.map { PlistKeys.same(name, $0) } == true }
+        package func matches(_ name: String) -> Bool { PlistKeys.same(name, key) || renameTo.map { PlistKeys.same(name, $0) } == true }
     }
 
     /// What happens to one class.
@@ -94,6 +94,11 @@ public struct MigrationRules: Sendable, Equatable {
         /// A rule for the class `name` (mangled or readable): rename it to
         /// `renameTo` and apply `keys`, as `"classes": {"NAME": {...}}` says in
         /// a rules file.
+        ///
+        /// - Parameters:
+        ///   - name: The class's archived name, mangled or readable.
+        ///   - renameTo: The class's new name, or nil to keep it.
+        ///   - keys: The rules of its keys.
         public init(name: String, renameTo: String? = nil, keys: [KeyRule] = []) {
             self.name = name
             self.renameTo = renameTo
@@ -111,7 +116,7 @@ public struct MigrationRules: Sendable, Equatable {
         }
 
         /// True when an archived class is this rule's class, before or after a rename.
-        public func matches(_ className: ClassName) -> Bool {
+        package func matches(_ className: ClassName) -> Bool {
             className.matches(name) || renameTo.map { className.matches($0) } == true
         }
 
@@ -119,12 +124,15 @@ public struct MigrationRules: Sendable, Equatable {
         package var path: String { "classes." + MigrationRules.pathComponent(name) }
 
         /// The rule for a key, by its old or new name.
+        ///
+        /// - Parameter name: The key's archived or new name.
+        /// - Returns: The key's rule, or nil.
         public func key(_ name: String) -> KeyRule? {
             earliest(byKey[PlistKey(name)], byNewName[PlistKey(name)]).map { keys[$0] }
         }
 
         /// The rule for a key by the name it has in the archive (before a rename).
-        public func key(archivedAs name: String) -> KeyRule? {
+        package func key(archivedAs name: String) -> KeyRule? {
             byKey[PlistKey(name)].map { keys[$0] }
         }
     }
@@ -143,6 +151,12 @@ public struct MigrationRules: Sendable, Equatable {
     public var codable: CodableRules
 
     /// Rules in code.
+    ///
+    /// - Parameters:
+    ///   - classes: The per-class rules.
+    ///   - boxPrimitives: Box every inline primitive of custom objects.
+    ///   - allowedClasses: Classes the new code allows beyond Foundation's.
+    ///   - codable: The Codable-export rules.
     public init(classes: [ClassRule] = [], boxPrimitives: Bool = true, allowedClasses: [String] = [], codable: CodableRules = CodableRules()) {
         self.classes = classes
         self.classIndex = Self.index(of: classes)
@@ -152,6 +166,9 @@ public struct MigrationRules: Sendable, Equatable {
     }
 
     /// The rule for an archived class, if any.
+    ///
+    /// - Parameter className: An archived class, under its old or new name.
+    /// - Returns: The class's rule, or nil.
     public func rule(for className: ClassName) -> ClassRule? {
         classIndex.first(matching: className).map { classes[$0] }
     }
@@ -168,7 +185,7 @@ public struct MigrationRules: Sendable, Equatable {
 
     /// The Codable-export rule for an archived class, if any (found through
     /// its entry, so a renamed class matches under either name).
-    public func codableRule(for className: ClassName) -> CodableRules.ClassRule? {
+    package func codableRule(for className: ClassName) -> CodableRules.ClassRule? {
         rule(for: className).flatMap { codable.classes[$0.name] }
     }
 
@@ -177,14 +194,22 @@ public struct MigrationRules: Sendable, Equatable {
     /// classes, each renamed with three key rules, is about 3 MiB of indented
     /// JSON, so anything much bigger (a device, a runaway file) is refused
     /// before it is read.
-    public static let maxFileSize = 16 << 20
+    package static let maxFileSize = 16 << 20
 
     /// Reads rules from a file's bytes (JSON, or any property-list format).
+    ///
+    /// - Parameter bytes: A rules file's bytes.
+    /// - Throws: `PlistError` naming the place in the file of a mistake or
+    ///   contradiction.
     public init(bytes: [UInt8]) throws {
         try self.init(value: try PropertyList.read(bytes).tree.value)
     }
 
     /// Reads rules from a tree.
+    ///
+    /// - Parameter value: A rules file's top dictionary.
+    /// - Throws: `PlistError` naming the place in the file of a mistake or
+    ///   contradiction.
     public init(value: PlistValue) throws {
         let top = try Self.dictionary(value, at: "")
         try Self.onlyFields(top, ["classes", "boxPrimitives", "allowedClasses", "typeKey"], at: "")

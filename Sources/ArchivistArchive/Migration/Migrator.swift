@@ -41,6 +41,9 @@ public struct Migrator: Sendable {
     public var codableOptions = CodableOptions()
 
     /// A migrator for rules.
+    ///
+    /// - Parameter rules: The migration rules; their allowlist is the policy
+    ///   results are checked against.
     public init(rules: MigrationRules) {
         self.rules = rules
         self.policy = SecurePolicy(rules: rules)
@@ -63,9 +66,15 @@ public struct Migrator: Sendable {
     /// converted. Throws `MigrationRefused` when a result would not decode
     /// securely, a `PlistError` when an archive is broken or a rename clashes,
     /// and `PlistError(.noArchive)` when the tree holds no keyed archive.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Returns: The migrated tree and the report of what changed.
+    /// - Throws: ``MigrationRefused`` when a result would not decode securely;
+    ///   `PlistError` when an archive is broken, a rename clashes, or the tree
+    ///   holds no archive (`noArchive`).
     public func migrate(_ tree: PlistTree) throws -> Outcome {
         if codable != nil, KeyedArchive.looksLikeArchive(tree) {
-            throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values (convert --to codable-json writes this archive's JSON)")
+            throw PlistError(.invalidValue, "the input is a keyed archive itself; Codable encoding replaces archives nested in data values").because(.archiveAtTop)
         }
         var report = MigrationReport()
         var refused: [(archive: String, violation: SecureCodingViolation)] = []
@@ -79,7 +88,7 @@ public struct Migrator: Sendable {
 
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
-    public func classNames(in tree: PlistTree) -> [ClassName] {
+    package func classNames(in tree: PlistTree) -> [ClassName] {
         var census = RulesCensus()
         census.add(tree)
         return census.classNames

@@ -38,6 +38,11 @@ public struct SecureCodingViolation: Sendable, Equatable {
 /// custom object may hold an inline primitive that the policy wants boxed.
 public enum SecureCodingCheck {
     /// Every violation of the objects reachable from `$top`, in `$objects` order.
+    ///
+    /// - Parameters:
+    ///   - graph: The archive's object graph.
+    ///   - policy: What the secure decoder is given.
+    /// - Returns: Each violation, located.
     public static func violations(in graph: ObjectGraph, policy: SecurePolicy) -> [SecureCodingViolation] {
         let paths = graph.paths()
         var found: [SecureCodingViolation] = []
@@ -64,6 +69,12 @@ public enum SecureCodingCheck {
     /// key path of the data holding it (`currentUser.root.age`, as `get` takes
     /// it). Typedstreams are left out: NSUnarchiver reads them, not a secure
     /// decoder. Throws when an archive is broken.
+    ///
+    /// - Parameters:
+    ///   - tree: A document's tree.
+    ///   - policy: What the secure decoder is given.
+    /// - Returns: Each violation as a located error.
+    /// - Throws: `PlistError` when an archive is broken.
     public static func errors(in tree: PlistTree, policy: SecurePolicy) throws -> [PlistError] {
         var out: [PlistError] = []
         try NestedArchiveWalk.archives(in: tree, broken: .fail) { archive in

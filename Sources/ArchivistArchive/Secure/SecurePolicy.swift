@@ -19,9 +19,11 @@ public struct SecurePolicy: Sendable {
     /// The allowed classes, to check an object's class without a scan.
     private var allowedIndex: ClassNameIndex
     /// The migration rules the policy comes from, for per-key inline settings.
-    public var rules: MigrationRules
+    package var rules: MigrationRules
 
     /// The policy a rules file describes.
+    ///
+    /// - Parameter rules: The rules whose allowlist and boxing settings apply.
     public init(rules: MigrationRules) {
         self.rules = rules
         self.allowedClasses = rules.allowedClasses
@@ -30,6 +32,9 @@ public struct SecurePolicy: Sendable {
 
     /// A policy from a plain allowlist: every inline primitive of a custom
     /// object must be boxed.
+    ///
+    /// - Parameter classes: The classes allowed beyond Foundation's, in
+    ///   either spelling.
     public init(allowing classes: [String]) {
         self.rules = MigrationRules(allowedClasses: classes)
         self.allowedClasses = classes
@@ -39,6 +44,11 @@ public struct SecurePolicy: Sendable {
     /// True when an object of this class (with its `$classes` chain) may be
     /// decoded: the class or a superclass is allowed, as Foundation checks it.
     /// `NSObject` allows everything only when named in the allowlist.
+    ///
+    /// - Parameters:
+    ///   - name: The object's class.
+    ///   - chain: Its class chain from `$classes`.
+    /// - Returns: True when a secure decoder given this policy decodes it.
     public func allows(_ name: ClassName, chain: [String]) -> Bool {
         if Self.foundationSecureClasses.contains(name.archived) || allowedIndex.contains(name) { return true }
         for n in chain where n != name.archived {
@@ -50,7 +60,7 @@ public struct SecurePolicy: Sendable {
     /// True when the new code reads this inline primitive of a custom object
     /// as it is (its key's rule says `box: false`, or `boxPrimitives` is off
     /// and no rule says `box: true`).
-    public func acceptsInline(key: String, of className: ClassName) -> Bool {
+    package func acceptsInline(key: String, of className: ClassName) -> Bool {
         if let box = rules.rule(for: className)?.key(key)?.box { return !box }
         return !rules.boxPrimitives
     }
@@ -58,7 +68,7 @@ public struct SecurePolicy: Sendable {
     /// True when a class is one of Apple's frameworks' (`NS` or `UI` followed by
     /// a capital letter), whose own coding reads its inline fields: those are
     /// never boxed or reported.
-    public static func isFrameworkClass(_ name: ClassName) -> Bool {
+    package static func isFrameworkClass(_ name: ClassName) -> Bool {
         let n = name.archived
         if FoundationClasses.isFoundation(n) { return true }
         guard n.hasPrefix("NS") || n.hasPrefix("UI"), n.utf8.count > 2 else { return false }

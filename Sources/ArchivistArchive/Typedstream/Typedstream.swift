@@ -7,9 +7,12 @@ import ArchivistCore
 public enum Typedstream {
     /// The envelope key that marks the archive a typedstream is read as
     /// (`"$typedstream": "NSArchiver"`), so views name what was read.
-    public static let envelopeKey = "$typedstream"
+    package static let envelopeKey = "$typedstream"
 
     /// True when bytes start with a typedstream header.
+    ///
+    /// - Parameter bytes: The input's bytes.
+    /// - Returns: True when they start with `\u{4}\u{B}streamtyped`.
     public static func looksLikeTypedstream(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { FormatSniffer.isTypedstream($0) }
     }
@@ -17,7 +20,7 @@ public enum Typedstream {
     /// The keyed archive (`$archiver`, `$version`, `$typedstream`, `$top`,
     /// `$objects`) that holds the typedstream's objects: `$top` holds the first top-level value
     /// as `root`, the next ones as `root1`, `root2`, ...
-    public static func archive(_ bytes: [UInt8]) throws -> PlistValue {
+    package static func archive(_ bytes: [UInt8]) throws -> PlistValue {
         var reader = TypedstreamReader(bytes)
         let values = try reader.read()
         var objects = reader.objects
@@ -49,14 +52,23 @@ public enum Typedstream {
         ]))
     }
 
-    /// The typedstream as a document (its tree is ``archive(_:)``'s), for the
+    /// The typedstream as a document (its tree is `archive(_:)`'s), for the
     /// commands that read archives.
+    ///
+    /// - Parameter bytes: The typedstream's bytes.
+    /// - Returns: A document whose tree is a keyed archive of the same objects.
+    /// - Throws: `PlistError` when the typedstream is broken or breaks a limit.
     public static func document(_ bytes: [UInt8]) throws -> PlistDocument {
         PlistDocument(tree: try PlistTree(try archive(bytes)), format: .binary)
     }
 
     /// Reads a file's or blob's bytes as an archive reader wants them: a
     /// typedstream as its keyed archive, anything else as a property list.
+    ///
+    /// - Parameter bytes: A file's or blob's bytes.
+    /// - Returns: The document.
+    /// - Throws: `PlistError` as ``document(_:)`` or
+    ///   `PropertyList.read(_:options:)` throws it.
     public static func readDocument(_ bytes: [UInt8]) throws -> PlistDocument {
         looksLikeTypedstream(bytes) ? try document(bytes) : try PropertyList.read(bytes)
     }

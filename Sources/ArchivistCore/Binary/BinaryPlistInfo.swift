@@ -1,22 +1,22 @@
 /// The layout of a binary property list, for `info`: its trailer and how many
 /// objects repeat an earlier object byte for byte (a writer that did not
 /// share equal values).
-public struct BinaryPlistInfo: Sendable, Equatable {
+package struct BinaryPlistInfo: Sendable, Equatable {
     /// Bytes per offset-table entry.
-    public var offsetSize: Int
+    package var offsetSize: Int
     /// Bytes per object reference.
-    public var referenceSize: Int
+    package var referenceSize: Int
     /// Objects in the offset table.
-    public var objectCount: Int
+    package var objectCount: Int
     /// The top object's index.
-    public var topObject: Int
+    package var topObject: Int
     /// Where the offset table starts.
-    public var offsetTableOffset: Int
+    package var offsetTableOffset: Int
     /// Objects whose bytes repeat an earlier object's exactly.
-    public var duplicateObjects: Int
+    package var duplicateObjects: Int
 
     /// Reads the trailer and offset table of a `bplist00` file.
-    public init(_ bytes: [UInt8]) throws {
+    package init(_ bytes: [UInt8]) throws {
         let trailer = try bytes.withUnsafeBytes { try BinaryTrailer($0) }
         offsetSize = trailer.offsetIntSize
         referenceSize = trailer.objectRefSize

@@ -5,16 +5,16 @@
 /// referenced from several places are decoded once and become one node of the
 /// tree. A container that contains itself is an error, as is nesting deeper
 /// than `Limits.maxDepth`.
-public enum BinaryPlistReader {
+package enum BinaryPlistReader {
     /// Reads a binary property list.
-    public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         var scanner = try BinaryScanner(buffer, limits: options.limits)
         let tree = try scanner.readRoot()
         return PlistDocument(tree: tree, format: .binary, diagnostics: scanner.diagnostics)
     }
 
     /// Reads a binary property list from bytes.
-    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try bytes.withUnsafeBytes { try read($0, options: options) }
     }
 }

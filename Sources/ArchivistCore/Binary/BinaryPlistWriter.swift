@@ -8,9 +8,9 @@ import Darwin
 /// numbered in pre-order (a dictionary, then its keys, then its values), equal
 /// scalars written once, the smallest reference and offset sizes that fit, and
 /// the same bytes for the same tree every time.
-public enum BinaryPlistWriter {
+package enum BinaryPlistWriter {
     /// Writes a tree as a binary property list.
-    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+    package static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink(capacity: 64)
         try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()

@@ -15,7 +15,7 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
         public let isWarning: Bool
 
         /// A kind named `name`; two kinds are the same when their names are.
-        public init(_ name: String, isWarning: Bool = false) {
+        package init(_ name: String, isWarning: Bool = false) {
             self.name = name
             self.isWarning = isWarning
         }
@@ -23,8 +23,17 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
         /// The name.
         public var description: String { name }
 
+        /// Two kinds are the same when their names are.
+        ///
+        /// - Parameters:
+        ///   - a: A kind.
+        ///   - b: Another kind.
+        /// - Returns: True when the names are equal.
         public static func == (a: Kind, b: Kind) -> Bool { a.name == b.name }
 
+        /// Hashes the name.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         /// A dictionary repeats a key; the last value is kept.
@@ -48,6 +57,12 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public var related: SourceLocation?
 
     /// A diagnostic of a kind with message and positions.
+    ///
+    /// - Parameters:
+    ///   - kind: What was found.
+    ///   - message: The message, without position or file name.
+    ///   - location: Where it was found.
+    ///   - related: A second place involved, if any.
     public init(_ kind: Kind, _ message: String, at location: SourceLocation, related: SourceLocation? = nil) {
         self.kind = kind
         self.message = message
@@ -65,6 +80,11 @@ public struct PlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// with `severity` in place of `error`, and ` (see LINE:COL)` naming the
     /// related place (a duplicate key's first occurrence) when there is one.
     /// Always one line.
+    ///
+    /// - Parameters:
+    ///   - path: The file name the line starts with.
+    ///   - severity: The word after the position (`error`, `warning`).
+    /// - Returns: The line, without a line break.
     public func formatted(path: String, severity: String = "error") -> String {
         var line = location.formatted(path: path, severity: severity, message: message)
         if let related, !related.shortDescription.isEmpty {

@@ -12,7 +12,7 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
         public let name: String
 
         /// A kind named `name`; two kinds are the same when their names are.
-        public init(_ name: String) {
+        package init(_ name: String) {
             self.name = name
         }
 
@@ -47,12 +47,45 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Where the problem is.
     public var location: SourceLocation
+    /// The situation behind the error when a caller can act on it (a
+    /// missing key that `create: true` would make, a cycle that
+    /// `CodableOptions.CyclePolicy.omit` leaves out...), nil otherwise. It is
+    /// the structured form of the advice: `message` names no option of the
+    /// `archivist` command, which words each reason as its own option.
+    public var reason: Reason?
+
+    /// A situation behind an error that a caller can act on.
+    ///
+    /// Like ``Kind``, reasons are values that each library adds for its own
+    /// layer (`ArchivistArchive` and `ArchivistDatabase` define theirs as
+    /// static members of this type); compare with `==`.
+    public struct Reason: Sendable, Hashable {
+        /// The reason's name, for the command's table of options.
+        package let name: String
+
+        /// A reason named `name`; two reasons are the same when their names are.
+        package init(_ name: String) {
+            self.name = name
+        }
+    }
 
     /// An error of a kind, with a message and a location.
+    ///
+    /// - Parameters:
+    ///   - kind: The class of problem.
+    ///   - message: What went wrong, without position or file name.
+    ///   - location: Where, when known.
     public init(_ kind: Kind, _ message: String, at location: SourceLocation = .unknown) {
         self.kind = kind
         self.message = message
         self.location = location
+    }
+
+    /// The same error with `reason` set.
+    package func because(_ reason: Reason) -> PlistError {
+        var error = self
+        error.reason = reason
+        return error
     }
 
     /// `LINE:COL: error: MESSAGE`, `offset N: error: MESSAGE`, or `error: MESSAGE`.
@@ -65,6 +98,9 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     /// for text formats and `PATH: offset N: error: MESSAGE` for binary and archives.
     /// Always one line: line breaks inside the message, like every control
     /// character, are escaped (`\n`, `\u{1b}`), as `TerminalText` writes them.
+    ///
+    /// - Parameter path: The file name the line starts with.
+    /// - Returns: The line, without a line break.
     public func formatted(path: String) -> String {
         location.formatted(path: path, severity: "error", message: message)
     }

@@ -14,7 +14,7 @@ public enum SourceLocation: Sendable, Equatable {
     /// The line and column of a byte offset in a text buffer, counting CR, LF and
     /// CRLF as one line break each; the column counts bytes, 1-based. Computed only
     /// when an error is reported, so scanners carry byte offsets alone.
-    public static func text(in bytes: UnsafeRawBufferPointer, offset: Int) -> SourceLocation {
+    package static func text(in bytes: UnsafeRawBufferPointer, offset: Int) -> SourceLocation {
         var line = 1
         var lineStart = 0
         var i = 0
@@ -58,7 +58,7 @@ public enum SourceLocation: Sendable, Equatable {
     /// characters in the message, the path and the key path (a newline in a
     /// file name or a key included) are escaped as `TerminalText` escapes
     /// them, so the line is one line and safe on a terminal.
-    public func formatted(path: String, severity: String, message: String) -> String {
+    package func formatted(path: String, severity: String, message: String) -> String {
         let text = PlistError.oneLine(message)
         let line: String
         switch self {

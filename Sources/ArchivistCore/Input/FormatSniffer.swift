@@ -1,7 +1,7 @@
 /// Decides an input's format from its first bytes, never from a file name.
-public enum FormatSniffer {
+package enum FormatSniffer {
     /// What the first bytes say.
-    public enum Guess: Sendable, Equatable {
+    package enum Guess: Sendable, Equatable {
         /// Certainly this format.
         case format(PlistFormat)
         /// A `bplist` header of a version Archivist does not read (`bplist15`...).
@@ -11,7 +11,7 @@ public enum FormatSniffer {
     }
 
     /// Guesses the format of `bytes`.
-    public static func guess(_ bytes: UnsafeRawBufferPointer) -> Guess {
+    package static func guess(_ bytes: UnsafeRawBufferPointer) -> Guess {
         if bytes.count >= 6, bytes.starts(with: "bplist".utf8) {
             if bytes.count >= 8, bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") {
                 return .format(.binary)
@@ -44,7 +44,7 @@ public enum FormatSniffer {
     /// True for an NSArchiver typedstream: version 4, then the 11-byte
     /// signature `streamtyped` (little-endian) or `typedstream` (big-endian).
     /// Not a property list; ArchivistArchive's `Typedstream` reads it.
-    public static func isTypedstream(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isTypedstream(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 13, bytes[0] == 4, bytes[1] == 11 else { return false }
         let signature = UnsafeRawBufferPointer(rebasing: bytes[2..<13])
         return signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8)

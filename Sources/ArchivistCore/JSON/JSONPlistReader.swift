@@ -8,9 +8,9 @@
 /// reported as a diagnostic, as is a lone surrogate escape (read as U+FFFD).
 /// UTF-8 input may start with a BOM; UTF-16 and UTF-32 input is recognised by
 /// its BOM or, without one, by the NUL bytes around the first characters.
-public enum JSONPlistReader {
+package enum JSONPlistReader {
     /// Reads the JSON text in `buffer`. Errors carry the line and column.
-    public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try TextInput.withUTF8Text(buffer, limits: options.limits, detectsUnmarkedUTF16or32: true) { text in
             var parser = JSONParser(text: text, limits: options.limits)
             let tree = try parser.parseDocument()
@@ -19,7 +19,7 @@ public enum JSONPlistReader {
     }
 
     /// Reads JSON from bytes.
-    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try bytes.withUnsafeBytes { try read($0, options: options) }
     }
 }

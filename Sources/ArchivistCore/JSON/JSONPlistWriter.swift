@@ -12,9 +12,9 @@
 /// Output is compact (`{"a":1}`) unless `options.pretty` is set: then each
 /// element is on its own line, indented by two spaces, written `"key": value`,
 /// and the text ends with a newline.
-public enum JSONPlistWriter {
+package enum JSONPlistWriter {
     /// The JSON text of `tree`.
-    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+    package static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
         try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()

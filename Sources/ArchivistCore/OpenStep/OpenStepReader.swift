@@ -18,9 +18,9 @@
 /// file's last pair is an error (CF stops reading there and ignores the rest).
 /// A repeated key keeps its last value and is reported as a diagnostic, as is a
 /// lone surrogate escape (read as U+FFFD).
-public enum OpenStepReader {
+package enum OpenStepReader {
     /// Reads the OpenStep text in `buffer`. Errors carry the line and column.
-    public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try TextInput.withUTF8Text(buffer, limits: options.limits) { text in
             var parser = OpenStepParser(text: text, limits: options.limits)
             let tree = try parser.parseDocument()
@@ -29,7 +29,7 @@ public enum OpenStepReader {
     }
 
     /// Reads OpenStep text from bytes.
-    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try bytes.withUnsafeBytes { try read($0, options: options) }
     }
 }

@@ -24,9 +24,9 @@
 /// at all, and `plutil` offers no OpenStep output), so an integer, real,
 /// boolean, date, UID or null is an error naming its key path rather than a
 /// silent conversion to text that would read back as a string.
-public enum OpenStepWriter {
+package enum OpenStepWriter {
     /// The OpenStep text of `tree`, ending with a newline.
-    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+    package static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
         try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()

@@ -1,18 +1,18 @@
 /// The languages `SourceLiteralWriter` writes, as `plutil -convert` names them.
-public enum SourceLanguage: String, Sendable, CaseIterable {
+package enum SourceLanguage: String, Sendable, CaseIterable {
     /// Swift: `let NAME: [String: Any] = [ "key" : 1, ]`.
     case swift
     /// Objective-C: `NSDictionary * const NAME = @{ @"key" : @1, };`.
     case objc
 
     /// The extension of a source file in the language (`swift`, `m`).
-    public var fileExtension: String { self == .swift ? "swift" : "m" }
+    package var fileExtension: String { self == .swift ? "swift" : "m" }
 
     /// The constant's name for a file name: its base name without the
     /// extension, every character but ASCII letters, digits and `_` replaced
     /// by `_`, `_` in front of a leading digit or a keyword; `plist` when no
     /// letter or digit is left (standard input, `-`).
-    public static func identifier(from fileName: String) -> String {
+    package static func identifier(from fileName: String) -> String {
         var base = Substring(fileName.split(separator: "/").last ?? "")
         if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = base[..<dot] }
         var name = String(base.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") ? Character($0) : "_" })

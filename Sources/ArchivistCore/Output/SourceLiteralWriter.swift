@@ -33,9 +33,9 @@
 /// Literals hold strings, numbers, booleans, arrays and dictionaries only:
 /// like plutil, the writer refuses dates and data (and UIDs and null) with an
 /// error naming their key path.
-public enum SourceLiteralWriter {
+package enum SourceLiteralWriter {
     /// The source of `tree` as a constant `name`, with a comment naming `origin`.
-    public static func write(_ tree: PlistTree, language: SourceLanguage, name: String, origin: String,
+    package static func write(_ tree: PlistTree, language: SourceLanguage, name: String, origin: String,
                              options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
         try tree.withView { try write(&$0, language: language, name: name, origin: origin, options: options, into: out) }

@@ -17,6 +17,11 @@ public enum TerminalText {
     /// `text` with its control characters escaped; with `keepingLayout`, line
     /// feeds and tabs stay (for a block of lines whose names were escaped
     /// when it was made). Text without control characters is returned as it is.
+    ///
+    /// - Parameters:
+    ///   - text: The text to show.
+    ///   - keepingLayout: Keep line feeds and tabs as they are.
+    /// - Returns: The text with every other control character escaped.
     public static func escaped(_ text: String, keepingLayout: Bool = false) -> String {
         let text = showingRawBytes(text)
         var copy = text
@@ -53,12 +58,12 @@ public enum TerminalText {
     }
 
     /// True for the Unicode scalars `escaped` writes as escapes.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 
     /// The escape of a control scalar: `\n`, `\r`, `\t` or `\u{XX}`.
-    public static func escape(_ scalar: Unicode.Scalar) -> String {
+    package static func escape(_ scalar: Unicode.Scalar) -> String {
         switch scalar {
         case "\n": return "\\n"
         case "\r": return "\\r"
@@ -70,14 +75,14 @@ public enum TerminalText {
     /// Escapes UTF-8 that arrives in pieces (a stream to standard output): a
     /// C1 character's two bytes may be split between pieces, so the first
     /// one waits for the next piece. Linear in the bytes.
-    public struct Escaper {
+    package struct Escaper {
         /// Keep line feeds and tabs.
-        public let keepingLayout: Bool
+        package let keepingLayout: Bool
         /// The previous piece ended with 0xC2, the lead byte of U+0080–U+00BF.
         private var pendingLead = false
 
         /// An escaper; with `keepingLayout`, line feeds and tabs pass.
-        public init(keepingLayout: Bool) {
+        package init(keepingLayout: Bool) {
             self.keepingLayout = keepingLayout
         }
 
@@ -97,7 +102,7 @@ public enum TerminalText {
         }
 
         /// Appends `bytes` to `out`, control characters escaped.
-        public mutating func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        package mutating func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
             var runStart = 0
             var k = 0
             if pendingLead, let first = bytes.first {
@@ -140,7 +145,7 @@ public enum TerminalText {
         }
 
         /// Appends a lead byte the last piece left waiting.
-        public mutating func finish(into out: inout [UInt8]) {
+        package mutating func finish(into out: inout [UInt8]) {
             if pendingLead { out.append(0xC2) }
             pendingLead = false
         }

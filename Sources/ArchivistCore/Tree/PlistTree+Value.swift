@@ -36,6 +36,11 @@ extension PlistTreeBuilder {
 extension PlistTree {
     /// The tree of a value (dictionary keys stored once, strings as UTF-8).
     /// Nesting deeper than `limits.maxDepth` is refused.
+    ///
+    /// - Parameters:
+    ///   - value: The property list built or edited in code.
+    ///   - limits: The bounds the tree must keep (depth, values, lengths).
+    /// - Throws: ``PlistError`` (`limitExceeded`) when the value breaks a limit.
     public init(_ value: PlistValue, limits: Limits = .default) throws {
         var builder = PlistTreeBuilder()
         let root = try builder.value(value, maxDepth: limits.maxDepth)
@@ -47,7 +52,7 @@ extension PlistTree {
     public var value: PlistValue { value(at: root) }
 
     /// The subtree at `node` as a `PlistValue`.
-    public func value(at node: Int) -> PlistValue {
+    package func value(at node: Int) -> PlistValue {
         withView { view in
             let item = view.item(node)
             // A node without children converts alone: no record of shared nodes.

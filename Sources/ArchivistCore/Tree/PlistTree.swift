@@ -9,10 +9,12 @@ import Darwin
 /// of strings (UTF-8) and the bytes of data lie in one byte arena. Every reader
 /// builds one without allocating per node, and it is freed in one step.
 ///
-/// Nodes are numbered; `root` is the top one. A node may be the child of
-/// several containers (a binary plist's shared objects stay shared, and the
-/// keys of a document are stored once each), but a tree never contains itself.
-/// Strings become `String`s only when asked for (`string(at:)`).
+/// Navigate it through ``PlistNode``, starting at ``rootNode``: typed
+/// accessors, subscripts by key and index and iteration, inlined into the
+/// caller. A node may be the child of several containers (a binary plist's
+/// shared objects stay shared, and the keys of a document are stored once
+/// each), but a tree never contains itself. Strings become `String`s only
+/// when asked for (``PlistNode/stringValue``).
 ///
 /// `PlistTree` is read-only: edit a `PlistValue` (`value`, `init(_:)`), the
 /// editable form, and convert back.
@@ -20,37 +22,38 @@ public struct PlistTree: Sendable {
     /// One node: a scalar's bits or where a string, data or container's
     /// contents start (`payload`), and the kind, flags and length or count
     /// (`header`: kind in bits 56-63, flags in 48-55, count in 0-47).
+    @usableFromInline
     package struct Node: Sendable {
-        package var payload: UInt64
-        package var header: UInt64
+        @usableFromInline package var payload: UInt64
+        @usableFromInline package var header: UInt64
 
-        @inline(__always)
+        @inlinable @inline(__always)
         package init(_ kind: PlistKind, flags: UInt8 = 0, count: Int = 0, payload: UInt64) {
             self.payload = payload
             header = UInt64(kind.rawValue) << 56 | UInt64(flags) << 48 | UInt64(truncatingIfNeeded: count) & Node.countMask
         }
 
-        package static let countMask: UInt64 = (1 << 48) - 1
+        @usableFromInline package static let countMask: UInt64 = (1 << 48) - 1
 
-        @inline(__always) package var kind: PlistKind { PlistKind(rawValue: UInt8(truncatingIfNeeded: header >> 56)) ?? .null }
-        @inline(__always) package var flags: UInt8 { UInt8(truncatingIfNeeded: header >> 48) }
-        @inline(__always) package var count: Int { Int(header & Node.countMask) }
-        @inline(__always) package var start: Int { Int(truncatingIfNeeded: payload) }
+        @inlinable @inline(__always) package var kind: PlistKind { PlistKind(rawValue: UInt8(truncatingIfNeeded: header >> 56)) ?? .null }
+        @inlinable @inline(__always) package var flags: UInt8 { UInt8(truncatingIfNeeded: header >> 48) }
+        @inlinable @inline(__always) package var count: Int { Int(header & Node.countMask) }
+        @inlinable @inline(__always) package var start: Int { Int(truncatingIfNeeded: payload) }
     }
 
     /// Flag of an integer above `Int64.max`.
-    package static let unsignedFlag: UInt8 = 1
+    @usableFromInline package static let unsignedFlag: UInt8 = 1
     /// Flag of a real that was 32 bits wide.
-    package static let float32Flag: UInt8 = 1
+    @usableFromInline package static let float32Flag: UInt8 = 1
 
-    package var nodes: [Node]
+    @usableFromInline package var nodes: [Node]
     /// Children of containers: an array's elements; a dictionary's key and
     /// value of each entry, side by side.
-    package var links: [UInt32]
+    @usableFromInline package var links: [UInt32]
     /// UTF-8 of strings and bytes of data.
-    package var bytes: [UInt8]
+    @usableFromInline package var bytes: [UInt8]
     /// The top node.
-    public let root: Int
+    @usableFromInline package let root: Int
 
     package init(nodes: [Node], links: [UInt32], bytes: [UInt8], root: Int) {
         self.nodes = nodes
@@ -60,7 +63,7 @@ public struct PlistTree: Sendable {
     }
 
     /// The number of nodes stored (shared nodes once).
-    public var nodeCount: Int { nodes.count }
+    @inlinable public var nodeCount: Int { nodes.count }
 
     /// Bytes of memory the tree's three arrays use.
     public var storageSize: Int {
@@ -70,11 +73,11 @@ public struct PlistTree: Sendable {
     // MARK: - Reading nodes
 
     /// The kind of a node.
-    public func kind(of node: Int) -> PlistKind { nodes[node].kind }
+    @inlinable package func kind(of node: Int) -> PlistKind { nodes[node].kind }
 
     /// The number of elements of an array, entries of a dictionary, bytes
     /// of data or UTF-8 bytes of a string; 0 for other nodes.
-    public func count(of node: Int) -> Int {
+    @inlinable package func count(of node: Int) -> Int {
         switch nodes[node].kind {
         case .array, .dictionary, .data, .string: return nodes[node].count
         case .integer, .real, .bool, .date, .uid, .null: return 0
@@ -82,14 +85,14 @@ public struct PlistTree: Sendable {
     }
 
     /// A string node's text.
-    public func string(at node: Int) -> String? {
+    @inlinable package func string(at node: Int) -> String? {
         let n = nodes[node]
         guard n.kind == .string else { return nil }
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[n.start..<(n.start + n.count)]), as: UTF8.self) }
     }
 
     /// True when a string node's UTF-8 equals `text`'s, without making a `String`.
-    public func string(at node: Int, equals text: String) -> Bool {
+    @usableFromInline package func string(at node: Int, equals text: String) -> Bool {
         let n = nodes[node]
         guard n.kind == .string else { return false }
         var text = text
@@ -103,56 +106,56 @@ public struct PlistTree: Sendable {
     }
 
     /// A data node's bytes.
-    public func data(at node: Int) -> [UInt8]? {
+    @inlinable package func data(at node: Int) -> [UInt8]? {
         let n = nodes[node]
         guard n.kind == .data else { return nil }
         return Array(bytes[n.start..<(n.start + n.count)])
     }
 
     /// An integer node's value.
-    public func integer(at node: Int) -> PlistInteger? {
+    @inlinable package func integer(at node: Int) -> PlistInteger? {
         let n = nodes[node]
         guard n.kind == .integer else { return nil }
         return n.flags & PlistTree.unsignedFlag != 0 ? PlistInteger(n.payload) : PlistInteger(Int64(bitPattern: n.payload))
     }
 
     /// A real node's value.
-    public func real(at node: Int) -> PlistReal? {
+    @inlinable package func real(at node: Int) -> PlistReal? {
         let n = nodes[node]
         guard n.kind == .real else { return nil }
         return PlistReal(Double(bitPattern: n.payload), width: n.flags & PlistTree.float32Flag != 0 ? .bits32 : .bits64)
     }
 
     /// A boolean node's value.
-    public func bool(at node: Int) -> Bool? {
+    @inlinable package func bool(at node: Int) -> Bool? {
         let n = nodes[node]
         guard n.kind == .bool else { return nil }
         return n.payload != 0
     }
 
     /// A date node's value.
-    public func date(at node: Int) -> PlistDate? {
+    @inlinable package func date(at node: Int) -> PlistDate? {
         let n = nodes[node]
         guard n.kind == .date else { return nil }
         return PlistDate(secondsSinceReferenceDate: Double(bitPattern: n.payload))
     }
 
     /// A UID node's value.
-    public func uid(at node: Int) -> UInt64? {
+    @inlinable package func uid(at node: Int) -> UInt64? {
         let n = nodes[node]
         guard n.kind == .uid else { return nil }
         return n.payload
     }
 
     /// Element `i` of an array node.
-    public func element(_ i: Int, of node: Int) -> Int {
+    @inlinable package func element(_ i: Int, of node: Int) -> Int {
         let n = nodes[node]
         precondition(n.kind == .array && i >= 0 && i < n.count, "not an element of an array")
         return Int(links[n.start + i])
     }
 
     /// The key (a string node) and value of entry `i` of a dictionary node, in the order read.
-    public func entry(_ i: Int, of node: Int) -> (key: Int, value: Int) {
+    @inlinable package func entry(_ i: Int, of node: Int) -> (key: Int, value: Int) {
         let n = nodes[node]
         precondition(n.kind == .dictionary && i >= 0 && i < n.count, "not an entry of a dictionary")
         return (Int(links[n.start + 2 * i]), Int(links[n.start + 2 * i + 1]))
@@ -161,7 +164,7 @@ public struct PlistTree: Sendable {
     /// The node of `key`'s value in a dictionary node (keys compared by code
     /// points), when present. ``value(at:)`` is what converts a node to a
     /// ``PlistValue``; this only finds it.
-    public func node(forKey key: String, in dictionary: Int) -> Int? {
+    @inlinable package func node(forKey key: String, in dictionary: Int) -> Int? {
         let n = nodes[dictionary]
         guard n.kind == .dictionary else { return nil }
         for i in 0..<n.count where string(at: Int(links[n.start + 2 * i]), equals: key) {

@@ -5,6 +5,8 @@ public struct PlistDate: Sendable, Hashable, CustomStringConvertible {
     public let secondsSinceReferenceDate: Double
 
     /// The date that many seconds after (or before) 2001-01-01T00:00:00Z.
+    ///
+    /// - Parameter secondsSinceReferenceDate: Seconds since 2001-01-01 00:00:00 UTC.
     @inlinable public init(secondsSinceReferenceDate: Double) {
         self.secondsSinceReferenceDate = secondsSinceReferenceDate
     }

@@ -2,7 +2,7 @@
 /// two parallel arrays (no hashing while reading).
 ///
 /// Keys are unique: `set` replaces the value of an existing key in place. Keys
-/// are the same only when their code points are (``PlistKeys``), as
+/// are the same only when their code points are (`PlistKeys`), as
 /// CoreFoundation compares them: `"é"` and `"e\u{301}"` are two keys. Lookups
 /// scan linearly; callers that look up many keys build their own index.
 public struct PlistDictionary: Sendable, Equatable, Sequence {
@@ -18,6 +18,8 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     }
 
     /// A dictionary with room for `capacity` entries.
+    ///
+    /// - Parameter capacity: The number of entries to reserve room for.
     public init(minimumCapacity capacity: Int) {
         keys = []
         values = []
@@ -27,6 +29,9 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
 
     /// A dictionary from key-value pairs; a repeated key keeps its first
     /// position and its last value.
+    ///
+    /// - Parameter pairs: Keys and values in order; a repeated key keeps its
+    ///   last value at its first position.
     public init(_ pairs: [(String, PlistValue)]) {
         self.init(minimumCapacity: pairs.count)
         var positions: [PlistKey: Int] = [:]
@@ -43,7 +48,7 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
 
     /// Appends a pair without checking for a duplicate key. Readers that have
     /// already checked (or that must keep duplicates out by other means) use it.
-    public mutating func appendUnchecked(key: String, value: PlistValue) {
+    package mutating func appendUnchecked(key: String, value: PlistValue) {
         keys.append(key)
         values.append(value)
     }
@@ -55,12 +60,17 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     @inlinable public var isEmpty: Bool { keys.isEmpty }
 
     /// The position of `key` (the same code points), if present.
+    ///
+    /// - Parameter key: The key, compared by code points.
+    /// - Returns: The entry's position, or nil.
     public func index(forKey key: String) -> Int? {
         PlistKeys.firstIndex(of: key, in: keys)
     }
 
     /// The value for `key`; setting nil removes the entry, setting a value for an
     /// existing key replaces it where it stands.
+    ///
+    /// - Parameter key: The key, compared by code points.
     public subscript(key: String) -> PlistValue? {
         get {
             guard let i = index(forKey: key) else { return nil }
@@ -82,6 +92,10 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     }
 
     /// Replaces the value at a position.
+    ///
+    /// - Parameters:
+    ///   - value: The new value.
+    ///   - index: A position of an entry (from ``index(forKey:)``).
     public mutating func setValue(_ value: PlistValue, at index: Int) {
         values[index] = value
     }
@@ -98,7 +112,7 @@ public struct PlistDictionary: Sendable, Equatable, Sequence {
     /// which order them exactly as UTF-16 code units do; only a pair in which a
     /// key holds such a character (a surrogate pair in UTF-16) is compared by
     /// its UTF-16 code units. Keys already in order cost one pass.
-    public func indicesSortedByUTF16() -> [Int] {
+    package func indicesSortedByUTF16() -> [Int] {
         let n = keys.count
         var order = Array(0..<n)
         guard n > 1 else { return order }

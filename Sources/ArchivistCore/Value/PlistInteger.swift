@@ -10,12 +10,16 @@ public struct PlistInteger: Hashable, Sendable, CustomStringConvertible {
     public let isUnsignedBeyondInt64: Bool
 
     /// A signed value.
+    ///
+    /// - Parameter value: The signed value.
     @inlinable public init(_ value: Int64) {
         bitPattern = UInt64(bitPattern: value)
         isUnsignedBeyondInt64 = false
     }
 
     /// An unsigned value; values up to `Int64.max` are held as signed.
+    ///
+    /// - Parameter value: The unsigned value (above `Int64.max` it stays unsigned).
     @inlinable public init(_ value: UInt64) {
         bitPattern = value
         isUnsignedBeyondInt64 = value > UInt64(Int64.max)

@@ -12,11 +12,11 @@ import Darwin
 /// equal: `"é"` and `"e\u{301}"`, or `"K"` and the Kelvin sign U+212A. A
 /// property list keeps those as distinct keys, so every key lookup compares
 /// UTF-8 bytes instead (the same code points give the same bytes).
-public enum PlistKeys {
+package enum PlistKeys {
     /// True when `a` and `b` hold the same code points. Native strings are
     /// compared with one `memcmp` of their UTF-8, without allocating.
     @inlinable
-    public static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         let quick: Bool? = x.withContiguousStorageIfAvailable { p in
@@ -31,20 +31,20 @@ public enum PlistKeys {
 
     /// The position of the first of `keys` that is the same key as `key`.
     @inlinable
-    public static func firstIndex(of key: String, in keys: [String]) -> Int? {
+    package static func firstIndex(of key: String, in keys: [String]) -> Int? {
         keys.firstIndex { same($0, key) }
     }
 
     /// True when `keys` holds a key that is the same key as `key`.
     @inlinable
-    public static func contains(_ key: String, in keys: [String]) -> Bool {
+    package static func contains(_ key: String, in keys: [String]) -> Bool {
         firstIndex(of: key, in: keys) != nil
     }
 
     /// For a message about a missing `key`: `; the key U+00E9 differs from
     /// U+0065 U+0301 only by Unicode normalisation` when `keys` holds such a
     /// key (the two print alike), else empty. Only called on a failed lookup.
-    public static func normalisationHint(for key: String, in keys: [String]) -> String {
+    package static func normalisationHint(for key: String, in keys: [String]) -> String {
         guard let other = keys.first(where: { $0 == key && !same($0, key) }) else { return "" }
         func points(_ s: String) -> String {
             s.unicodeScalars.prefix(16).map { scalar in
@@ -58,23 +58,23 @@ public enum PlistKeys {
 
 /// A key for Swift `Dictionary` and `Set` that is equal to another only when
 /// both hold the same code points (see ``PlistKeys``), and hashes its UTF-8.
-public struct PlistKey: Hashable, Sendable, CustomStringConvertible {
+package struct PlistKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's text.
-    public let text: String
+    package let text: String
 
     /// Wraps `text`.
     @inlinable
-    public init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
     /// Same code points.
     @inlinable
-    public static func == (lhs: PlistKey, rhs: PlistKey) -> Bool {
+    package static func == (lhs: PlistKey, rhs: PlistKey) -> Bool {
         PlistKeys.same(lhs.text, rhs.text)
     }
 
     /// Hashes the UTF-8 bytes (not the normalised text, as `String` does).
     @inlinable
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var text = self.text
         text.withUTF8 {
             hasher.combine($0.count)
@@ -83,5 +83,5 @@ public struct PlistKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The text.
-    public var description: String { text }
+    package var description: String { text }
 }

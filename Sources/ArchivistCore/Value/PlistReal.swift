@@ -14,12 +14,18 @@ public struct PlistReal: Sendable, CustomStringConvertible {
     public let width: Width
 
     /// A real of the given width (64-bit unless said).
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - width: The width a binary plist stores it in.
     @inlinable public init(_ value: Double, width: Width = .bits64) {
         self.value = value
         self.width = width
     }
 
     /// A 32-bit real, widened exactly to `Double`.
+    ///
+    /// - Parameter float: The 32-bit value.
     @inlinable public init(float: Float) {
         self.value = Double(float)
         self.width = .bits32

@@ -50,7 +50,7 @@ extension PlistValue: CustomStringConvertible {
     /// A string in double quotes with `"`, `\\`, newline, CR, tab and other
     /// control characters (C0, DEL and C1, as `TerminalText` escapes them)
     /// escaped, as descriptions and dumps show strings.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         // Most strings need no escapes: one scan of the UTF-8, one copy.
         var copy = s
         let plain = copy.withUTF8 { bytes in

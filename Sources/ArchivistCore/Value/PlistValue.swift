@@ -30,8 +30,14 @@ public enum PlistValue: Sendable {
 
 extension PlistValue {
     /// Shorthand for an integer node from a signed value.
+    ///
+    /// - Parameter value: The integer.
+    /// - Returns: `.integer(PlistInteger(value))`.
     public static func int(_ value: Int64) -> PlistValue { .integer(PlistInteger(value)) }
     /// Shorthand for a 64-bit real node.
+    ///
+    /// - Parameter value: The real.
+    /// - Returns: `.real(PlistReal(value))`.
     public static func double(_ value: Double) -> PlistValue { .real(PlistReal(value)) }
 
     /// The kind of this node.
@@ -51,10 +57,10 @@ extension PlistValue {
     }
 
     /// The name of this node's type as users see it (`string`, `integer`, `dictionary`...).
-    public var typeName: String { kind.name }
+    package var typeName: String { kind.name }
 
     /// The type name with its article, for messages (`an integer`, `a string`).
-    public var aTypeName: String { kind.nameWithArticle }
+    package var aTypeName: String { kind.nameWithArticle }
 
     /// The string, when this node is a string.
     public var stringValue: String? {
@@ -112,11 +118,15 @@ extension PlistValue {
 
     /// The value of `key` (compared by code points), when this node is a
     /// dictionary that holds it.
+    ///
+    /// - Parameter key: The key, compared by code points.
     public subscript(key: String) -> PlistValue? {
         dictionaryValue?[key]
     }
 
     /// Element `index`, when this node is an array that has it.
+    ///
+    /// - Parameter index: The element's position, from 0.
     public subscript(index: Int) -> PlistValue? {
         guard case .array(let a) = self, a.indices.contains(index) else { return nil }
         return a[index]
@@ -151,7 +161,7 @@ extension PlistValue {
     /// The same tree with every dictionary's keys sorted as CoreFoundation sorts
     /// them (by UTF-16 code units): a canonical form whose `description` does not
     /// depend on the order keys were read in.
-    public var sortingKeys: PlistValue {
+    package var sortingKeys: PlistValue {
         switch self {
         case .array(let items): return .array(items.map(\.sortingKeys))
         case .dictionary(let d):

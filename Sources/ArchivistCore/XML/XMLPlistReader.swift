@@ -4,14 +4,14 @@ internal import CLibXML2
 /// no network, no external DTDs or entities, and no user-defined entities at
 /// all (CoreFoundation's parser refuses them too), which also rules out entity
 /// expansion bombs. Errors carry libxml2's line and column.
-public enum XMLPlistReader {
+package enum XMLPlistReader {
     /// Reads an XML property list.
-    public static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try read(buffer, options: options, direct: true)
     }
 
     /// Reads an XML property list from bytes.
-    public static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+    package static func read(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> PlistDocument {
         try bytes.withUnsafeBytes { try read($0, options: options) }
     }
 

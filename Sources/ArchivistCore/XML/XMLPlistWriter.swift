@@ -4,9 +4,9 @@ import CArchivistSupport
 /// does (Foundation's `PropertyListSerialization` on Linux, `plutil -convert
 /// xml1` on macOS): tab indentation, keys sorted by UTF-16 code units, `%.17g`
 /// reals, floored UTC dates, base64 lines that count a tab as 8 columns.
-public enum XMLPlistWriter {
+package enum XMLPlistWriter {
     /// Writes a tree as an XML property list.
-    public static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
+    package static func write(_ tree: PlistTree, options: WriteOptions = WriteOptions()) throws -> [UInt8] {
         let out = ByteSink()
         try tree.withView { try write(&$0, options: options, into: out) }
         return out.bytes()

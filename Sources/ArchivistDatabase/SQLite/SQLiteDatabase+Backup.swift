@@ -47,12 +47,18 @@ extension SQLiteDatabase {
     /// folder of the path as given and of the file it resolves to) are
     /// refused: SQLite deletes or replays such a file the next time the
     /// store is opened, in whichever journal mode.
+    ///
+    /// - Parameter destination: The backup's path.
+    /// - Returns: Whether the copy was written and whether its owner was kept.
+    /// - Throws: ``BackupExists`` when another file is there; `PlistError`
+    ///   (`io`) when the copy fails or the path is one of the store's own files
+    ///   (reason `PlistError.Reason.backupIsStoreFile`).
     @discardableResult
     public func backup(to destination: String) throws -> BackupOutcome {
         var store = stat()
         guard StorePath.stat(path, &store) == 0 else { throw PlistError(.io, "cannot read the database \(path): " + String(cString: strerror(errno))) }
         if let own = ownFile(destination, store: store) {
-            throw PlistError(.io, "the backup \(destination) would be \(own), which SQLite deletes or replays when the store is next opened; choose another --backup PATH")
+            throw PlistError(.io, "the backup \(destination) would be \(own), which SQLite deletes or replays when the store is next opened").because(.backupIsStoreFile)
         }
         // A file whose size is not the copy's is not the copy: refused before copying.
         if StorePath.exists(destination), let size = try? copySize(), size != Self.fileSize(destination) {
@@ -178,4 +184,11 @@ extension SQLiteDatabase {
         }
         return total
     }
+}
+
+extension PlistError.Reason {
+    /// A backup path names the store or a file SQLite keeps beside it
+    /// (`-journal`, `-wal`, `-shm`), which it deletes or replays when the
+    /// store is next opened: ``SQLiteDatabase/backup(to:)`` needs another path.
+    public static let backupIsStoreFile = PlistError.Reason("backupIsStoreFile")
 }

@@ -28,6 +28,10 @@ extension SQLiteDatabase {
     ///
     /// A store that cannot be read in place at all (read-only media) is read
     /// as its file is, with a `warning`; it is nil when nothing is to be said.
+    ///
+    /// - Parameter path: The store's path.
+    /// - Returns: The open database and a warning to show, if any.
+    /// - Throws: `PlistError` (`io`) when the store cannot be read.
     public static func openForReading(path: String) throws -> (database: SQLiteDatabase, warning: String?) {
         _ = keepAccessTimes
         let files = sidecarBase(path)

@@ -23,6 +23,12 @@ public final class SQLiteDatabase {
     /// missing file is an error (never created). Commands that only read
     /// open a store with ``openForReading(path:)``, which also reads a store
     /// that a read-only connection cannot open as it is.
+    ///
+    /// - Parameters:
+    ///   - path: The database file's path.
+    ///   - readOnly: Open without write access.
+    /// - Throws: `PlistError` (`io`) when the file is missing or SQLite
+    ///   cannot open it.
     public convenience init(path: String, readOnly: Bool = false) throws {
         try self.init(filename: path, path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX)
     }
@@ -118,6 +124,9 @@ public final class SQLiteDatabase {
     package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The tables (not SQLite's own), in name order.
+    ///
+    /// - Returns: The table names.
+    /// - Throws: `PlistError` (`io`) when SQLite fails.
     public func tables() throws -> [String] {
         let s = try prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         var names: [String] = []

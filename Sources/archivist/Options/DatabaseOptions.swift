@@ -99,7 +99,7 @@ extension DatabaseOptions {
     /// The errors of the row that rolled a store's transaction back.
     func reportRolledBack(_ failure: StoreMigration.Failure) {
         guard let store = sqlite, let column = blobColumn else { return }
-        for e in failure.errors { Console.error(e.formatted(path: "\(store): \(column.label) row \(failure.row)")) }
+        for e in failure.errors { Console.error(e.commandFormatted(path: "\(store): \(column.label) row \(failure.row)")) }
         Console.error("\(store): error: row \(failure.row) failed; the transaction was rolled back and the store is unchanged (--keep-going skips failing rows)")
     }
 

@@ -171,7 +171,7 @@ struct StoreRowOptions: ParsableArguments {
                 }
             }
         } catch let error as PlistError {
-            Console.error(error.formatted(path: database.sqlite ?? "-"))
+            Console.error(error.commandFormatted(path: database.sqlite ?? "-"))
             ok = false
         }
         return ok

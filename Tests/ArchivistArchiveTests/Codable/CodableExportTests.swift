@@ -159,7 +159,8 @@ final class CodableExportTests: XCTestCase {
         XCTAssertThrowsError(try CodableExport.value(converting: cycle)) { error in
             let e = error as? PlistError
             XCTAssertEqual(e?.kind, .cycle)
-            XCTAssertEqual(e?.message, "root.children.0.parent refers back to root, a cycle JSON cannot hold (--cycles omit leaves such references out)")
+            XCTAssertEqual(e?.message, "root.children.0.parent refers back to root, a cycle JSON cannot hold")
+            XCTAssertEqual(e?.reason, .referenceCycle, "the reason CodableOptions(cycles: .omit) answers; the message names no option")
         }
         XCTAssertEqual(try text(cycle, options: CodableOptions(cycles: .omit)), #"{"children":[{"label":"child","children":[]}],"label":"parent"}"#)
     }

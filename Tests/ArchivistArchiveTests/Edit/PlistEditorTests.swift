@@ -41,16 +41,19 @@ final class PlistEditorTests: XCTestCase {
         XCTAssertEqual(try PlistKeyPath("CFBundleURLTypes").resolve(in: t).plainValue(), .array([]))
         t = try edit(.set(.bool(true)), "a.b.c", t, create: true)
         XCTAssertEqual(try PlistKeyPath("a.b.c").resolve(in: t).plainValue(), .bool(true))
-        let cases: [(PlistEdit, String, String)] = [
-            (.set(.int(1)), "CFBundleURLTypes.5", "CFBundleURLTypes.5: index 5 out of range (array of 0)"),
-            (.set(.int(1)), "x.y", "x: no key \"x\" (dictionary of 6 keys; --create makes missing dictionaries)"),
-            (.remove, "nothing", "nothing: no key \"nothing\" to remove (dictionary of 6 keys)"),
-            (.set(.int(1)), "CFBundleVersion.x", "CFBundleVersion.x: a string has no key \"x\""),
-            (.append(.int(1)), "CFBundleVersion", "CFBundleVersion: a string, not an array to append to"),
+        // The messages name no option of the command; a missing key on the
+        // way carries the reason `create: true` answers.
+        let cases: [(PlistEdit, String, String, PlistError.Reason?)] = [
+            (.set(.int(1)), "CFBundleURLTypes.5", "CFBundleURLTypes.5: index 5 out of range (array of 0)", nil),
+            (.set(.int(1)), "x.y", "x: no key \"x\" (dictionary of 6 keys)", .missingKey),
+            (.remove, "nothing", "nothing: no key \"nothing\" to remove (dictionary of 6 keys)", nil),
+            (.set(.int(1)), "CFBundleVersion.x", "CFBundleVersion.x: a string has no key \"x\"", nil),
+            (.append(.int(1)), "CFBundleVersion", "CFBundleVersion: a string, not an array to append to", nil),
         ]
-        for (e, path, message) in cases {
+        for (e, path, message, reason) in cases {
             XCTAssertThrowsError(try edit(e, path, t), path) { error in
                 XCTAssertEqual((error as? PlistError)?.message, message)
+                XCTAssertEqual((error as? PlistError)?.reason, reason, path)
             }
         }
     }
