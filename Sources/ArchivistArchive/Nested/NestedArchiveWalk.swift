@@ -16,7 +16,7 @@ package struct NestedArchive {
     package var size: Int
 }
 
-/// The one walk into a tree and the documents its data values hold: every
+/// The visit of ``NestedDocuments``: the one walk into a tree and the documents its data values hold: every
 /// keyed archive (and typedstream) found in plain containers, in archives'
 /// objects and inline fields, and in data inside those, to one depth limit.
 /// Archives are visited before the archives their data holds.
@@ -38,9 +38,8 @@ package enum NestedArchiveWalk {
 
     private static func walk(_ tree: PlistTree, keyPath: String, level: Int, kind: NestedData.Kind?, size: Int,
                              broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
-        guard level <= NestedData.maxLevels else { return }
         func data(_ bytes: [UInt8], at path: String) throws {
-            guard level < NestedData.maxLevels, let nested = NestedData.read(bytes) else { return }
+            guard let nested = NestedDocuments.open(bytes, level: level) else { return }
             let inner = nested.document.tree
             try walk(inner, keyPath: path, level: level + 1, kind: nested.kind, size: bytes.count, broken: broken, visit)
         }
@@ -48,12 +47,9 @@ package enum NestedArchiveWalk {
             let graph: ObjectGraph
             do {
                 graph = try ObjectGraph(tree)
-            } catch var error as PlistError {
+            } catch let error as PlistError {
                 guard broken == .fail else { return }
-                if !keyPath.isEmpty, case .archive(let object, let inner) = error.location {
-                    error.location = .archive(object: object, keyPath: ArchivePaths.nested(inner, in: keyPath))
-                }
-                throw error
+                throw NestedDocuments.relocated(error, under: keyPath)
             }
             try visit(NestedArchive(graph: graph, keyPath: keyPath, level: level, kind: kind, size: size))
             var paths: ArchivePaths?
