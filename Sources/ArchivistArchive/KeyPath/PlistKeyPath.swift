@@ -80,8 +80,10 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// The steps of components `first...` from `target`.
     private func steps(from target: Target, at first: Int) throws -> Target {
         var target = target
+        // The data values stepped into on the way (``NestedDocuments``' levels).
+        var levels = 0
         for n in first..<components.count {
-            target = try Self.step(target, components[n], path: PlistKeyPath(components: Array(components[...n])))
+            target = try Self.step(target, components[n], path: PlistKeyPath(components: Array(components[...n])), levels: &levels)
         }
         return target
     }
@@ -103,9 +105,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         PlistError(.invalidValue, "\(path): \(message)")
     }
 
-    /// One step; `levels` counts the data values stepped into for this key
-    /// (a property list whose root is data holding another, and so on).
-    private static func step(_ target: Target, _ key: String, path: PlistKeyPath, levels: Int = 0) throws -> Target {
+    /// One step; `levels` counts the data values stepped into on the path so
+    /// far (a property list whose root is data holding another counts twice).
+    private static func step(_ target: Target, _ key: String, path: PlistKeyPath, levels: inout Int) throws -> Target {
         switch target {
         case .value(let v):
             switch v {
@@ -119,13 +121,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 return .value(items[try index(key, count: items.count, path: path)])
             case .data(let bytes):
                 // What dump shows decoded is looked into (a bookmark as its dictionary: `path`, `volume`, ...).
-                guard let nested = NestedData.read(bytes) else {
-                    throw fail(path, "data of \(bytes.count) bytes holds no property list, archive, typedstream, bookmark or JSON to look into")
-                }
-                guard levels < NestedData.maxLevels else {
-                    throw PlistError(.limitExceeded, "\(path): data nested more than \(NestedData.maxLevels) levels deep")
-                }
-                return try step(try start(nested.document.tree), key, path: path, levels: levels + 1)
+                let nested = try NestedDocuments.step(into: bytes, level: levels, at: path.description)
+                levels += 1
+                return try step(try start(nested.document.tree), key, path: path, levels: &levels)
             case .string, .integer, .real, .bool, .date, .uid, .null:
                 throw fail(path, "\(v.aTypeName) has no key \"\(key)\"")
             }
@@ -158,7 +156,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         }
                         throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(counted(keys.count, "entry", "entries"))\(nearMiss(key, among: names))")
                     case .data(let bytes):
-                        return try step(.value(.data(bytes)), key, path: path, levels: levels)
+                        return try step(.value(.data(bytes)), key, path: path, levels: &levels)
                     case .counted(let entries):
                         return .node(graph, entries[try index(key, count: entries.count, path: path)].object)
                     case .attributedString(_, let attributes?) where key == "attributes":
@@ -180,7 +178,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 case .references(let rs): return .references(graph, rs)
                 }
             case .value(let v)?:
-                return try step(.value(v), key, path: path, levels: levels)
+                return try step(.value(v), key, path: path, levels: &levels)
             case .null?, .classDescription?, nil:
                 throw fail(path, "nil has no key \"\(key)\"")
             }
