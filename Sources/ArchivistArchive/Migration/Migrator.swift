@@ -170,7 +170,7 @@ public struct Migrator: Sendable {
                         field.value = graph.box(v)
                         report.record(.box(className: oldName, key: field.key), in: path)
                     } else if case .data(let bytes) = v {
-                        let at = ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)
+                        let at = ArchivePaths.nested(NestedDocuments.path(ofField: field.key, of: original, at: inputPath(of: index), in: input), in: path)
                         if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
                             field.value = .inline(.data(new))
                         }

@@ -53,11 +53,12 @@ package enum NestedArchiveWalk {
             }
             try visit(NestedArchive(graph: graph, keyPath: keyPath, level: level, kind: kind, size: size))
             var paths: ArchivePaths?
-            func path(to index: Int, _ key: String? = nil) -> String {
+            func path(to index: Int, _ field: (key: String, object: ArchivedObject)? = nil) -> String {
                 let found = paths ?? graph.paths()
                 paths = found
                 let base = found.path(to: index) ?? "$objects[\(index)]"
-                return ArchivePaths.nested(key.map { ArchivePaths.joined(base, $0) } ?? base, in: keyPath)
+                let path = field.map { NestedDocuments.path(ofField: $0.key, of: $0.object, at: base, in: graph) } ?? base
+                return ArchivePaths.nested(path, in: keyPath)
             }
             for (index, node) in graph.nodes.enumerated() {
                 switch node {
@@ -65,7 +66,7 @@ package enum NestedArchiveWalk {
                     try data(bytes, at: path(to: index))
                 case .object(let o):
                     for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value { try data(bytes, at: path(to: index, field.key)) }
+                        if case .inline(.data(let bytes)) = field.value { try data(bytes, at: path(to: index, (field.key, o))) }
                     }
                 case .null, .value, .classDescription:
                     continue

@@ -90,6 +90,14 @@ package enum NestedDocuments {
         return (nested, format)
     }
 
+    /// The key path of the data in inline field `key` of object `o`
+    /// reached at `base`, as `get` takes it: `base.key`, or `base` for an
+    /// object that stands for its data (NSData), which `get` steps through.
+    package static func path(ofField key: String, of o: ArchivedObject, at base: String, in graph: ObjectGraph) -> String {
+        if case .data? = FoundationValue.interpret(o, in: graph) { return base }
+        return ArchivePaths.joined(base, key)
+    }
+
     /// `error` as met inside a document held in data at `keyPath`: an error
     /// located in an archive gets the data's key path in front of its own
     /// (`currentUser` + `root.age`); others stay as they are, or with
