@@ -99,7 +99,14 @@ struct ArchiveEditor {
                 if case .data(let bytes) = value, let k = o.fields.firstIndex(where: { $0.value == .inline(.data(bytes)) }) {
                     return try editData(node, object: o, field: k, bytes: bytes, edit: edit, at: i)
                 }
-                throw fail(i, "\(o.className.readable) has no key \"\(key)\"")
+                // A list kept in fields of its own (NSHashTable's `$1`, `$2`, ...):
+                // stepped through by position, as `get` steps through it.
+                guard !last, case .list(let members) = value, let index = Int(key), index >= 0, index < members.count,
+                      let field = o.fields.first(where: { $0.value == .reference(members[index]) }) else {
+                    throw fail(i, "\(o.className.readable) has no key \"\(key)\"")
+                }
+                slot = .field(object: node, key: field.key)
+                node = members[index]
             } else {
                 if last {
                     try editField(node, object: o, key: key, edit: edit, at: i)
