@@ -52,14 +52,23 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
 
     /// Resolves the path in a tree read from a file. A keyed archive is read
     /// as its object graph straight from the tree; a plain tree is stepped
-    /// through node by node, and only what the path leads to (or the data it
-    /// steps into) becomes a value.
+    /// through node by node, and only what the path leads to becomes a
+    /// value. Data on the way is stepped into through ``NestedDocuments``,
+    /// the document it holds read the same way (no whole document converted).
     public func resolve(in tree: PlistTree) throws -> Target {
+        // The data values stepped into on the way (``NestedDocuments``' levels).
+        var levels = 0
+        return try resolve(in: tree, from: 0, levels: &levels)
+    }
+
+    /// Components `first...` in a tree: the input's, or one held in data.
+    private func resolve(in tree: PlistTree, from first: Int, levels: inout Int) throws -> Target {
         if KeyedArchive.looksLikeArchive(tree) {
-            return try steps(from: .archive(try ObjectGraph(tree)), at: 0)
+            return try steps(from: .archive(try ObjectGraph(tree)), at: first, levels: &levels)
         }
         var node = tree.root
-        for (n, component) in components.enumerated() {
+        for n in first..<components.count {
+            let component = components[n]
             let next: Int?
             switch tree.kind(of: node) {
             case .dictionary:
@@ -69,23 +78,50 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             case .string, .integer, .real, .bool, .date, .data, .uid, .null:
                 next = nil
             }
-            // Data, and every miss (whose message names what is there), go on
-            // from the value the node holds.
-            guard let next else { return try steps(from: .value(tree.value(at: node)), at: n) }
-            node = next
+            if let next {
+                node = next
+                continue
+            }
+            if let bytes = tree.data(at: node) { return try enter(bytes, at: n, levels: &levels) }
+            // Every miss (whose message names what is there) goes on from the value the node holds.
+            return try steps(from: .value(tree.value(at: node)), at: n, levels: &levels)
         }
         return .value(tree.value(at: node))
     }
 
-    /// The steps of components `first...` from `target`.
-    private func steps(from target: Target, at first: Int) throws -> Target {
+    /// Component `n` and those after it, in the document data holds.
+    private func enter(_ bytes: [UInt8], at n: Int, levels: inout Int) throws -> Target {
+        let nested = try NestedDocuments.step(into: bytes, level: levels, at: PlistKeyPath(components: Array(components[...n])).description)
+        levels += 1
+        return try resolve(in: nested.document.tree, from: n, levels: &levels)
+    }
+
+    /// The steps of components `first...` from `target`; data met on the
+    /// way is entered as a tree of its own.
+    private func steps(from target: Target, at first: Int, levels: inout Int) throws -> Target {
         var target = target
-        // The data values stepped into on the way (``NestedDocuments``' levels).
-        var levels = 0
         for n in first..<components.count {
+            if let bytes = Self.heldData(target) { return try enter(bytes, at: n, levels: &levels) }
             target = try Self.step(target, components[n], path: PlistKeyPath(components: Array(components[...n])), levels: &levels)
         }
         return target
+    }
+
+    /// The bytes a target stands for: data, a data value of an archive, or an
+    /// object whose Foundation value is data (NSData); nil for anything else.
+    private static func heldData(_ target: Target) -> [UInt8]? {
+        switch target {
+        case .value(.data(let bytes)): return bytes
+        case .node(let graph, let i):
+            switch graph.nodes[safe: i] {
+            case .value(.data(let bytes))?: return bytes
+            case .object(let o)?:
+                if case .data(let bytes)? = FoundationValue.interpret(o, in: graph) { return bytes }
+                return nil
+            default: return nil
+            }
+        case .value, .archive, .references: return nil
+        }
     }
 
     init(components: [String]) {
