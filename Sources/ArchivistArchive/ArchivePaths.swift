@@ -285,8 +285,10 @@ enum ContainerShape {
     }
 
     /// N of `NS.object.N` (NSOrderedSet as swift-corelibs-foundation writes
-    /// it) and of `NS.objectN` (NSCountedSet), which `get` takes as index N.
+    /// it) and of `NS.objectN` (NSCountedSet), which `get` takes as index N;
+    /// N - 1 of `$N` (NSHashTable's members after its options in `$0`).
     private static func numbered(_ key: String) -> Int? {
+        if key.hasPrefix("$"), let n = Int(key.dropFirst()), n >= 1 { return n - 1 }
         guard key.hasPrefix("NS.object") else { return nil }
         var rest = key.dropFirst("NS.object".count)
         if rest.first == "." { rest = rest.dropFirst() }

@@ -401,23 +401,17 @@ struct CodableExporter {
     /// Data: a keyed archive inside it is replaced by its root object; other
     /// data stays data (base64 in JSON).
     private mutating func data(_ bytes: [UInt8], path: String, depth: Int) throws -> PlistValue {
-        if expandsNestedArchives, nesting < NestedData.maxLevels, let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
+        if expandsNestedArchives, let nested = NestedDocuments.open(bytes, level: nesting), case .keyedArchive = nested.kind {
             return try exportEmbedded(nested.document.tree, path: path, depth: depth) ?? .null
         }
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
     }
 
+    /// A document held in data (opened by ``NestedDocuments``, which keeps
+    /// to the level limit), its errors located under the data's key path.
     private mutating func exportEmbedded(_ tree: PlistTree, path: String, depth: Int) throws -> PlistValue? {
-        guard nesting < NestedData.maxLevels else {
-            throw PlistError(.limitExceeded, "archives nest more than \(NestedData.maxLevels) deep", at: .archive(object: nil, keyPath: path))
-        }
-        do {
-            return try Self.export(tree, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
-        } catch var error as PlistError {
-            if case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
-            }
-            throw error
+        try NestedDocuments.located(under: path) {
+            try Self.export(tree, rules: rules, options: options, budget: &budget, nesting: nesting + 1)
         }
     }
 
@@ -440,7 +434,7 @@ struct CodableExporter {
     /// A property list or JSON document held in data (a struct stored with
     /// `PropertyListEncoder` or `JSONEncoder` inside a wrapper).
     private func embedded(_ bytes: [UInt8]) -> PlistTree? {
-        guard let nested = NestedData.read(bytes), nested.holdsEncodedValue else { return nil }
+        guard let nested = NestedDocuments.open(bytes, level: nesting), nested.holdsEncodedValue else { return nil }
         return nested.document.tree
     }
 }

@@ -286,6 +286,8 @@ struct SchemaInference: Sendable {
     /// container shared along many paths (or containing itself) is walked once.
     private var foundationTypes: [String: CodableSchema.FieldType?] = [:]
     private var archiveCount = 0
+    /// The data values entered to the document walked (``NestedDocuments``' levels).
+    private var level = 0
 
     init(rules: MigrationRules) {
         self.rules = rules
@@ -343,8 +345,8 @@ struct SchemaInference: Sendable {
         case .date: return .date
         case .null, .uid: return nil
         case .data(let bytes):
-            if let nested = NestedData.read(bytes), case .keyedArchive = nested.kind {
-                return try document(nested.document.tree, nameHint: nameHint, path: path, depth: depth + 1)
+            if let nested = NestedDocuments.open(bytes, level: level), case .keyedArchive = nested.kind {
+                return try nestedDocument(nested, nameHint: nameHint, path: path, depth: depth)
             }
             return .data
         case .array(let items):
@@ -464,8 +466,15 @@ struct SchemaInference: Sendable {
     }
 
     private mutating func payload(_ bytes: [UInt8], name: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
-        guard let nested = NestedData.read(bytes), nested.holdsEncodedValue else { return .data }
-        return try document(nested.document.tree, nameHint: name, path: path, depth: depth + 1)
+        guard let nested = NestedDocuments.open(bytes, level: level), nested.holdsEncodedValue else { return .data }
+        return try nestedDocument(nested, nameHint: name, path: path, depth: depth)
+    }
+
+    /// The type of a document held in data, one level further down.
+    private mutating func nestedDocument(_ nested: NestedData, nameHint: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {
+        level += 1
+        defer { level -= 1 }
+        return try document(nested.document.tree, nameHint: nameHint, path: path, depth: depth + 1)
     }
 
     private mutating func foundation(_ f: FoundationValue, in graph: ObjectGraph, tag: String, path: String, depth: Int) throws -> CodableSchema.FieldType? {

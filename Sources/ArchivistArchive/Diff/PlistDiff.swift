@@ -143,9 +143,9 @@ package struct PlistDiff: Sendable {
                 else if i < x.count { record(.removed, path + [String(i)], x[i], nil) }
                 else { record(.added, path + [String(i)], nil, y[i]) }
             }
-        case (.data(let x), .data(let y)) where x != y && depth < 1_000 && levels < NestedData.maxLevels:
-            // Property lists in data are compared by content.
-            if let dx = NestedData.read(x), let dy = NestedData.read(y),
+        case (.data(let x), .data(let y)) where x != y && depth < 1_000 && NestedDocuments.mayOpen(level: levels):
+            // Documents in data are compared by content.
+            if let dx = NestedDocuments.open(x, level: levels), let dy = NestedDocuments.open(y, level: levels),
                let cx = try? Self.comparable(dx.document.tree), let cy = try? Self.comparable(dy.document.tree) {
                 compare(cx, cy, path: path, depth: depth + 1, levels: levels + 1)
             } else {

@@ -5,7 +5,8 @@ import ArchivistCore
 /// `{"class": ..., "fields": [...]}` with `"id"` when shared; later references
 /// are `{"ref": N}` (strings, data and dates are values: shown in full
 /// wherever they are referenced, so every `"ref"` names an `"id"` shown before
-/// it; bookmark data is `{"data": BASE64, "bookmark": {...}}`); inline
+/// it; data holding a document is `{"data": BASE64, "archive": {...}}`
+/// and the like, ``NestedJSON``); inline
 /// primitives are `{"inline": value}` (an MBFile's `Mode` adds
 /// `"fileMode"`, its times `"date"`); Foundation values are plain
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
@@ -21,6 +22,9 @@ package struct ArchiveJSONDumper {
     /// The node count and bytes of each container value of `$objects` shown so far.
     var sizes: [Int: ViewBudget.Size] = [:]
     var json: JSONStream
+    let options: DumpOptions
+    /// The levels of data entered to this archive (``NestedDocuments``).
+    let level: Int
 
     /// The view of an archive as pretty JSON text; an error when it would show
     /// more than `options.maxValues` values or repeat more than
@@ -41,11 +45,21 @@ package struct ArchiveJSONDumper {
 
     /// Writes the view as the next value of a JSON stream.
     package static func write(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into json: inout JSONStream) throws {
+        var budget = ViewBudget(options, inputBytes: graph.inputMeasure)
+        try write(graph, options: options, budget: &budget, level: 0, into: &json)
+    }
+
+    /// Writes the view of an archive `level` levels of data down, spending
+    /// the budget of the view it is part of.
+    static func write(_ graph: ObjectGraph, options: DumpOptions, budget: inout ViewBudget, level: Int, into json: inout JSONStream) throws {
         var v = ArchiveJSONDumper(graph: graph, incoming: graph.incomingCounts(),
                                 shown: [Bool](repeating: false, count: graph.nodes.count),
                                 onStack: [Bool](repeating: false, count: graph.nodes.count), depthLimit: options.depthLimit,
-                                budget: ViewBudget(options, inputBytes: graph.inputMeasure), json: json)
-        defer { json = v.json }
+                                budget: budget, json: json, options: options, level: level)
+        defer {
+            json = v.json
+            budget = v.budget
+        }
         v.json.beginObject()
         v.json.key("archiver")
         v.json.string(graph.readFrom ?? "NSKeyedArchiver")
@@ -84,7 +98,7 @@ package struct ArchiveJSONDumper {
             try budget.spend(size.nodes, object: i)
             if shown[i] { try budget.spendRepeated(bytes: size.bytes, object: i) }
             shown[i] = true
-            try json.value(BookmarkJSON.decoded(v))
+            try nested(v)
         case .classDescription(let name, _):
             try budget.spend(object: i)
             try single("classDescription", .string(name.readable))
@@ -93,7 +107,7 @@ package struct ArchiveJSONDumper {
             if onStack[i] || (shown[i] && incoming[i] > 1) {
                 switch FoundationValue.interpret(o, in: graph) {
                 case .string(let s)?: try repeated(.string(s), object: i)
-                case .data(let b)?: try repeated(BookmarkJSON.decoded(.data(b)), object: i)
+                case .data(let b)?: try repeatedData(b, object: i)
                 case .date(let t)?: try json.value(.date(PlistDate(secondsSinceReferenceDate: t)))
                 default: try single("ref", .int(Int64(i)))
                 }
@@ -103,7 +117,7 @@ package struct ArchiveJSONDumper {
             let value = depth >= depthLimit ? nil : FoundationValue.interpret(o, in: graph)
             switch value {
             case .string(let s)?: return try json.value(.string(s))
-            case .data(let b)?: return try json.value(BookmarkJSON.decoded(.data(b)))
+            case .data(let b)?: return try nested(.data(b))
             case .date(let t)?: return try json.value(.date(PlistDate(secondsSinceReferenceDate: t)))
             default: break
             }
@@ -132,6 +146,18 @@ package struct ArchiveJSONDumper {
             }
             json.endObject()
         }
+    }
+
+    /// A value, its data decoded as ``NestedJSON`` shows it.
+    private mutating func nested(_ value: PlistValue) throws {
+        try NestedJSON.value(value, level: level, options: options, budget: &budget, into: &json)
+    }
+
+    /// Data of a shared object shown again: its bytes count as
+    /// ``repeated(_:object:)`` counts them.
+    private mutating func repeatedData(_ bytes: [UInt8], object i: Int) throws {
+        try budget.spendRepeated(bytes: bytes.count, object: i)
+        try nested(.data(bytes))
     }
 
     /// A string or data value of a shared object shown again: its bytes count
@@ -279,7 +305,7 @@ package struct ArchiveJSONDumper {
             switch field.value {
             case .inline(let v):
                 json.key("inline")
-                try json.value(BookmarkJSON.decoded(v))
+                try nested(v)
                 // MBFile's mode and times: their reading beside the integer.
                 if let reading = BackupFileField.reading(className: o.className.archived, key: field.key, value: v) {
                     json.key(reading.jsonKey)

@@ -28,8 +28,9 @@ public struct DumpOptions: Sendable {
     /// whatever this says; the text view shows a long shared string or data
     /// once and refers to it after (`-> @N`).
     public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
-    /// How many levels of data-inside-data are decoded.
-    var nestedLevels = NestedData.maxLevels
+    /// The levels of data-inside-data entered to what is shown
+    /// (``NestedDocuments`` decides how deep it goes).
+    var nestedLevel = 0
     /// The deepest an archive's objects are shown, whatever `maxDepth` says
     /// (object graphs can be chains of any length).
     static let hardDepthLimit = 256

@@ -40,7 +40,7 @@ package struct TreeDumper {
     /// True when data holds a property list, keyed archive, JSON or bookmark that
     /// `render` shows decoded (for `get`, which prints other data as base64).
     package static func showsDecoded(_ bytes: [UInt8]) -> Bool {
-        NestedData.read(bytes) != nil
+        NestedDocuments.open(bytes, level: 0) != nil
     }
 
     private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
@@ -100,10 +100,10 @@ package struct TreeDumper {
             out += pad(indent) + "}"
         case .data:
             let bytes = tree.data(at: n) ?? []
-            if options.expandNestedArchives, options.nestedLevels > 0, let nested = NestedData.read(bytes) {
+            if options.expandNestedArchives, let nested = NestedDocuments.open(bytes, level: options.nestedLevel) {
                 out += DumpText.data(bytes, stable: options.stable) + " holding " + nested.label + " "
                 var inner = options
-                inner.nestedLevels -= 1
+                inner.nestedLevel += 1
                 if let graph = nested.objectGraph {
                     var a = ArchiveDumper(graph: graph, options: inner, budget: budget, out: out)
                     try a.body(indent: indent)

@@ -66,9 +66,9 @@ struct ArchiveEditor {
             node = try own(node, in: slot)
             let key = path.components[i]
             let last = i == path.components.count - 1
-            // Data holding a property list: edit it where it is.
+            // Data holding a document: edit it where it is.
             if case .value(.data(let bytes)) = graph.nodes[node] {
-                graph.nodes[node] = .value(.data(try PlistEditor.nested(bytes, path: path, at: i, edit: edit, create: create, nesting: nesting + 1)))
+                graph.nodes[node] = .value(.data(try PlistEditor.nested(bytes, path: path, at: i, edit: edit, create: create, nesting: nesting)))
                 return
             }
             guard case .object(let o) = graph.nodes[node] else {
@@ -95,7 +95,18 @@ struct ArchiveEditor {
                 slot = .item(object: node, key: "NS.objects", index: position)
                 node = values[position]
             } else if let value = FoundationValue.interpret(o, in: graph), !value.keepsFields {
-                throw fail(i, "\(o.className.readable) has no key \"\(key)\"")
+                // NSData: its bytes are stepped into, as `get` steps into them.
+                if case .data(let bytes) = value, let k = o.fields.firstIndex(where: { $0.value == .inline(.data(bytes)) }) {
+                    return try editData(node, object: o, field: k, bytes: bytes, edit: edit, at: i)
+                }
+                // A list kept in fields of its own (NSHashTable's `$1`, `$2`, ...):
+                // stepped through by position, as `get` steps through it.
+                guard !last, case .list(let members) = value, let index = Int(key), index >= 0, index < members.count,
+                      let field = o.fields.first(where: { $0.value == .reference(members[index]) }) else {
+                    throw fail(i, "\(o.className.readable) has no key \"\(key)\"")
+                }
+                slot = .field(object: node, key: field.key)
+                node = members[index]
             } else {
                 if last {
                     try editField(node, object: o, key: key, edit: edit, at: i)
@@ -116,6 +127,10 @@ struct ArchiveEditor {
                     slot = .item(object: node, key: key, index: index)
                     node = rs[index]
                     i += 1
+                case .inline(.data(let bytes))?:
+                    // Inline data: the document it holds, as `get` steps into it.
+                    guard let k = o.fields.firstIndex(where: { PlistKeys.same($0.key, key) }) else { throw fail(i, "no field \"\(key)\"") }
+                    return try editData(node, object: o, field: k, bytes: bytes, edit: edit, at: i + 1)
                 case .inline(let v)?:
                     throw fail(i + 1, "\(v.aTypeName) has no key \"\(path.components[i + 1])\"")
                 case nil:
@@ -124,6 +139,14 @@ struct ArchiveEditor {
             }
             i += 1
         }
+    }
+
+    /// Edits the document held in inline data (field `field` of object
+    /// `node`), component `i` being the first inside it.
+    private mutating func editData(_ node: Int, object o: ArchivedObject, field: Int, bytes: [UInt8], edit: PlistEdit, at i: Int) throws {
+        var edited = o
+        edited.fields[field].value = .inline(.data(try PlistEditor.nested(bytes, path: path, at: i, edit: edit, create: create, nesting: nesting)))
+        graph.nodes[node] = .object(edited)
     }
 
     /// The node to edit for `node` reached through `slot`: itself, or a copy

@@ -118,12 +118,14 @@ public enum PlistEditor {
         }
     }
 
-    /// Edits the property list held in data and writes it back in its format.
+    /// Edits the document held in data (``NestedDocuments``' rewrite: what
+    /// `get` steps into, to the same level limit) and writes it back in its
+    /// format; a typedstream or bookmark is read but not written, an error.
     static func nested(_ bytes: [UInt8], path: PlistKeyPath, at i: Int, edit: PlistEdit, create: Bool, nesting: Int) throws -> [UInt8] {
-        guard nesting < 8, let document = try? PropertyList.read(bytes) else {
-            throw fail(path, i, "data of \(bytes.count) bytes holds no property list to look into")
+        let shown = PlistKeyPath(components: Array(path.components[...min(i, path.components.count - 1)]))
+        let edited = try NestedDocuments.rewrite(bytes, level: nesting, at: shown.description, unwritable: .fail) { nested, level -> PlistValue? in
+            try applying(edit, to: nested.document.tree, path: path, at: i, create: create, nesting: level)
         }
-        let edited = try applying(edit, to: document.tree, path: path, at: i, create: create, nesting: nesting + 1)
-        return try PropertyList.write(edited, as: document.format)
+        return edited ?? bytes
     }
 }

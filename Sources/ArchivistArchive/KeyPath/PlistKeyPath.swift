@@ -54,18 +54,28 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
 
     /// Resolves the path in a tree read from a file. A keyed archive is read
     /// as its object graph straight from the tree; a plain tree is stepped
-    /// through node by node, and only what the path leads to (or the data it
-    /// steps into) becomes a value.
+    /// through node by node, and only what the path leads to becomes a
+    /// value. Data on the way is stepped into through the nested-document
+    /// service, the document it holds read the same way (no whole document
+    /// converted).
     ///
     /// - Parameter tree: A document's tree.
     /// - Returns: What the path leads to: a value, or a node of an archive's graph.
     /// - Throws: `PlistError` naming the component that failed.
     public func resolve(in tree: PlistTree) throws -> Target {
+        // The data values stepped into on the way (``NestedDocuments``' levels).
+        var levels = 0
+        return try resolve(in: tree, from: 0, levels: &levels)
+    }
+
+    /// Components `first...` in a tree: the input's, or one held in data.
+    private func resolve(in tree: PlistTree, from first: Int, levels: inout Int) throws -> Target {
         if KeyedArchive.looksLikeArchive(tree) {
-            return try steps(from: .archive(try ObjectGraph(tree)), at: 0)
+            return try steps(from: .archive(try ObjectGraph(tree)), at: first, levels: &levels)
         }
         var node = tree.root
-        for (n, component) in components.enumerated() {
+        for n in first..<components.count {
+            let component = components[n]
             let next: Int?
             switch tree.kind(of: node) {
             case .dictionary:
@@ -75,21 +85,50 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
             case .string, .integer, .real, .bool, .date, .data, .uid, .null:
                 next = nil
             }
-            // Data, and every miss (whose message names what is there), go on
-            // from the value the node holds.
-            guard let next else { return try steps(from: .value(tree.value(at: node)), at: n) }
-            node = next
+            if let next {
+                node = next
+                continue
+            }
+            if let bytes = tree.data(at: node) { return try enter(bytes, at: n, levels: &levels) }
+            // Every miss (whose message names what is there) goes on from the value the node holds.
+            return try steps(from: .value(tree.value(at: node)), at: n, levels: &levels)
         }
         return .value(tree.value(at: node))
     }
 
-    /// The steps of components `first...` from `target`.
-    private func steps(from target: Target, at first: Int) throws -> Target {
+    /// Component `n` and those after it, in the document data holds.
+    private func enter(_ bytes: [UInt8], at n: Int, levels: inout Int) throws -> Target {
+        let nested = try NestedDocuments.step(into: bytes, level: levels, at: PlistKeyPath(components: Array(components[...n])).description)
+        levels += 1
+        return try resolve(in: nested.document.tree, from: n, levels: &levels)
+    }
+
+    /// The steps of components `first...` from `target`; data met on the
+    /// way is entered as a tree of its own.
+    private func steps(from target: Target, at first: Int, levels: inout Int) throws -> Target {
         var target = target
         for n in first..<components.count {
-            target = try Self.step(target, components[n], path: PlistKeyPath(components: Array(components[...n])))
+            if let bytes = Self.heldData(target) { return try enter(bytes, at: n, levels: &levels) }
+            target = try Self.step(target, components[n], path: PlistKeyPath(components: Array(components[...n])), levels: &levels)
         }
         return target
+    }
+
+    /// The bytes a target stands for: data, a data value of an archive, or an
+    /// object whose Foundation value is data (NSData); nil for anything else.
+    private static func heldData(_ target: Target) -> [UInt8]? {
+        switch target {
+        case .value(.data(let bytes)): return bytes
+        case .node(let graph, let i):
+            switch graph.nodes[safe: i] {
+            case .value(.data(let bytes))?: return bytes
+            case .object(let o)?:
+                if case .data(let bytes)? = FoundationValue.interpret(o, in: graph) { return bytes }
+                return nil
+            default: return nil
+            }
+        case .value, .archive, .references: return nil
+        }
     }
 
     init(components: [String]) {
@@ -109,9 +148,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         PlistError(.invalidValue, "\(path): \(message)")
     }
 
-    /// One step; `levels` counts the data values stepped into for this key
-    /// (a property list whose root is data holding another, and so on).
-    private static func step(_ target: Target, _ key: String, path: PlistKeyPath, levels: Int = 0) throws -> Target {
+    /// One step; `levels` counts the data values stepped into on the path so
+    /// far (a property list whose root is data holding another counts twice).
+    private static func step(_ target: Target, _ key: String, path: PlistKeyPath, levels: inout Int) throws -> Target {
         switch target {
         case .value(let v):
             switch v {
@@ -125,13 +164,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 return .value(items[try index(key, count: items.count, path: path)])
             case .data(let bytes):
                 // What dump shows decoded is looked into (a bookmark as its dictionary: `path`, `volume`, ...).
-                guard let nested = NestedData.read(bytes) else {
-                    throw fail(path, "data of \(bytes.count) bytes holds no property list, archive, typedstream, bookmark or JSON to look into")
-                }
-                guard levels < NestedData.maxLevels else {
-                    throw PlistError(.limitExceeded, "\(path): data nested more than \(NestedData.maxLevels) levels deep")
-                }
-                return try step(try start(nested.document.tree), key, path: path, levels: levels + 1)
+                let nested = try NestedDocuments.step(into: bytes, level: levels, at: path.description)
+                levels += 1
+                return try step(try start(nested.document.tree), key, path: path, levels: &levels)
             case .string, .integer, .real, .bool, .date, .uid, .null:
                 throw fail(path, "\(v.aTypeName) has no key \"\(key)\"")
             }
@@ -164,7 +199,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         }
                         throw fail(path, "no key \"\(key)\" in \(o.className.readable) of \(counted(keys.count, "entry", "entries"))\(nearMiss(key, among: names))")
                     case .data(let bytes):
-                        return try step(.value(.data(bytes)), key, path: path, levels: levels)
+                        return try step(.value(.data(bytes)), key, path: path, levels: &levels)
                     case .counted(let entries):
                         return .node(graph, entries[try index(key, count: entries.count, path: path)].object)
                     case .attributedString(_, let attributes?) where key == "attributes":
@@ -186,7 +221,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                 case .references(let rs): return .references(graph, rs)
                 }
             case .value(let v)?:
-                return try step(.value(v), key, path: path, levels: levels)
+                return try step(.value(v), key, path: path, levels: &levels)
             case .null?, .classDescription?, nil:
                 throw fail(path, "nil has no key \"\(key)\"")
             }

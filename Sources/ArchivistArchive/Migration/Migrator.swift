@@ -10,13 +10,7 @@ public struct MigrationRefused: Error, Sendable {
     /// The violations as located errors; a nested archive's key path is
     /// prefixed to the key path inside it.
     public var errors: [PlistError] {
-        violations.map { archive, violation in
-            var error = violation.error
-            if !archive.isEmpty, case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: archive))
-            }
-            return error
-        }
+        violations.map { archive, violation in NestedDocuments.relocated(violation.error, under: archive) }
     }
 }
 
@@ -96,11 +90,10 @@ public struct Migrator: Sendable {
 
     /// Migrates a tree; nil when nothing in it changed. A plain tree is
     /// walked down to its data values (``NestedArchiveWalk/dataNodes(in:keyPath:_:)``,
-    /// one depth rule: ``NestedData/maxLevels``) and only those that changed
+    /// one depth rule: ``NestedDocuments``') and only those that changed
     /// are replaced.
     private func migrated(_ tree: PlistTree, at path: String, depth: Int, report: inout MigrationReport,
                           refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> PlistTree? {
-        guard depth <= NestedData.maxLevels else { return nil }
         if KeyedArchive.looksLikeArchive(tree) {
             var graph = try prefixed(path) { try ObjectGraph(tree) }
             report.noteArchive(path)
@@ -119,16 +112,17 @@ public struct Migrator: Sendable {
         return replacements.isEmpty ? nil : tree.replacingData(replacements)
     }
 
-    /// Migrates a property list held in data, written back in its own format;
-    /// nil when the data holds none or nothing in it changed.
+    /// Migrates a document held in data (``NestedDocuments``' rewrite: written
+    /// back in its own format); nil when the data holds none, or nothing
+    /// writable (a typedstream, a bookmark), or nothing in it changed.
     private func data(_ bytes: [UInt8], at path: String, depth: Int, report: inout MigrationReport,
                       refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> [UInt8]? {
-        guard depth < NestedData.maxLevels, let nested = NestedData.read(bytes), let format = nested.propertyListFormat else { return nil }
-        if let codable, nested.kind == .keyedArchive(format) {
+        if let codable, let nested = NestedDocuments.open(bytes, level: depth), case .keyedArchive = nested.kind {
             return try encode(nested.document.tree, as: codable, at: path, report: &report)
         }
-        guard let new = try migrated(nested.document.tree, at: path, depth: depth + 1, report: &report, refused: &refused) else { return nil }
-        return try PropertyList.write(new, as: format)
+        return try NestedDocuments.rewrite(bytes, level: depth, at: path, unwritable: .skip) { nested, level -> PlistTree? in
+            try migrated(nested.document.tree, at: path, depth: level, report: &report, refused: &refused)
+        }
     }
 
     /// The Codable encoding of a nested archive's root.
@@ -185,7 +179,7 @@ public struct Migrator: Sendable {
                         field.value = graph.box(v)
                         report.record(.box(className: oldName, key: field.key), in: path)
                     } else if case .data(let bytes) = v {
-                        let at = ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)
+                        let at = ArchivePaths.nested(NestedDocuments.path(ofField: field.key, of: original, at: inputPath(of: index), in: input), in: path)
                         if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
                             field.value = .inline(.data(new))
                         }
@@ -221,16 +215,6 @@ public struct Migrator: Sendable {
     }
 
     private func prefixed<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        guard !path.isEmpty else { return try body() }
-        do {
-            return try body()
-        } catch var error as PlistError {
-            if case .archive(let object, let keyPath) = error.location {
-                error.location = .archive(object: object, keyPath: ArchivePaths.nested(keyPath, in: path))
-            } else {
-                error.message = "in the archive at \(path): " + error.message
-            }
-            throw error
-        }
+        try NestedDocuments.located(under: path, naming: true, body)
     }
 }

@@ -80,11 +80,7 @@ public enum SecureCodingCheck {
         try NestedArchiveWalk.archives(in: tree, broken: .fail) { archive in
             guard archive.kind != .typedstream else { return }
             for violation in violations(in: archive.graph, policy: policy) {
-                var error = violation.error
-                if !archive.keyPath.isEmpty {
-                    error.location = .archive(object: violation.object, keyPath: ArchivePaths.nested(violation.keyPath, in: archive.keyPath))
-                }
-                out.append(error)
+                out.append(NestedDocuments.relocated(violation.error, under: archive.keyPath))
             }
         }
         return out

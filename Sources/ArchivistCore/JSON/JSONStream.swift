@@ -130,28 +130,38 @@ package struct JSONStream {
 
     /// Node `node` of `tree` and everything below it, as `value(_:)` writes
     /// the same value, read from the tree (no value of the whole is made).
-    /// `replacing` may give another value to write for a data node's bytes
-    /// (nil keeps the data).
-    package mutating func value(in tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue? = { _ in nil }) throws {
+    /// `writingData` may write a data node's bytes as something else (the
+    /// document they hold) as the stream's next value and return true;
+    /// false keeps the data.
+    package mutating func value(in tree: PlistTree, at node: Int, writingData: DataWriter = { _, _ in false }) throws {
         var references: SharedReferences?
-        try value(in: tree, at: node, replacing: replacing, references: &references)
+        try value(in: tree, at: node, writingData: writingData, references: &references)
     }
 
-    /// Node `node` of `tree` as a view shows it: as `value(in:at:replacing:)`,
+    /// What writes a data node's bytes in place of the data (see `value(in:at:writingData:)`).
+    package typealias DataWriter = (inout JSONStream, [UInt8]) throws -> Bool
+
+    /// A stream whose text is to be embedded (``embed(_:)``) as this
+    /// stream's next value: indented and compact as this one.
+    package func nestedStream(into sink: ByteSink) -> JSONStream {
+        JSONStream(into: sink, depth: outerDepth + levels.count, compact: compact)
+    }
+
+    /// Node `node` of `tree` as a view shows it: as `value(in:at:writingData:)`,
     /// but a large value the tree shares (`PlistSharedNodes`) is written in
     /// full where it first appears and as `{"$ref": "#/POINTER"}` after,
     /// POINTER the JSON Pointer (RFC 6901) of that first appearance from
     /// the value written here (a JSON Reference). The pointers written may
     /// repeat at most `Limits.repeatBudget(forInput:)` bytes for the tree's
     /// input, checked before each is written.
-    package mutating func view(of tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue? = { _ in nil }) throws {
+    package mutating func view(of tree: PlistTree, at node: Int, writingData: DataWriter = { _, _ in false }) throws {
         let shared = PlistSharedNodes(tree)
         var references: SharedReferences?
         if shared.any {
             references = SharedReferences(shared: shared, base: levels.count,
                                           limit: Limits.default.repeatBudget(forInput: tree.inputMeasure))
         }
-        try value(in: tree, at: node, replacing: replacing, references: &references)
+        try value(in: tree, at: node, writingData: writingData, references: &references)
     }
 
     /// The shared nodes of a view, the pointers of those written, and what
@@ -170,7 +180,7 @@ package struct JSONStream {
         try out.checkDrain()
     }
 
-    private mutating func value(in tree: PlistTree, at node: Int, replacing: ([UInt8]) -> PlistValue?,
+    private mutating func value(in tree: PlistTree, at node: Int, writingData: DataWriter,
                                 references: inout SharedReferences?) throws {
         try out.checkDrain()
         if references?.shared.isReferable(node, in: tree) == true, try reference(node, &references) { return }
@@ -179,7 +189,7 @@ package struct JSONStream {
             beginArray()
             for i in 0..<tree.count(of: node) {
                 element()
-                try value(in: tree, at: tree.element(i, of: node), replacing: replacing, references: &references)
+                try value(in: tree, at: tree.element(i, of: node), writingData: writingData, references: &references)
             }
             endArray()
         case .dictionary:
@@ -187,15 +197,12 @@ package struct JSONStream {
             for i in 0..<tree.count(of: node) {
                 let entry = tree.entry(i, of: node)
                 key(tree.string(at: entry.key) ?? "")
-                try value(in: tree, at: entry.value, replacing: replacing, references: &references)
+                try value(in: tree, at: entry.value, writingData: writingData, references: &references)
             }
             endObject()
         case .data:
-            if let bytes = tree.data(at: node), let replacement = replacing(bytes) {
-                try value(replacement)
-            } else {
-                try value(tree.value(at: node))
-            }
+            if let bytes = tree.data(at: node), try writingData(&self, bytes) { return }
+            try value(tree.value(at: node))
         case .string, .integer, .real, .bool, .date, .uid, .null:
             try value(tree.value(at: node))
         }

@@ -248,10 +248,9 @@ struct Dump: ParsableCommand {
     /// objects, or the plain tree.
     func jsonView(_ document: PlistDocument, into json: inout JSONStream) throws {
         let tree = document.tree
-        // A plain tree's bookmark data is shown decoded beside its bytes.
-        guard !raw, KeyedArchive.looksLikeArchive(tree) else {
-            return try json.view(of: tree, at: tree.root, replacing: raw ? { _ in nil } : BookmarkJSON.replacement)
-        }
+        if raw { return try json.view(of: tree, at: tree.root) }
+        // A plain tree's data is shown decoded beside its bytes, as the text view decodes it.
+        guard KeyedArchive.looksLikeArchive(tree) else { return try NestedJSON.tree(tree, options: options, into: &json) }
         try ArchiveJSONDumper.write(try ObjectGraph(tree), options: options, into: &json)
     }
 }

@@ -54,7 +54,11 @@ final class JSONStreamTests: XCTestCase {
         let tree = try PlistTree(.dictionary(PlistDictionary([("a", .data([1, 2])), ("b", .array([.data([3]), .string("x")]))])))
         let sink = ByteSink()
         var json = JSONStream(into: sink, compact: true)
-        try json.value(in: tree, at: tree.root) { bytes in bytes == [3] ? .string("three") : nil }
+        try json.value(in: tree, at: tree.root) { json, bytes in
+            guard bytes == [3] else { return false }
+            json.string("three")
+            return true
+        }
         XCTAssertEqual(String(decoding: sink.bytes(), as: UTF8.self), #"{"a":"AQI=","b":["three","x"]}"#)
     }
 

@@ -67,6 +67,16 @@ package struct NestedData {
         }
     }
 
+    /// The format the document is written back in after an edit; nil for
+    /// a typedstream or a bookmark, which are read but not written.
+    package var writableFormat: PlistFormat? {
+        switch kind {
+        case .propertyList(let format), .keyedArchive(let format): return format
+        case .json: return .json
+        case .typedstream, .bookmark: return nil
+        }
+    }
+
     /// The object graph of a keyed archive or typedstream; nil for the other
     /// kinds or an archive that does not read as one (shown then as the plain
     /// tree it is).

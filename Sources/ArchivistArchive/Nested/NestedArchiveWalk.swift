@@ -16,7 +16,7 @@ package struct NestedArchive {
     package var size: Int
 }
 
-/// The one walk into a tree and the documents its data values hold: every
+/// The visit of ``NestedDocuments``: the one walk into a tree and the documents its data values hold: every
 /// keyed archive (and typedstream) found in plain containers, in archives'
 /// objects and inline fields, and in data inside those, to one depth limit.
 /// Archives are visited before the archives their data holds.
@@ -38,9 +38,8 @@ package enum NestedArchiveWalk {
 
     private static func walk(_ tree: PlistTree, keyPath: String, level: Int, kind: NestedData.Kind?, size: Int,
                              broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
-        guard level <= NestedData.maxLevels else { return }
         func data(_ bytes: [UInt8], at path: String) throws {
-            guard level < NestedData.maxLevels, let nested = NestedData.read(bytes) else { return }
+            guard let nested = NestedDocuments.open(bytes, level: level) else { return }
             let inner = nested.document.tree
             try walk(inner, keyPath: path, level: level + 1, kind: nested.kind, size: bytes.count, broken: broken, visit)
         }
@@ -48,20 +47,18 @@ package enum NestedArchiveWalk {
             let graph: ObjectGraph
             do {
                 graph = try ObjectGraph(tree)
-            } catch var error as PlistError {
+            } catch let error as PlistError {
                 guard broken == .fail else { return }
-                if !keyPath.isEmpty, case .archive(let object, let inner) = error.location {
-                    error.location = .archive(object: object, keyPath: ArchivePaths.nested(inner, in: keyPath))
-                }
-                throw error
+                throw NestedDocuments.relocated(error, under: keyPath)
             }
             try visit(NestedArchive(graph: graph, keyPath: keyPath, level: level, kind: kind, size: size))
             var paths: ArchivePaths?
-            func path(to index: Int, _ key: String? = nil) -> String {
+            func path(to index: Int, _ field: (key: String, object: ArchivedObject)? = nil) -> String {
                 let found = paths ?? graph.paths()
                 paths = found
                 let base = found.path(to: index) ?? "$objects[\(index)]"
-                return ArchivePaths.nested(key.map { ArchivePaths.joined(base, $0) } ?? base, in: keyPath)
+                let path = field.map { NestedDocuments.path(ofField: $0.key, of: $0.object, at: base, in: graph) } ?? base
+                return ArchivePaths.nested(path, in: keyPath)
             }
             for (index, node) in graph.nodes.enumerated() {
                 switch node {
@@ -69,7 +66,7 @@ package enum NestedArchiveWalk {
                     try data(bytes, at: path(to: index))
                 case .object(let o):
                     for field in o.fields {
-                        if case .inline(.data(let bytes)) = field.value { try data(bytes, at: path(to: index, field.key)) }
+                        if case .inline(.data(let bytes)) = field.value { try data(bytes, at: path(to: index, (field.key, o))) }
                     }
                 case .null, .value, .classDescription:
                     continue
