@@ -407,7 +407,7 @@ struct CodableExporter {
         return options.nativeLeaves ? .data(bytes) : .string(String(decoding: Base64.encode(bytes), as: UTF8.self))
     }
 
-    /// A document held in data (opened by ``NestedDocuments``, which keeps
+    /// A document held in data (opened by `NestedDocuments`, which keeps
     /// to the level limit), its errors located under the data's key path.
     private mutating func exportEmbedded(_ tree: PlistTree, path: String, depth: Int) throws -> PlistValue? {
         try NestedDocuments.located(under: path) {

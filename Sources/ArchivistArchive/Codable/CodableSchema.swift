@@ -286,7 +286,7 @@ struct SchemaInference: Sendable {
     /// container shared along many paths (or containing itself) is walked once.
     private var foundationTypes: [String: CodableSchema.FieldType?] = [:]
     private var archiveCount = 0
-    /// The data values entered to the document walked (``NestedDocuments``' levels).
+    /// The data values entered to the document walked (`NestedDocuments`' levels).
     private var level = 0
 
     init(rules: MigrationRules) {

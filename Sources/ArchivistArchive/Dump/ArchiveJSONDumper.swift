@@ -6,7 +6,7 @@ import ArchivistCore
 /// are `{"ref": N}` (strings, data and dates are values: shown in full
 /// wherever they are referenced, so every `"ref"` names an `"id"` shown before
 /// it; data holding a document is `{"data": BASE64, "archive": {...}}`
-/// and the like, ``NestedJSON``); inline
+/// and the like, `NestedJSON`); inline
 /// primitives are `{"inline": value}` (an MBFile's `Mode` adds
 /// `"fileMode"`, its times `"date"`); Foundation values are plain
 /// JSON values or `{"class": "NSArray", "items": [...]}` /
@@ -23,7 +23,7 @@ package struct ArchiveJSONDumper {
     var sizes: [Int: ViewBudget.Size] = [:]
     var json: JSONStream
     let options: DumpOptions
-    /// The levels of data entered to this archive (``NestedDocuments``).
+    /// The levels of data entered to this archive (`NestedDocuments`).
     let level: Int
 
     /// The view of an archive as pretty JSON text; an error when it would show
@@ -148,7 +148,7 @@ package struct ArchiveJSONDumper {
         }
     }
 
-    /// A value, its data decoded as ``NestedJSON`` shows it.
+    /// A value, its data decoded as `NestedJSON` shows it.
     private mutating func nested(_ value: PlistValue) throws {
         try NestedJSON.value(value, level: level, options: options, budget: &budget, into: &json)
     }

@@ -29,7 +29,7 @@ public struct DumpOptions: Sendable {
     /// once and refers to it after (`-> @N`).
     public var maxSharedBytes: Int = Limits.default.maxSharedExpansion
     /// The levels of data-inside-data entered to what is shown
-    /// (``NestedDocuments`` decides how deep it goes).
+    /// (`NestedDocuments` decides how deep it goes).
     var nestedLevel = 0
     /// The deepest an archive's objects are shown, whatever `maxDepth` says
     /// (object graphs can be chains of any length).

@@ -1,6 +1,6 @@
 import ArchivistCore
 
-/// Data as `dump --json` shows it: what ``NestedDocuments`` opens (as the
+/// Data as `dump --json` shows it: what `NestedDocuments` opens (as the
 /// text view decodes it, to the same level limit and out of the same view
 /// budget) is `{"data": BASE64, KIND: VIEW}`, the bytes and what they hold,
 /// KIND `"plist"`, `"archive"`, `"typedstream"`, `"bookmark"` or `"json"`

@@ -118,7 +118,7 @@ public enum PlistEditor {
         }
     }
 
-    /// Edits the document held in data (``NestedDocuments``' rewrite: what
+    /// Edits the document held in data (`NestedDocuments`' rewrite: what
     /// `get` steps into, to the same level limit) and writes it back in its
     /// format; a typedstream or bookmark is read but not written, an error.
     static func nested(_ bytes: [UInt8], path: PlistKeyPath, at i: Int, edit: PlistEdit, create: Bool, nesting: Int) throws -> [UInt8] {

@@ -63,7 +63,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// - Returns: What the path leads to: a value, or a node of an archive's graph.
     /// - Throws: `PlistError` naming the component that failed.
     public func resolve(in tree: PlistTree) throws -> Target {
-        // The data values stepped into on the way (``NestedDocuments``' levels).
+        // The data values stepped into on the way (`NestedDocuments`' levels).
         var levels = 0
         return try resolve(in: tree, from: 0, levels: &levels)
     }

@@ -90,7 +90,7 @@ public struct Migrator: Sendable {
 
     /// Migrates a tree; nil when nothing in it changed. A plain tree is
     /// walked down to its data values (``NestedArchiveWalk/dataNodes(in:keyPath:_:)``,
-    /// one depth rule: ``NestedDocuments``') and only those that changed
+    /// one depth rule: `NestedDocuments`') and only those that changed
     /// are replaced.
     private func migrated(_ tree: PlistTree, at path: String, depth: Int, report: inout MigrationReport,
                           refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> PlistTree? {
@@ -112,7 +112,7 @@ public struct Migrator: Sendable {
         return replacements.isEmpty ? nil : tree.replacingData(replacements)
     }
 
-    /// Migrates a document held in data (``NestedDocuments``' rewrite: written
+    /// Migrates a document held in data (`NestedDocuments`' rewrite: written
     /// back in its own format); nil when the data holds none, or nothing
     /// writable (a typedstream, a bookmark), or nothing in it changed.
     private func data(_ bytes: [UInt8], at path: String, depth: Int, report: inout MigrationReport,

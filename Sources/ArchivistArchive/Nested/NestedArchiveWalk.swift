@@ -16,7 +16,7 @@ package struct NestedArchive {
     package var size: Int
 }
 
-/// The visit of ``NestedDocuments``: the one walk into a tree and the documents its data values hold: every
+/// The visit of `NestedDocuments`: the one walk into a tree and the documents its data values hold: every
 /// keyed archive (and typedstream) found in plain containers, in archives'
 /// objects and inline fields, and in data inside those, to one depth limit.
 /// Archives are visited before the archives their data holds.
