@@ -70,6 +70,29 @@ extension CLITests {
         XCTAssertEqual(tree["table"] as? [String], ["NSFont(\"LucidaGrande\" 13)"])
     }
 
+    /// `classes` labels each class with its framework from the class catalogue.
+    func testClassesLabelsFrameworks() throws {
+        let file = try appKitArchive()
+        let classes = try run(["classes", file])
+        XCTAssertEqual(classes.status, 0, classes.stderr)
+        let labels = Dictionary(classes.stdout.split(separator: "\n").map { line -> (String, String) in
+            let columns = line.split(separator: "\t").map(String.init)
+            return (columns[1], columns[2])
+        }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(labels["NSDictionary"], "Foundation")
+        XCTAssertEqual(labels["NSHashTable"], "Foundation")
+        XCTAssertEqual(labels["NSColor"], "AppKit")
+        XCTAssertEqual(labels["NSFont"], "AppKit")
+        XCTAssertEqual(labels["NSCustomResource"], "AppKit")
+        let nib = TestPaths.realWorld.appendingPathComponent("sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: nib), "no ../shared/real-world")
+        let real = try run(["classes", nib])
+        XCTAssertEqual(real.status, 0, real.stderr)
+        XCTAssertTrue(real.stdout.contains("\tNSColor\tAppKit\t"), real.stdout)
+        XCTAssertTrue(real.stdout.contains("\tNSWindowTemplate\tApple\t"), real.stdout)
+        XCTAssertTrue(real.stdout.contains("\tNSTextFieldCell\tAppKit\t"), real.stdout)
+    }
+
     /// A real compiled nib: its colours, fonts and images read as values.
     func testAppKitValuesInARealNib() throws {
         let nib = TestPaths.realWorld.appendingPathComponent("sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib").path

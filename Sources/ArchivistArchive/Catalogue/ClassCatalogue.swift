@@ -13,7 +13,7 @@ package enum ClassCatalogue {
         .nsAffineTransform, .nsByteCountFormatter, .nsDateFormatter, .nsNumberFormatter, .nsDateIntervalFormatter,
         .nsISO8601DateFormatter,
         // AppKit
-        .nsColor, .nsColorSpace, .nsFont, .nsCustomResource, .nsButtonImageSource,
+        .nsColor, .nsColorSpace, .nsFont, .nsCustomResource, .nsButtonImageSource, .nsResponder, .nsCell, .nsController,
     ]
 
     /// Each archived name's description (mutable variants included).
