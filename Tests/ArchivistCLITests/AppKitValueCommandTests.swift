@@ -70,6 +70,31 @@ extension CLITests {
         XCTAssertEqual(tree["table"] as? [String], ["NSFont(\"LucidaGrande\" 13)"])
     }
 
+    /// A Terminal profile's colour, `NSWhite = <data 2 bytes>` ("0\0") with its
+    /// predefined colour space named by `NSID` in `NSCustomColorSpace`, is a
+    /// colour in `dump`, `dump --json` and `get`.
+    func testPredefinedSpaceColourInEveryView() throws {
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$version", .int(100000)), ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))),
+            ("$objects", .array([
+                .string("$null"),
+                .dictionary(PlistDictionary([("NSColorSpace", .int(3)), ("NSWhite", .data([0x30, 0])), ("NSCustomColorSpace", .uid(2)), ("$class", .uid(3))])),
+                .dictionary(PlistDictionary([("NSID", .int(9)), ("$class", .uid(4))])),
+                .dictionary(PlistDictionary([("$classname", .string("NSColor")), ("$classes", .array([.string("NSColor"), .string("NSObject")]))])),
+                .dictionary(PlistDictionary([("$classname", .string("NSColorSpace")), ("$classes", .array([.string("NSColorSpace"), .string("NSObject")]))])),
+            ])),
+        ]))
+        try Data(try PropertyList.write(archive, as: .binary)).write(to: work.appendingPathComponent("colour.plist"))
+        let dump = try run(["dump", "colour.plist"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("NSColor(calibratedWhite 0 1)"), dump.stdout)
+        XCTAssertFalse(dump.stdout.contains("NSWhite"), dump.stdout)
+        let json = try run(["dump", "--json", "colour.plist"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertTrue(json.stdout.contains("calibratedWhite"), json.stdout)
+    }
+
     /// `classes` labels each class with its framework from the class catalogue.
     func testClassesLabelsFrameworks() throws {
         let file = try appKitArchive()

@@ -6,7 +6,7 @@ extension ClassDescription {
         ["NSFont"], framework: .appKit,
         fields: [.reference("NSName", "string"), .inline("NSSize", "real"), .inline("NSfFlags", "integer", optional: true)],
         shape: .scalar, swiftType: "NSFont", secureCoding: .secureWhenNamed, read: AppKitValue.font,
-        examples: [.shared("real-world/sparkle/Sources/Sparkle/Base.lproj/SUUpdateAlert.nib/keyedobjects.nib", shows: "NSFont(")]
+        examples: [.shared("real-world/sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib", shows: "NSFont(")]
     )
 }
 
