@@ -60,6 +60,11 @@ package enum ClassCatalogue {
         return readers[name]
     }
 
+    /// The archived names of the classes a description matches.
+    static func names(where matches: (ClassDescription) -> Bool) -> Set<String> {
+        Set(all.filter(matches).flatMap(\.names))
+    }
+
     /// The archived names of the classes of one framework.
     package static func names(of framework: ClassFramework) -> Set<String> {
         Set(all.filter { $0.framework == framework }.flatMap(\.names))

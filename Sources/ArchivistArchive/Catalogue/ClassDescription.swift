@@ -51,6 +51,11 @@ package struct ClassDescription: Sendable {
         self.examples = examples
     }
 
+    /// Whether the class declares a field of this key.
+    package func declares(_ key: String) -> Bool {
+        fields.contains { $0.key == key }
+    }
+
     /// The class's name (its first archived name).
     package var name: String { names.first ?? "" }
 }

@@ -46,8 +46,11 @@ enum FoundationValue {
         }
     }
 
-    static let listClasses: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
-    static let mapClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
+    /// The catalogued classes whose elements are the references of `NS.objects`
+    /// (a sequence that declares the field): the arrays, sets and ordered sets.
+    static let listClasses: Set<String> = ClassCatalogue.names { $0.shape == .sequence && $0.declares("NS.objects") }
+    /// The catalogued classes whose entries are `NS.keys` and `NS.objects`: the dictionaries.
+    static let mapClasses: Set<String> = ClassCatalogue.names { $0.shape == .map && $0.declares("NS.keys") }
 
     /// The value an object of a catalogued class stands for (its class's
     /// reader in ``ClassCatalogue``), or nil for other classes and for objects

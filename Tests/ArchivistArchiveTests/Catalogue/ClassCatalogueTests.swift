@@ -73,6 +73,18 @@ final class ClassCatalogueTests: XCTestCase {
         }
     }
 
+    /// The classes the checks, the validator and the editor read by `NS.objects`
+    /// and `NS.keys` come from the registry's shapes and fields: the hash and
+    /// map tables (a sequence and a map of numbered fields) are not among them.
+    func testCollectionClassesComeFromShapesAndFields() {
+        XCTAssertEqual(FoundationValue.listClasses, ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"])
+        XCTAssertEqual(FoundationValue.mapClasses, ["NSDictionary", "NSMutableDictionary"])
+        XCTAssertTrue(SecurePolicy.foundationSecureClasses.isSuperset(of: FoundationValue.listClasses.union(FoundationValue.mapClasses)))
+        for name in ["NSHashTable", "NSMapTable", "NSObject", "NSDateFormatter", "NSColor"] {
+            XCTAssertFalse(SecurePolicy.foundationSecureClasses.contains(name), name)
+        }
+    }
+
     static func source(_ example: ClassExample) -> String {
         switch example.source {
         case .shared(let path): return path
