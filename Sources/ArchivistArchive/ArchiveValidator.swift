@@ -235,7 +235,7 @@ extension ContainerShape {
     private static func classKind(_ c: UInt64, in tree: PlistTree, objects: [UInt32]) -> ClassKind {
         guard c < UInt64(objects.count), case let clsNode = Int(objects[Int(c)]), tree.kind(of: clsNode) == .dictionary,
               let nameNode = tree.node(forKey: "$classname", in: clsNode), let name = tree.string(at: nameNode) else { return .fields }
-        if FoundationValue.listClasses.contains(name) || name == "NSCountedSet" { return .list }
+        if FoundationValue.listClasses.contains(name) || ClassCatalogue.description(of: name)?.shape == .countedSet { return .list }
         if FoundationValue.mapClasses.contains(name) { return .map }
         return .fields
     }

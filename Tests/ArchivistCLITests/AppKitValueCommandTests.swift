@@ -70,6 +70,54 @@ extension CLITests {
         XCTAssertEqual(tree["table"] as? [String], ["NSFont(\"LucidaGrande\" 13)"])
     }
 
+    /// A Terminal profile's colour, `NSWhite = <data 2 bytes>` ("0\0") with its
+    /// predefined colour space named by `NSID` in `NSCustomColorSpace`, is a
+    /// colour in `dump`, `dump --json` and `get`.
+    func testPredefinedSpaceColourInEveryView() throws {
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$version", .int(100000)), ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))),
+            ("$objects", .array([
+                .string("$null"),
+                .dictionary(PlistDictionary([("NSColorSpace", .int(3)), ("NSWhite", .data([0x30, 0])), ("NSCustomColorSpace", .uid(2)), ("$class", .uid(3))])),
+                .dictionary(PlistDictionary([("NSID", .int(9)), ("$class", .uid(4))])),
+                .dictionary(PlistDictionary([("$classname", .string("NSColor")), ("$classes", .array([.string("NSColor"), .string("NSObject")]))])),
+                .dictionary(PlistDictionary([("$classname", .string("NSColorSpace")), ("$classes", .array([.string("NSColorSpace"), .string("NSObject")]))])),
+            ])),
+        ]))
+        try Data(try PropertyList.write(archive, as: .binary)).write(to: work.appendingPathComponent("colour.plist"))
+        let dump = try run(["dump", "colour.plist"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("NSColor(calibratedWhite 0 1)"), dump.stdout)
+        XCTAssertFalse(dump.stdout.contains("NSWhite"), dump.stdout)
+        let json = try run(["dump", "--json", "colour.plist"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertTrue(json.stdout.contains("calibratedWhite"), json.stdout)
+    }
+
+    /// `classes` labels each class with its framework from the class catalogue.
+    func testClassesLabelsFrameworks() throws {
+        let file = try appKitArchive()
+        let classes = try run(["classes", file])
+        XCTAssertEqual(classes.status, 0, classes.stderr)
+        let labels = Dictionary(classes.stdout.split(separator: "\n").map { line -> (String, String) in
+            let columns = line.split(separator: "\t").map(String.init)
+            return (columns[1], columns[2])
+        }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(labels["NSDictionary"], "Foundation")
+        XCTAssertEqual(labels["NSHashTable"], "Foundation")
+        XCTAssertEqual(labels["NSColor"], "AppKit")
+        XCTAssertEqual(labels["NSFont"], "AppKit")
+        XCTAssertEqual(labels["NSCustomResource"], "AppKit")
+        let nib = TestPaths.realWorld.appendingPathComponent("sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: nib), "no ../shared/real-world")
+        let real = try run(["classes", nib])
+        XCTAssertEqual(real.status, 0, real.stderr)
+        XCTAssertTrue(real.stdout.contains("\tNSColor\tAppKit\t"), real.stdout)
+        XCTAssertTrue(real.stdout.contains("\tNSWindowTemplate\tApple\t"), real.stdout)
+        XCTAssertTrue(real.stdout.contains("\tNSTextFieldCell\tAppKit\t"), real.stdout)
+    }
+
     /// A real compiled nib: its colours, fonts and images read as values.
     func testAppKitValuesInARealNib() throws {
         let nib = TestPaths.realWorld.appendingPathComponent("sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib").path

@@ -10,6 +10,24 @@ package struct ClassCensus: Sendable {
         package var count: Int
         /// True for Foundation's classes (secure by themselves).
         package var isFoundation: Bool
+
+        /// The framework the class belongs to, as `classes` labels it: the
+        /// catalogue's (`Foundation`, `AppKit`, `UIKit`, `CloudKit`), else
+        /// `Foundation` for Foundation's private subclasses, `UIKit` for other
+        /// `UI` classes; another class of Apple's frameworks (`NS` followed by
+        /// a capital letter) takes the framework of the first catalogued
+        /// superclass in its chain below `NSObject` (`NSTextField < NSControl
+        /// < NSView < NSResponder`: AppKit), else `Apple`; the rest are `custom`.
+        package var framework: String {
+            if let known = ClassCatalogue.description(of: name.archived) { return known.framework.rawValue }
+            if isFoundation { return ClassFramework.foundation.rawValue }
+            guard SecurePolicy.isFrameworkClass(name) else { return "custom" }
+            if name.archived.hasPrefix("UI") { return ClassFramework.uiKit.rawValue }
+            for superclass in chain.dropFirst() where superclass != ClassDescription.nsObject.name {
+                if let known = ClassCatalogue.description(of: superclass) { return known.framework.rawValue }
+            }
+            return "Apple"
+        }
     }
 
     /// The classes, in the order first met.
@@ -66,15 +84,8 @@ package struct ClassCensus: Sendable {
 
 /// Foundation's classes that archives hold.
 package enum FoundationClasses {
-    static let names: Set<String> = [
-        "NSObject", "NSString", "NSMutableString", "NSNumber", "NSValue", "NSArray", "NSMutableArray", "NSDictionary",
-        "NSMutableDictionary", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet", "NSMutableOrderedSet", "NSData",
-        "NSMutableData", "NSDate", "NSUUID", "NSURL", "NSNull", "NSLocale", "NSTimeZone", "NSAttributedString",
-        "NSMutableAttributedString", "NSIndexSet", "NSMutableIndexSet", "NSIndexPath", "NSMeasurement", "NSUnit",
-        "NSCalendar", "NSDateComponents", "NSError", "NSDecimalNumber", "NSCharacterSet", "NSMutableCharacterSet",
-        "NSRegularExpression", "NSTextCheckingResult", "NSDateInterval", "NSPersonNameComponents", "NSAffineTransform",
-        "NSByteCountFormatter", "NSDateFormatter", "NSNumberFormatter", "NSDateIntervalFormatter", "NSISO8601DateFormatter",
-    ]
+    /// Foundation's classes in `ClassCatalogue`, every archived name.
+    static let names: Set<String> = ClassCatalogue.names(of: .foundation)
 
     /// True when a class name is one of Foundation's (or a Foundation private
     /// subclass such as `NSSimpleRegularExpressionCheckingResult` or `NSUnitLength`).

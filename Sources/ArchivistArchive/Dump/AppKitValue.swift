@@ -67,39 +67,14 @@ package struct AppKitValue: Equatable, Sendable {
         return nil
     }
 
-    /// The class's value read from an object, or nil when the object is not
-    /// one of these classes in a shape AppKit writes.
-    static func interpret(_ o: ArchivedObject, in graph: ObjectGraph) -> AppKitValue? {
-        switch o.className.archived {
-        case "NSColor":
-            return ArchivedColor(o, in: graph).map { AppKitValue(.color($0)) }
-        case "NSFont":
-            guard Self.only(o, ["NSName", "NSSize"], optional: ["NSfFlags"]),
-                  let name = graph.string(o["NSName"]), let size = graph.number(o["NSSize"]).flatMap(Self.double) else { return nil }
-            return AppKitValue(.font(Font(name: name, size: size)))
-        case "NSCustomResource":
-            guard Self.only(o, ["NSClassName", "NSResourceName"], optional: ["IBNamespaceID", "IBDesignSize", "IBDesignImageConfiguration"]),
-                  let className = graph.string(o["NSClassName"]), let name = graph.string(o["NSResourceName"]) else { return nil }
-            if let configuration = o["IBDesignImageConfiguration"], configuration != .reference(0) { return nil }
-            var namespace: String?, designSize: String?
-            if let field = o["IBNamespaceID"] {
-                guard let s = graph.string(field) else { return nil }
-                namespace = s
-            }
-            if case .reference(let r)? = o["IBDesignSize"] {
-                guard let value = graph.object(r), case .geometry(.size(let s))? = FoundationValue.interpret(value, in: graph) else { return nil }
-                designSize = s
-            } else if o["IBDesignSize"] != nil {
-                return nil
-            }
-            return AppKitValue(.resource(Resource(className: className, name: name, namespace: namespace, designSize: designSize)))
-        case "NSButtonImageSource":
-            guard Self.only(o, ["NSImageName"]), let name = graph.string(o["NSImageName"]) else { return nil }
-            return AppKitValue(.resource(Resource(className: "NSImage", name: name)))
-        default:
-            return nil
-        }
-    }
+    /// A colour.
+    init(color: ArchivedColor) { self.init(.color(color)) }
+
+    /// A font.
+    init(font: Font) { self.init(.font(font)) }
+
+    /// A named resource.
+    init(resource: Resource) { self.init(.resource(resource)) }
 
     /// The one-line text `dump` shows: `NSColor(calibratedWhite 0.5 1)`,
     /// `NSColor(catalog System/controlColor)`, `NSFont("LucidaGrande" 13)`,
@@ -161,7 +136,7 @@ package struct AppKitValue: Equatable, Sendable {
         return seen == required.count
     }
 
-    private static func double(_ v: PlistValue) -> Double? {
+    static func double(_ v: PlistValue) -> Double? {
         switch v {
         case .real(let r): return r.value
         case .integer(let i): return i.doubleValue

@@ -9,7 +9,9 @@ import ArchivistCore
 ///   colour it stands for in `NSColor` (`SUUpdateAlert.nib`: System/controlColor);
 /// - `NSComponents` (every component and alpha) in `NSCustomColorSpace`, an
 ///   `NSColorSpace` object (`NSID`, `NSModel`, `NSICC`), with the
-///   component-string form kept beside it for old readers (`SUStatus.nib`).
+///   component-string form kept beside it for old readers (`SUStatus.nib`);
+/// - the component-string form alone with `NSCustomColorSpace` naming a
+///   predefined space by its `NSID` (Terminal profiles: `NSWhite` "0\0").
 package enum ArchivedColor: Equatable, Sendable {
     /// Components and alpha in one of AppKit's numbered colour spaces.
     case components(ColorSpace, [Double])
@@ -58,6 +60,18 @@ package enum ArchivedColor: Equatable, Sendable {
     init?(_ o: ArchivedObject, in graph: ObjectGraph) {
         guard case .inline(.integer(let spaceNumber))? = o["NSColorSpace"], let space = spaceNumber.int64Value else { return nil }
         let componentFields: Set<String> = ["NSRGB", "NSWhite", "NSCMYK"]
+        if o["NSComponents"] == nil, Self.namedSpace(o, in: graph) != nil,
+           let known = Int(exactly: space).flatMap(ColorSpace.init(rawValue:)),
+           AppKitValue.only(o, ["NSColorSpace", known.field, "NSCustomColorSpace"]),
+           var components = Self.components(graph.bytes(o[known.field])) {
+            // A colour of a predefined space (`NSCustomColorSpace` an
+            // NSColorSpace of only `NSID`), its components in the numbered
+            // space's field alone, as Terminal's profiles hold `NSWhite = "0\0"`.
+            if components.count == known.count { components.append(1) }
+            guard components.count == known.count + 1 else { return nil }
+            self = .components(known, components)
+            return
+        }
         if o["NSComponents"] != nil || o["NSCustomColorSpace"] != nil {
             guard AppKitValue.only(o, ["NSColorSpace", "NSComponents", "NSCustomColorSpace"], optional: componentFields),
                   let components = Self.components(graph.bytes(o["NSComponents"])),
@@ -109,6 +123,16 @@ package enum ArchivedColor: Equatable, Sendable {
             d["components"] = .array(c.map { .double($0) })
             return .dictionary(d)
         }
+    }
+
+    /// The `NSColorSpace` object `NSCustomColorSpace` refers to when it names
+    /// a predefined space by `NSID` alone (and maybe `NSModel`), without a profile.
+    private static func namedSpace(_ o: ArchivedObject, in graph: ObjectGraph) -> ArchivedObject? {
+        guard case .reference(let r)? = o["NSCustomColorSpace"], let space = graph.object(r),
+              space.className.archived == ClassDescription.nsColorSpace.name,
+              AppKitValue.only(space, ["NSID"], optional: ["NSModel"]),
+              case .inline(.integer)? = space["NSID"] else { return nil }
+        return space
     }
 
     /// NSColorSpace.Model's name for an `NSModel` value.

@@ -15,40 +15,37 @@ package enum ArchivedIndexes: Equatable, Sendable {
     /// The indexes of an index path.
     case path([Int])
 
-    /// The indexes an NSIndexSet or NSIndexPath object holds, or nil for other
-    /// classes and other shapes.
-    init?(_ o: ArchivedObject, in graph: ObjectGraph) {
-        switch o.className.archived {
-        case "NSIndexSet", "NSMutableIndexSet":
-            guard let count = Self.int(o["NSRangeCount"]) else { return nil }
-            if count == 1, AppKitValue.only(o, ["NSRangeCount", "NSLocation", "NSLength"]) {
-                guard let location = Self.int(o["NSLocation"]), let length = Self.int(o["NSLength"]),
-                      let range = Self.range(location, length) else { return nil }
-                self = .set([range])
-                return
-            }
-            guard AppKitValue.only(o, ["NSRangeCount", "NSRangeData"]), let bytes = graph.bytes(o["NSRangeData"]),
-                  let numbers = Self.leb128(bytes), numbers.count == count * 2 else { return nil }
-            var ranges: [Range<Int>] = []
-            for n in 0..<count {
-                guard let range = Self.range(numbers[2 * n], numbers[2 * n + 1]) else { return nil }
-                ranges.append(range)
-            }
-            self = .set(ranges)
-        case "NSIndexPath":
-            guard let length = Self.int(o["NSIndexPathLength"]) else { return nil }
-            if length == 1, AppKitValue.only(o, ["NSIndexPathLength", "NSIndexPathValue"]) {
-                guard let index = Self.int(o["NSIndexPathValue"]) else { return nil }
-                self = .path([index])
-                return
-            }
-            if length == 0, AppKitValue.only(o, ["NSIndexPathLength"]) { self = .path([]); return }
-            guard AppKitValue.only(o, ["NSIndexPathLength", "NSIndexPathData"]), let bytes = graph.bytes(o["NSIndexPathData"]),
-                  let numbers = Self.leb128(bytes), numbers.count == length else { return nil }
-            self = .path(numbers)
-        default:
-            return nil
+    /// The ranges an NSIndexSet object holds, or nil for other shapes.
+    init?(indexSet o: ArchivedObject, in graph: ObjectGraph) {
+        guard let count = Self.int(o["NSRangeCount"]) else { return nil }
+        if count == 1, AppKitValue.only(o, ["NSRangeCount", "NSLocation", "NSLength"]) {
+            guard let location = Self.int(o["NSLocation"]), let length = Self.int(o["NSLength"]),
+                  let range = Self.range(location, length) else { return nil }
+            self = .set([range])
+            return
         }
+        guard AppKitValue.only(o, ["NSRangeCount", "NSRangeData"]), let bytes = graph.bytes(o["NSRangeData"]),
+              let numbers = Self.leb128(bytes), numbers.count == count * 2 else { return nil }
+        var ranges: [Range<Int>] = []
+        for n in 0..<count {
+            guard let range = Self.range(numbers[2 * n], numbers[2 * n + 1]) else { return nil }
+            ranges.append(range)
+        }
+        self = .set(ranges)
+    }
+
+    /// The indexes an NSIndexPath object holds, or nil for other shapes.
+    init?(indexPath o: ArchivedObject, in graph: ObjectGraph) {
+        guard let length = Self.int(o["NSIndexPathLength"]) else { return nil }
+        if length == 1, AppKitValue.only(o, ["NSIndexPathLength", "NSIndexPathValue"]) {
+            guard let index = Self.int(o["NSIndexPathValue"]) else { return nil }
+            self = .path([index])
+            return
+        }
+        if length == 0, AppKitValue.only(o, ["NSIndexPathLength"]) { self = .path([]); return }
+        guard AppKitValue.only(o, ["NSIndexPathLength", "NSIndexPathData"]), let bytes = graph.bytes(o["NSIndexPathData"]),
+              let numbers = Self.leb128(bytes), numbers.count == length else { return nil }
+        self = .path(numbers)
     }
 
     /// The text `dump` shows after the class: `[0..<3, 10..<12]`, `[1, 2, 300]`.

@@ -7,10 +7,9 @@ import ArchivistCore
 public struct SecurePolicy: Sendable {
     /// Foundation classes that adopt NSSecureCoding and are allowed without
     /// being named.
-    public static let foundationSecureClasses: Set<String> = FoundationClasses.names.subtracting([
-        "NSObject", "NSByteCountFormatter", "NSDateFormatter", "NSNumberFormatter",
-        "NSDateIntervalFormatter", "NSISO8601DateFormatter",
-    ])
+    public static let foundationSecureClasses: Set<String> = Set(
+        ClassCatalogue.all.filter { $0.framework == .foundation && $0.secureCoding == .secure }.flatMap(\.names)
+    )
 
     /// Classes allowed beyond Foundation's, in either spelling.
     public var allowedClasses: [String] {

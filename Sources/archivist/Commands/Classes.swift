@@ -9,7 +9,8 @@ struct Classes: ParsableCommand {
         abstract: "List the classes of keyed archives, with counts and class chains.",
         discussion: """
             Each class is shown with its object count, readable and archived names and its \
-            $classes chain, marked Foundation or custom.
+            $classes chain, marked with its framework (Foundation, AppKit, UIKit, CloudKit; \
+            Apple for other classes of Apple's frameworks) or custom.
             --swift prints the NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) call that \
             decodes the archives under secure coding.
 
@@ -67,8 +68,7 @@ struct Classes: ParsableCommand {
             Console.text(census.swiftAllowlist, terminator: "\n")
         } else {
             for e in census.entries {
-                let kind = e.isFoundation ? "Foundation" : "custom"
-                Console.output(columns: [String(e.count), e.name.description, kind, e.chain.map { TerminalText.escaped($0) }.joined(separator: " < ")])
+                Console.output(columns: [String(e.count), e.name.description, e.framework, e.chain.map { TerminalText.escaped($0) }.joined(separator: " < ")])
             }
         }
         if failed { throw ExitCode.failure }

@@ -1,0 +1,170 @@
+import ArchivistCore
+import Foundation
+
+/// What Archivist knows of one Apple class: one value per class, in a file of
+/// its own (`Catalogue/Foundation/NSIndexSet.swift`), listed once in
+/// ``ClassCatalogue``. Every view (the dumps, Codable export and schema, key
+/// paths, the checks, the encoder and the editor) asks the catalogue and
+/// switches over ``ClassShape``, never over a class name.
+package struct ClassDescription: Sendable {
+    /// Reads an object of the class into the value its shape holds, or nil
+    /// when the object's fields are not in a form the class writes (it then
+    /// stays a generic object, so nothing is hidden). A plain function, not a
+    /// closure: reading allocates nothing per object beyond the value.
+    typealias Reader = @Sendable (ArchivedObject, ObjectGraph) -> FoundationValue?
+
+    /// The archived names, the class's own first, then its mutable variants
+    /// (`NSIndexSet`, `NSMutableIndexSet`), which read the same way.
+    package var names: [String]
+    /// The `$classes` chain of the first name as Foundation writes it, the class first.
+    package var chain: [String]
+    /// The framework the class belongs to.
+    package var framework: ClassFramework
+    /// The archived fields the reader takes, in the order the class writes them.
+    package var fields: [ClassField]
+    /// The shape the class reads into (``ClassShape/opaque`` when Archivist
+    /// reads no value from it and shows its fields).
+    package var shape: ClassShape
+    /// The Swift type an object of the class becomes in Codable export and
+    /// generated code (`[Any]`, `Date`; the class name when there is none).
+    package var swiftType: String
+    /// Whether a secure unarchiver decodes the class unnamed.
+    package var secureCoding: SecureCodingStatus
+    /// The reader; nil for a class known by name only.
+    var read: Reader?
+    /// Archives holding the class, which the catalogue's generated tests decode.
+    package var examples: [ClassExample]
+
+    init(
+        _ names: [String], chain: [String]? = nil, framework: ClassFramework, fields: [ClassField] = [],
+        shape: ClassShape = .opaque, swiftType: String? = nil, secureCoding: SecureCodingStatus = .secure,
+        read: Reader? = nil, examples: [ClassExample] = []
+    ) {
+        self.names = names
+        self.chain = chain ?? [names.first ?? "", "NSObject"]
+        self.framework = framework
+        self.fields = fields
+        self.shape = shape
+        self.swiftType = swiftType ?? names.first ?? ""
+        self.secureCoding = secureCoding
+        self.read = read
+        self.examples = examples
+    }
+
+    /// Whether the class declares a field of this key.
+    package func declares(_ key: String) -> Bool {
+        fields.contains { $0.key == key }
+    }
+
+    /// The class's name (its first archived name).
+    package var name: String { names.first ?? "" }
+}
+
+/// One archived field of a class.
+package struct ClassField: Sendable, Equatable {
+    /// How the field is stored.
+    package enum Storage: Sendable, Equatable {
+        /// Written in place (`NS.time`, an inline real).
+        case inline
+        /// A `CF$UID` reference to another object.
+        case reference
+        /// A list of references (`NS.objects`).
+        case references
+        /// Numbered fields sharing the key as prefix (`NS.object.0`, `$1`, ...).
+        case numbered
+    }
+
+    /// The key (the prefix of numbered fields).
+    package var key: String
+    /// What the field holds: `string`, `data`, `integer`, `real`, `object`, ...
+    package var kind: String
+    /// How it is stored.
+    package var storage: Storage
+    /// Whether the class always writes it.
+    package var optional: Bool
+
+    package static func inline(_ key: String, _ kind: String, optional: Bool = false) -> ClassField {
+        ClassField(key: key, kind: kind, storage: .inline, optional: optional)
+    }
+
+    package static func reference(_ key: String, _ kind: String = "object", optional: Bool = false) -> ClassField {
+        ClassField(key: key, kind: kind, storage: .reference, optional: optional)
+    }
+
+    package static func references(_ key: String, _ kind: String = "object", optional: Bool = false) -> ClassField {
+        ClassField(key: key, kind: kind, storage: .references, optional: optional)
+    }
+
+    package static func numbered(_ prefix: String, _ kind: String = "object") -> ClassField {
+        ClassField(key: prefix, kind: kind, storage: .numbered, optional: true)
+    }
+}
+
+/// The framework a catalogued class belongs to, as `classes` labels it.
+package enum ClassFramework: String, Sendable, CaseIterable {
+    case foundation = "Foundation"
+    case appKit = "AppKit"
+    case uiKit = "UIKit"
+    case cloudKit = "CloudKit"
+}
+
+/// Whether a secure unarchiver decodes a class without the caller naming it.
+package enum SecureCodingStatus: Sendable, Equatable {
+    /// Adopts NSSecureCoding and is allowed unnamed (Foundation's value classes).
+    case secure
+    /// Adopts NSSecureCoding, but a caller names it to decode it (NSHashTable, AppKit's classes).
+    case secureWhenNamed
+    /// Does not adopt NSSecureCoding (`NSObject`, the formatters).
+    case insecure
+}
+
+/// An archive holding objects of a class, for the catalogue's generated
+/// tests: each is decoded, and its first object of the class must read into
+/// the class's shape and show as `shows` in `dump`.
+package struct ClassExample: Sendable {
+    /// Where the archive comes from.
+    package enum Source: Sendable {
+        /// A file under `../shared` (`real-world/sparkle/...`).
+        case shared(String)
+        /// An archive built in code, in the form the class's framework
+        /// writes it, for classes Foundation on Linux does not archive.
+        case built(PlistValue)
+        /// An object Foundation archives with `NSKeyedArchiver` (the test's
+        /// oracle: Foundation's own bytes).
+        case foundation(@Sendable () -> NSObject)
+    }
+
+    /// Where the archive comes from.
+    package var source: Source
+    /// The line `dump` shows for the object, after its class and label.
+    package var shows: String
+
+    package static func shared(_ path: String, shows: String) -> ClassExample {
+        ClassExample(source: .shared(path), shows: shows)
+    }
+
+    /// An archive whose root is one object of `className` with `fields`;
+    /// `extra` values follow it in `$objects` (UIDs 2, 3, ...), then the
+    /// root's class (UID `2 + extra.count`), then `classes`' chains (UIDs
+    /// `3 + extra.count`, ...), for the extra objects' `$class`.
+    package static func built(
+        _ className: String, _ fields: [(String, PlistValue)], extra: [PlistValue] = [], classes: [[String]] = [], shows: String
+    ) -> ClassExample {
+        let rootClass = PlistValue.uid(UInt64(2 + extra.count))
+        var objects: [PlistValue] = [.string("$null"), .dictionary(PlistDictionary(fields + [("$class", rootClass)]))] + extra
+        for chain in [[className, "NSObject"]] + classes {
+            objects.append(.dictionary(PlistDictionary([
+                ("$classname", .string(chain.first ?? "")), ("$classes", .array(chain.map { .string($0) })),
+            ])))
+        }
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$version", .int(100000)), ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
+        ]))
+        return ClassExample(source: .built(archive), shows: shows)
+    }
+
+    package static func foundation(shows: String, _ make: @escaping @Sendable () -> NSObject) -> ClassExample {
+        ClassExample(source: .foundation(make), shows: shows)
+    }
+}

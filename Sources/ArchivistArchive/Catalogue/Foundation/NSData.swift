@@ -1,0 +1,19 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSData` and `NSMutableData`: the bytes in `NS.data` or `NS.bytes`.
+    static let nsData = ClassDescription(
+        ["NSData", "NSMutableData"], framework: .foundation,
+        fields: [.inline("NS.data", "data", optional: true), .inline("NS.bytes", "data", optional: true)],
+        shape: .bytes, swiftType: "Data", read: FoundationValue.data,
+        examples: [.foundation(shows: "<data 3 bytes 0x010203>") { NSMutableData(bytes: [1, 2, 3] as [UInt8], length: 3) }]
+    )
+}
+
+extension FoundationValue {
+    static func data(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        if case .inline(.data(let b))? = o["NS.data"] ?? o["NS.bytes"] { return .data(b) }
+        return nil
+    }
+}

@@ -1,0 +1,21 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSDate`: seconds since 2001 in `NS.time`.
+    static let nsDate = ClassDescription(
+        ["NSDate"], framework: .foundation, fields: [.inline("NS.time", "real")],
+        shape: .date, swiftType: "Date", read: FoundationValue.date,
+        examples: [.foundation(shows: "2001-01-01T00:01:40Z") { NSDate(timeIntervalSinceReferenceDate: 100) }]
+    )
+}
+
+extension FoundationValue {
+    static func date(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        switch o["NS.time"] {
+        case .inline(.real(let r))?: return .date(r.value)
+        case .inline(.integer(let i))?: return .date(i.doubleValue)
+        default: return nil
+        }
+    }
+}

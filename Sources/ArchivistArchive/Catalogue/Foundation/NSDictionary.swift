@@ -1,0 +1,20 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSDictionary` and `NSMutableDictionary`: `NS.keys` and `NS.objects`, paired one to one.
+    static let nsDictionary = ClassDescription(
+        ["NSDictionary", "NSMutableDictionary"], framework: .foundation,
+        fields: [.references("NS.keys"), .references("NS.objects")],
+        shape: .map, swiftType: "[String: Any]", read: FoundationValue.dictionary,
+        examples: [.foundation(shows: "NSDictionary {\n  \"k\" => \"v\"\n}") { NSDictionary(dictionary: ["k": NSString(string: "v")]) }]
+    )
+}
+
+extension FoundationValue {
+    static func dictionary(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        let keys = references(o["NS.keys"]), values = references(o["NS.objects"])
+        guard keys.count == values.count else { return nil }
+        return .map(keys: keys, values: values)
+    }
+}

@@ -1,0 +1,23 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSIndexSet` and `NSMutableIndexSet`: `NSRangeCount` with `NSLocation`
+    /// and `NSLength` for one range, else `NSRangeData` (each range's location
+    /// and length as unsigned LEB128), as Apple's and swift-corelibs-foundation write them.
+    static let nsIndexSet = ClassDescription(
+        ["NSIndexSet", "NSMutableIndexSet"], framework: .foundation,
+        fields: [.inline("NSRangeCount", "integer"), .inline("NSLocation", "integer", optional: true),
+                 .inline("NSLength", "integer", optional: true), .inline("NSRangeData", "data", optional: true)],
+        shape: .scalar, swiftType: "IndexSet",
+        read: { o, graph in ArchivedIndexes(indexSet: o, in: graph).map { .indexes($0) } },
+        examples: [
+            .foundation(shows: "[2..<5]") { NSIndexSet(indexesIn: NSRange(location: 2, length: 3)) },
+            .foundation(shows: "[1..<3, 7..<8]") {
+                let set = NSMutableIndexSet(indexesIn: NSRange(location: 1, length: 2))
+                set.add(7)
+                return set
+            },
+        ]
+    )
+}

@@ -1,0 +1,17 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSLocale`: its identifier in `NS.identifier`.
+    static let nsLocale = ClassDescription(
+        ["NSLocale"], framework: .foundation, fields: [.reference("NS.identifier", "string")],
+        shape: .text, swiftType: "Locale", read: FoundationValue.locale,
+        examples: [.foundation(shows: "NSLocale \"fr_CH\"") { NSLocale(localeIdentifier: "fr_CH") }]
+    )
+}
+
+extension FoundationValue {
+    static func locale(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        graph.string(o["NS.identifier"]).map { .locale($0) }
+    }
+}

@@ -1,0 +1,13 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSOrderedSet` and `NSMutableOrderedSet`: the members in `NS.objects`
+    /// (Apple's Foundation), or in `NS.object.0`, `NS.object.1`, ... (swift-corelibs-foundation).
+    static let nsOrderedSet = ClassDescription(
+        ["NSOrderedSet", "NSMutableOrderedSet"], framework: .foundation,
+        fields: [.references("NS.objects", optional: true), .numbered("NS.object.")],
+        shape: .sequence, swiftType: "[Any]", read: FoundationValue.list,
+        examples: [.foundation(shows: "NSOrderedSet [\n  \"x\"\n  \"y\"\n]") { NSOrderedSet(array: [NSString(string: "x"), NSString(string: "y")]) }]
+    )
+}

@@ -1,0 +1,4 @@
+extension ClassDescription {
+    /// `NSPersonNameComponents`, known by name.
+    static let nsPersonNameComponents = ClassDescription(["NSPersonNameComponents"], framework: .foundation)
+}

@@ -1,0 +1,17 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSTimeZone`: its name in `NS.name` (Foundation adds the zone's data in `NS.data`).
+    static let nsTimeZone = ClassDescription(
+        ["NSTimeZone"], framework: .foundation, fields: [.reference("NS.name", "string"), .reference("NS.data", "data", optional: true)],
+        shape: .text, swiftType: "TimeZone", read: FoundationValue.timeZone,
+        examples: [.foundation(shows: "NSTimeZone \"Europe/Zurich\"") { NSTimeZone(name: "Europe/Zurich") ?? NSTimeZone.default as NSTimeZone }]
+    )
+}
+
+extension FoundationValue {
+    static func timeZone(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        graph.string(o["NS.name"]).map { .timeZone($0) }
+    }
+}

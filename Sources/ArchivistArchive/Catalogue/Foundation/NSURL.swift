@@ -1,0 +1,20 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSURL`: the relative string in `NS.relative`, the base URL in `NS.base` (`$null` for none).
+    static let nsURL = ClassDescription(
+        ["NSURL"], framework: .foundation, fields: [.reference("NS.base", "NSURL"), .reference("NS.relative", "string")],
+        shape: .reference, swiftType: "URL", read: FoundationValue.url,
+        examples: [.foundation(shows: "URL \"https://example.com/a\"") { NSURL(string: "https://example.com/a") ?? NSURL(fileURLWithPath: "/") }]
+    )
+}
+
+extension FoundationValue {
+    static func url(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        var base: Int?, relative: Int?
+        if case .reference(let r)? = o["NS.base"], r != 0 { base = r }
+        if case .reference(let r)? = o["NS.relative"], r != 0 { relative = r }
+        return .url(base: base, relative: relative)
+    }
+}

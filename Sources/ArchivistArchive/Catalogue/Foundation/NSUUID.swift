@@ -1,0 +1,20 @@
+import ArchivistCore
+import Foundation
+
+extension ClassDescription {
+    /// `NSUUID`: 16 bytes in `NS.uuidbytes`.
+    static let nsUUID = ClassDescription(
+        ["NSUUID"], framework: .foundation, fields: [.inline("NS.uuidbytes", "data")],
+        shape: .text, swiftType: "UUID", read: FoundationValue.uuid,
+        examples: [.foundation(shows: "UUID 0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") {
+            NSUUID(uuidString: "0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") ?? NSUUID()
+        }]
+    )
+}
+
+extension FoundationValue {
+    static func uuid(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        if case .inline(.data(let b))? = o["NS.uuidbytes"], b.count == 16 { return .uuid(uuidString(b)) }
+        return nil
+    }
+}
