@@ -12,6 +12,8 @@ public struct PlistDocument: Sendable {
     public var format: PlistFormat
     /// Duplicate keys, lone surrogates and encoding mismatches, in input order.
     public var diagnostics: [PlistDiagnostic]
+    /// An Xcode project's name, as its comments give it (see `XcodeProjectName`).
+    package var xcodeProjectName: String?
 
     /// A document of a tree read from a format.
     public init(tree: PlistTree, format: PlistFormat, diagnostics: [PlistDiagnostic] = []) {
@@ -42,6 +44,12 @@ public struct WriteOptions: Sendable, Equatable {
     /// JSON: write as Foundation's `JSONEncoder` does: `/` escaped as `\/`
     /// and integral reals without a fraction (`120`, not `120.0`).
     public var jsonEncoderStyle: Bool
+    /// OpenStep and JSON: Xcode's own layout for the documents Xcode writes
+    /// (projects, string catalogs), or the generic one for every document.
+    package var layout: DocumentLayout.Choice = .automatic
+    /// OpenStep: the name of an Xcode project, which its configuration
+    /// list's comment holds (Xcode takes it from the `.xcodeproj` folder).
+    package var xcodeProjectName: String?
 
     /// Options as given (Foundation's conventions by default).
     public init(keepKeyOrder: Bool = false, pretty: Bool = false, jsonEncoderStyle: Bool = false) {

@@ -34,6 +34,9 @@ public enum OpenStepWriter {
 
     /// Appends the OpenStep text of `source`, ending with a newline, to `out`.
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        if try DocumentLayout.of(&source, as: .openstep, options: options) == .xcodeProject {
+            return try XcodeProjectWriter.write(&source, projectName: options.xcodeProjectName, into: out)
+        }
         var walk = PlistTraversal(sortKeys: !options.keepKeyOrder)
         var scratch: [UInt8] = []
         while let step = try walk.next(in: &source) {
