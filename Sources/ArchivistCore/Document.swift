@@ -14,6 +14,9 @@ public struct PlistDocument: Sendable {
     public var diagnostics: [PlistDiagnostic]
     /// An Xcode project's name, as its comments give it (see `XcodeProjectName`).
     package var xcodeProjectName: String?
+    /// OpenStep: the `.strings` file the tree was read from, whose comments
+    /// and encoding the result keeps (see `StringsFileTemplate`).
+    package var stringsTemplate: StringsFileTemplate?
 
     /// A document of a tree read from a format.
     public init(tree: PlistTree, format: PlistFormat, diagnostics: [PlistDiagnostic] = []) {
@@ -50,6 +53,9 @@ public struct WriteOptions: Sendable, Equatable {
     /// OpenStep: the name of an Xcode project, which its configuration
     /// list's comment holds (Xcode takes it from the `.xcodeproj` folder).
     package var xcodeProjectName: String?
+    /// OpenStep: the `.strings` file the tree was read from, whose comments
+    /// and encoding the result keeps (see `StringsFileTemplate`).
+    package var stringsTemplate: StringsFileTemplate?
 
     /// Options as given (Foundation's conventions by default).
     public init(keepKeyOrder: Bool = false, pretty: Bool = false, jsonEncoderStyle: Bool = false) {

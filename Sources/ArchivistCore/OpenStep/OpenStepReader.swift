@@ -26,6 +26,7 @@ public enum OpenStepReader {
             let tree = try parser.parseDocument()
             var document = PlistDocument(tree: tree, format: .openstep, diagnostics: parser.diagnostics)
             document.xcodeProjectName = XcodeProjectName.inComments(text.assumingMemoryBound(to: UInt8.self))
+            document.stringsTemplate = StringsFileTemplate.make(text: text, raw: buffer, tree: tree)
             return document
         }
     }

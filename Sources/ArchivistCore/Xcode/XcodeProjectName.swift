@@ -38,12 +38,14 @@ package enum XcodeProjectName {
 
 extension PlistDocument {
     /// `options` for writing this document back: an Xcode project keeps the
-    /// name its comments gave it (or that of its folder, `path`).
+    /// name its comments gave it (or that of its folder, `path`), a strings
+    /// file its comments and encoding.
     package func writeOptions(_ options: WriteOptions, path: String? = nil) -> WriteOptions {
         var options = options
         if options.xcodeProjectName == nil {
             options.xcodeProjectName = xcodeProjectName ?? path.flatMap(XcodeProjectName.fromPath)
         }
+        if options.stringsTemplate == nil { options.stringsTemplate = stringsTemplate }
         return options
     }
 }
