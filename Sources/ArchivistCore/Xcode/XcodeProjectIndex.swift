@@ -23,6 +23,14 @@ package struct XcodeProjectIndex {
     package private(set) var objectVersion = 0
     /// The `objects` dictionary node.
     package private(set) var objectsNode = 0
+    /// The build phase (object number) that lists each build file ID.
+    package private(set) var phaseOfFile: [String: Int] = [:]
+    /// The target (object number) that lists each build phase ID.
+    package private(set) var targetOfPhase: [String: Int] = [:]
+    /// The configuration list (object number) that lists each build configuration ID.
+    package private(set) var listOfConfiguration: [String: Int] = [:]
+    /// The target or project (object number) whose list each configuration list ID is.
+    package private(set) var ownerOfList: [String: Int] = [:]
 
     /// True when `source` is an Xcode project: a dictionary holding
     /// `archiveVersion`, `objectVersion`, `rootObject` and an `objects` dictionary.
@@ -82,6 +90,12 @@ package struct XcodeProjectIndex {
         var folderOfExceptions: [String: Int] = [:]
         var targetOfPhase: [String: Int] = [:]
         var listOfConfiguration: [String: Int] = [:]
+        defer {
+            self.phaseOfFile = phaseOfFile
+            self.ownerOfList = ownerOfList
+            self.targetOfPhase = targetOfPhase
+            self.listOfConfiguration = listOfConfiguration
+        }
         var firstTarget: String?
         for (k, object) in objects.enumerated() {
             let node = object.node
