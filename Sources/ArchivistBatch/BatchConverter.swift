@@ -285,7 +285,7 @@ package struct BatchConverter: Sendable {
         case .tree(let built):
             tree = built
         }
-        let options = writeOptions
+        let options = document.writeOptions(writeOptions, path: items[index].source)
         var losses = WriteLosses()
         let written = try deliver(index, bytesIn: bytesIn, original: original) { out in
             try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out, losses: &losses) }

@@ -12,6 +12,11 @@ public struct PlistDocument: Sendable {
     public var format: PlistFormat
     /// Duplicate keys, lone surrogates and encoding mismatches, in input order.
     public var diagnostics: [PlistDiagnostic]
+    /// An Xcode project's name, as its comments give it (see `XcodeProjectName`).
+    package var xcodeProjectName: String?
+    /// OpenStep: the `.strings` file the tree was read from, whose comments
+    /// and encoding the result keeps (see `StringsFileTemplate`).
+    package var stringsTemplate: StringsFileTemplate?
 
     /// A document of a tree read from a format.
     ///
@@ -49,6 +54,15 @@ public struct WriteOptions: Sendable, Equatable {
     /// JSON: write as Foundation's `JSONEncoder` does: `/` escaped as `\/`
     /// and integral reals without a fraction (`120`, not `120.0`).
     public var jsonEncoderStyle: Bool
+    /// OpenStep and JSON: Xcode's own layout for the documents Xcode writes
+    /// (projects, string catalogs), or the generic one for every document.
+    package var layout: DocumentLayout.Choice = .automatic
+    /// OpenStep: the name of an Xcode project, which its configuration
+    /// list's comment holds (Xcode takes it from the `.xcodeproj` folder).
+    package var xcodeProjectName: String?
+    /// OpenStep: the `.strings` file the tree was read from, whose comments
+    /// and encoding the result keeps (see `StringsFileTemplate`).
+    package var stringsTemplate: StringsFileTemplate?
 
     /// Options as given (Foundation's conventions by default).
     ///

@@ -22,6 +22,9 @@ package enum JSONPlistWriter {
 
     /// Appends the JSON text of `source` to `out`.
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        if try DocumentLayout.of(&source, as: .json, options: options) == .xcodeStringCatalog {
+            return try XcodeStringCatalogWriter.write(&source, into: out)
+        }
         var walk = PlistTraversal(sortKeys: false)
         var scratch: [UInt8] = []
         let pretty = options.pretty

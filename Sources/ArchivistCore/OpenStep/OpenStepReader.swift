@@ -24,7 +24,10 @@ package enum OpenStepReader {
         try TextInput.withUTF8Text(buffer, limits: options.limits) { text in
             var parser = OpenStepParser(text: text, limits: options.limits)
             let tree = try parser.parseDocument()
-            return PlistDocument(tree: tree, format: .openstep, diagnostics: parser.diagnostics)
+            var document = PlistDocument(tree: tree, format: .openstep, diagnostics: parser.diagnostics)
+            document.xcodeProjectName = XcodeProjectName.inComments(text.assumingMemoryBound(to: UInt8.self))
+            document.stringsTemplate = StringsFileTemplate.make(text: text, raw: buffer, tree: tree)
+            return document
         }
     }
 

@@ -34,6 +34,12 @@ package enum OpenStepWriter {
 
     /// Appends the OpenStep text of `source`, ending with a newline, to `out`.
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
+        if options.layout == .automatic, let template = options.stringsTemplate, try template.write(&source, into: out) {
+            return
+        }
+        if try DocumentLayout.of(&source, as: .openstep, options: options) == .xcodeProject {
+            return try XcodeProjectWriter.write(&source, projectName: options.xcodeProjectName, into: out)
+        }
         var walk = PlistTraversal(sortKeys: !options.keepKeyOrder)
         var scratch: [UInt8] = []
         while let step = try walk.next(in: &source) {
@@ -148,7 +154,7 @@ package enum OpenStepWriter {
 }
 
 /// Core Foundation's old-style escapes: control characters, `"`, `\` and DEL.
-private struct OpenStepEscaping: BackslashEscaping {
+struct OpenStepEscaping: BackslashEscaping {
     static let hexEscapePrefix: StaticString = "U00"
 
     @inline(__always)

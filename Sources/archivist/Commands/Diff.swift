@@ -11,6 +11,9 @@ struct Diff: ParsableCommand {
             The files may be in any formats: an XML and a binary plist of the same tree are equal.
             Each difference is a line: '+ PATH: TYPE VALUE' (added), '- PATH: TYPE VALUE' \
             (removed) or '~ PATH: OLD -> NEW' (changed), with key paths as get takes them.
+            Two Xcode projects are also compared in Xcode's terms, after a blank line: \
+            '# added file Networking.swift to target App (Sources)', targets added or removed, \
+            build settings set or removed in a configuration.
             Keyed archives (and NSArchiver typedstreams, read as the keyed archives they hold) are \
             compared as object graphs ($top.root.field...), so an object stored at another \
             $objects index is not a change, while what migrate changes is: a class renamed ('~ \
@@ -46,6 +49,7 @@ struct Diff: ParsableCommand {
         // Status 1 means the files differ: a failed write is "could not compare".
         Console.outputFailureStatus = Self.couldNotCompare.rawValue
         let diff: PlistDiff
+        var xcode: [String] = []
         var current = a
         do {
             // A typedstream is compared as the keyed archive it reads as.
@@ -54,6 +58,7 @@ struct Diff: ParsableCommand {
             let second = try Typedstream.readDocument(try FileIO.read(b)).tree
             current = a
             diff = try PlistDiff(first, second)
+            xcode = try XcodeProjectChanges.describe(first, second) ?? []
         } catch let error as PlistError {
             Console.error(error.hinted(path: current))
             throw Self.couldNotCompare
@@ -73,6 +78,11 @@ struct Diff: ParsableCommand {
             for (line, change) in zip(diff.lines, diff.changes) {
                 let shade: LineColor = change.kind == .added ? .green : change.kind == .removed ? .red : .yellow
                 Console.output(line, color: painted ? shade : nil)
+            }
+            // Two Xcode projects: the changes in Xcode's terms too.
+            if !xcode.isEmpty, !diff.changes.isEmpty {
+                Console.output("")
+                xcode.forEach { Console.output("# \($0)", color: nil) }
             }
         }
         if let note = Self.widthNote(diff.widthChanges) { Console.error(note) }

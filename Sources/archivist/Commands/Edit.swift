@@ -28,7 +28,8 @@ enum FileEdit {
             let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.tree, create: create)
             // JSON laid out on several lines stays so (compact JSON stays compact).
             let pretty = document.format == .json && input.withUnsafeBytes { $0.dropLast().contains(0x0A) }
-            let bytes = try PropertyList.write(edited, as: document.format, options: WriteOptions(keepKeyOrder: true, pretty: pretty))
+            let options = document.writeOptions(WriteOptions(keepKeyOrder: true, pretty: pretty), path: file)
+            let bytes = try PropertyList.write(edited, as: document.format, options: options)
             guard let output else {
                 // In place: only if nobody changed the file since it was read.
                 return try FileIO.writeAtomically(bytes, to: file, unchanged: FileIO.Precondition(path: file, input: input))
