@@ -42,9 +42,14 @@ let package = Package(
             name: "ArchivistBatch",
             dependencies: ["ArchivistCore", "CArchivistSupport"]
         ),
+        // iOS compiled nibs (NIBArchive), read into the tree of a keyed archive.
+        .target(
+            name: "ArchivistNIB",
+            dependencies: ["ArchivistCore"]
+        ),
         .target(
             name: "ArchivistArchive",
-            dependencies: ["ArchivistCore"]
+            dependencies: ["ArchivistCore", "ArchivistNIB"]
         ),
         .target(
             name: "ArchivistDatabase",
