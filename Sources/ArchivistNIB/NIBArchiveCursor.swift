@@ -72,6 +72,6 @@ struct NIBArchiveCursor {
             shift += 7
         }
         offset = start
-        throw error("a varint that does not fit in 64 bits")
+        throw error("a varint of more than ten bytes, or past 64 bits")
     }
 }

@@ -140,4 +140,96 @@ extension CLITests {
             XCTAssertTrue(verdict.hasPrefix("OK "), path + ":\n" + verdict)
         }
     }
+
+    /// A generated nib through the reading commands: the dump resolves its
+    /// collections and strings, `get` follows key paths into it, `classes`
+    /// shows a class's fallback, `diff` names the value that differs.
+    func testAGeneratedNibReadsThroughTheCommands() throws {
+        try Data(NIBArchiveSample.example).write(to: work.appendingPathComponent("View.nib"))
+        let dump = try run(["dump", "View.nib"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.hasPrefix("NIBArchive (iOS compiled nib), 20 entries in $objects, 11 objects\n{\n  root = NSObject {\n"), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("""
+                    UISubviews = NSArray [
+                      UILabel @5 {
+                        UIText = "Hello, nib"
+                        UIFontPointSize = 17.0 (inline real)
+                        UIUserInteractionDisabled = true (inline bool)
+                        UINumberOfLines = 2 (inline integer)
+                        UIIdentifier = 1099511627776 (inline integer)
+                        UIAttributes = NSMutableDictionary {
+                          "NSFontSizeAttribute" => NSNumber {
+                            NS.intval = 17 (inline integer)
+                          }
+                        }
+                        UIShadowColor = nil
+                      }
+                    ]
+            """), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("      UIGreen = 0.5 (inline float)\n"), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("      UITag = -300 (inline integer)\n"), dump.stdout)
+        XCTAssertEqual(try run(["get", "View.nib", "root.UINibTopLevelObjectsKey.1.UIText"]).stdout, "Hello, nib\n")
+        XCTAssertEqual(try run(["get", "View.nib", "root.UINibTopLevelObjectsKey.0.UIBackgroundColor.UIGreen"]).stdout, "0.5\n")
+        XCTAssertEqual(try run(["get", "--type", "View.nib", "root.UINibTopLevelObjectsKey.1"]).stdout, "UILabel\n")
+        let classes = try run(["classes", "View.nib"])
+        XCTAssertTrue(classes.stdout.contains("1\tUILabel\tcustom\tUILabel < UIView\n"), classes.stdout)
+        XCTAssertEqual(try run(["lint", "View.nib"]).stdout, "View.nib: OK\n")
+        let info = try run(["info", "View.nib"])
+        XCTAssertTrue(info.stdout.hasPrefix("""
+            View.nib
+              format: nibarchive, \(NIBArchiveSample.example.count) bytes
+              values: 102, depth: 5
+              NIBArchive (iOS compiled nib), top keys: root, 11 objects in 20 entries
+            """), info.stdout)
+        let json = try run(["dump", "--json", "View.nib"])
+        let view = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+        XCTAssertEqual(view?["archiver"] as? String, "NIBArchive")
+        let dot = try run(["dump", "--format", "dot", "View.nib"])
+        XCTAssertTrue(dot.stdout.contains("o5 [label=\"UILabel\\nUIText = \\\"Hello, nib\\\""), dot.stdout)
+        // The same nib with another tag: diff names the field.
+        var other = NIBArchiveSample.example
+        let tag: [UInt8] = [1] + [0xD4, 0xFE]  // int16 -300
+        let at = try XCTUnwrap((0..<(other.count - 3)).first { Array(other[$0..<($0 + 3)]) == tag })
+        other[at + 1] = 0xD3
+        try Data(other).write(to: work.appendingPathComponent("Other.nib"))
+        XCTAssertEqual(try run(["diff", "View.nib", "View.nib"]).status, 0)
+        let diff = try run(["diff", "View.nib", "Other.nib"])
+        XCTAssertEqual(diff.status, 1, diff.stderr)
+        XCTAssertTrue(diff.stdout.contains("UITag"), diff.stdout)
+        XCTAssertTrue(diff.stdout.contains("-301"), diff.stdout)
+    }
+
+    /// A nib is read only: convert, set and in-place conversion refuse it
+    /// with the commands that read it, and the file is untouched.
+    func testANibIsNeverWrittenOver() throws {
+        let file = work.appendingPathComponent("View.nib")
+        try Data(NIBArchiveSample.example).write(to: file)
+        let refusal = "View.nib: error: not a property list: an iOS compiled nib (NIBArchive) (dump, get, classes, info, diff and lint read it)\n"
+        for args in [["convert", "--to", "xml1", "View.nib", "-o", "x.plist"], ["convert", "--in-place", "--to", "xml1", "View.nib"],
+                     ["set", "--type", "integer", "View.nib", "root.UITag", "1"]] {
+            let r = try run(args)
+            XCTAssertEqual(r.status, 1, "\(args)")
+            XCTAssertEqual(r.stderr, refusal, "\(args)")
+        }
+        XCTAssertEqual(try Data(contentsOf: file), Data(NIBArchiveSample.example))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("x.plist").path))
+    }
+
+    /// Broken nibs fail with the reader's located error (exit 1), in every
+    /// reading command, and lint reports them.
+    func testABrokenNibFailsWithALocatedError() throws {
+        var bytes = NIBArchiveSample.example
+        bytes[18] = 0xFF  // the object count, now past what the file holds
+        try Data(bytes).write(to: work.appendingPathComponent("Broken.nib"))
+        for command in ["dump", "info", "classes"] {
+            let r = try run([command, "Broken.nib"])
+            XCTAssertEqual(r.status, 1, command)
+            XCTAssertTrue(r.stderr.hasPrefix("Broken.nib: offset "), command + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains(": error: NIBArchive: "), command + ": " + r.stderr)
+        }
+        let lint = try run(["lint", "Broken.nib"])
+        XCTAssertEqual(lint.status, 1)
+        XCTAssertTrue(lint.stdout.contains("Broken.nib"), lint.stdout)
+        XCTAssertTrue(lint.stdout.contains("NIBArchive: "), lint.stdout)
+    }
 }
