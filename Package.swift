@@ -114,6 +114,10 @@ let package = Package(
             dependencies: ["ArchivistBatch", "ArchivistCore", "ArchivistTestSupport"]
         ),
         .testTarget(
+            name: "ArchivistNIBTests",
+            dependencies: ["ArchivistNIB", "ArchivistArchive", "ArchivistCore", "ArchivistTestSupport"]
+        ),
+        .testTarget(
             name: "ArchivistArchiveTests",
             dependencies: ["ArchivistArchive", "ArchivistCore", "ArchivistTestSupport"],
             exclude: ["Dump/Golden"]
