@@ -142,10 +142,11 @@ public struct FileInfo: Sendable {
                     if !classes.isEmpty { why.append("allow \(classes.joined(separator: ", "))") }
                     if int(s["inlinePrimitives"]) != "0" { why.append("box \(int(s["inlinePrimitives"])) inline primitives") }
                 }
-                if typedstream {
-                    // NSUnarchiver has no secure coding: what lint --secure checks is the objects' classes and fields.
+                if typedstream || nib {
+                    // NSUnarchiver and UINibDecoder have no secure coding: what lint --secure checks is the objects' classes and fields.
                     let verdict = passes ? "they pass with no allowlist" : "they fail (\(why.joined(separator: "; ")))"
-                    out.append("secure coding: none in a typedstream (NSUnarchiver reads it, no secure decoder); lint --secure checks its objects as a keyed archive's: \(verdict)")
+                    let reader = typedstream ? "a typedstream (NSUnarchiver" : "a nib (UINibDecoder"
+                    out.append("secure coding: none in \(reader) reads it, no secure decoder); lint --secure checks its objects as a keyed archive's: \(verdict)")
                 } else if passes {
                     out.append("secure coding: passes lint --secure with no allowlist")
                 } else {
