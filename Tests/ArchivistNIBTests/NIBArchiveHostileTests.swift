@@ -10,7 +10,8 @@ final class NIBArchiveHostileTests: XCTestCase {
     typealias Sample = NIBArchiveSample
 
     private func read(_ bytes: [UInt8]) throws -> PlistValue {
-        try bytes.withUnsafeBytes { try NIBArchive.archive($0) }
+        let tree = try bytes.withUnsafeBytes { try NIBArchive.tree($0) }
+        return tree.value(at: tree.root)
     }
 
     /// The error reading `bytes` gives, or a failure when they read.
@@ -154,10 +155,11 @@ final class NIBArchiveHostileTests: XCTestCase {
     /// A key that starts with `$` is escaped as NSKeyedArchiver escapes one,
     /// so it cannot pose as `$class`; a key given more than once is an array.
     func testKeysCannotPoseAsTheEnvelopes() throws {
-        let b = Sample.make([Sample.Object(0, [("$class", .int8(-1)), ("k", .int8(1)), ("k", .int8(2))])], classes: [("NSObject", [])])
+        let b = Sample.make([Sample.Object(0, [("$class", .int8(-1)), ("k", .int8(1)), ("j", .int8(0)), ("k", .int8(2))])], classes: [("NSObject", [])])
         guard case .dictionary(let archive) = try read(b), case .array(let objects)? = archive["$objects"],
               case .dictionary(let object) = objects[1] else { return XCTFail("not an archive") }
-        XCTAssertEqual(object.keys, ["$class", "$$class", "k"])
+        XCTAssertEqual(object.keys, ["$class", "$$class", "k", "j"])
+        XCTAssertEqual(object["j"], .int(0))
         XCTAssertEqual(object["$class"], .uid(2))
         XCTAssertEqual(object["$$class"], .int(-1))
         XCTAssertEqual(object["k"], .array([.int(1), .int(2)]))
@@ -181,5 +183,27 @@ final class NIBArchiveHostileTests: XCTestCase {
         XCTAssertEqual(o["d"], .double(0.1))
         XCTAssertEqual(o["data"], .data([1, 2]))
         XCTAssertEqual(o["nil"], .uid(0))
+    }
+
+    /// A dictionary's members alternate keys and values; an odd number of
+    /// them is no dictionary's, and stays as read.
+    func testCollectionsNameTheirMembersAsKeyedArchivesDo() throws {
+        let m = "UINibEncoderEmptyKey"
+        let b = Sample.make([Sample.Object(0, [(m, .object(1)), (m, .object(2)), (m, .object(3)), (m, .object(1))]),
+                             Sample.Object(0, [(m, .object(1)), (m, .object(2)), (m, .object(3))]),
+                             Sample.Object(1, [("NSInlinedValue", .bool(true)), (m, .object(0))]),
+                             Sample.Object(1, [])],
+                            classes: [("NSMutableDictionary", []), ("NSSet", [])])
+        guard case .dictionary(let archive) = try read(b), case .array(let o)? = archive["$objects"], o.count == 7,
+              case .dictionary(let map) = o[1], case .dictionary(let odd) = o[2], case .dictionary(let set) = o[3],
+              case .dictionary(let empty) = o[4] else { return XCTFail("not an archive") }
+        XCTAssertEqual(map.keys, ["$class", "NS.keys", "NS.objects"])
+        XCTAssertEqual(map["NS.keys"], .array([.uid(2), .uid(4)]))
+        XCTAssertEqual(map["NS.objects"], .array([.uid(3), .uid(2)]))
+        XCTAssertEqual(odd.keys, ["$class", m])
+        XCTAssertEqual(odd[m], .array([.uid(2), .uid(3), .uid(4)]))
+        XCTAssertEqual(set.keys, ["$class", "NSInlinedValue", "NS.objects"])
+        XCTAssertEqual(set["NS.objects"], .array([.uid(1)]))
+        XCTAssertEqual(empty.keys, ["$class"])
     }
 }
