@@ -42,9 +42,14 @@ let package = Package(
             name: "ArchivistBatch",
             dependencies: ["ArchivistCore", "CArchivistSupport"]
         ),
+        // iOS compiled nibs (NIBArchive), read into the tree of a keyed archive.
+        .target(
+            name: "ArchivistNIB",
+            dependencies: ["ArchivistCore"]
+        ),
         .target(
             name: "ArchivistArchive",
-            dependencies: ["ArchivistCore"]
+            dependencies: ["ArchivistCore", "ArchivistNIB"]
         ),
         // Three-way merges of property lists and Xcode projects (`archivist merge`): package types only.
         .target(
@@ -113,6 +118,10 @@ let package = Package(
         .testTarget(
             name: "ArchivistBatchTests",
             dependencies: ["ArchivistBatch", "ArchivistCore", "ArchivistTestSupport"]
+        ),
+        .testTarget(
+            name: "ArchivistNIBTests",
+            dependencies: ["ArchivistNIB", "ArchivistArchive", "ArchivistCore", "ArchivistTestSupport"]
         ),
         .testTarget(
             name: "ArchivistArchiveTests",

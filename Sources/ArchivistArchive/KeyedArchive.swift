@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistNIB
 
 /// The validated envelope of an `NSKeyedArchiver` archive: `$archiver`,
 /// `$version`, `$top` and `$objects`, with every UID in range and every
@@ -7,7 +8,8 @@ public struct KeyedArchive: Sendable {
     /// `$archiver` (always "NSKeyedArchiver" once validated).
     public let archiver: String
     /// "NSArchiver" for the archive a typedstream is read as (``Typedstream``
-    /// marks its envelope with `$typedstream`); nil for keyed archives.
+    /// marks its envelope with `$typedstream`), "NIBArchive" for an iOS
+    /// compiled nib's (marked `$nibarchive`); nil for keyed archives.
     package let readFrom: String?
     /// `$version` (100000 for every archiver Apple ships).
     public let version: PlistInteger
@@ -99,7 +101,13 @@ public struct KeyedArchive: Sendable {
             top.append((key, Int(u)))
         }
         self.archiver = archiver
-        readFrom = tree.node(forKey: Typedstream.envelopeKey, in: envelope).flatMap { tree.string(at: $0) } == "NSArchiver" ? "NSArchiver" : nil
+        if tree.node(forKey: Typedstream.envelopeKey, in: envelope).flatMap({ tree.string(at: $0) }) == "NSArchiver" {
+            readFrom = "NSArchiver"
+        } else if tree.node(forKey: NIBArchive.envelopeKey, in: envelope).flatMap({ tree.string(at: $0) }) == NIBArchive.archiverName {
+            readFrom = NIBArchive.archiverName
+        } else {
+            readFrom = nil
+        }
         self.version = version
         self.top = top
         self.topValues = topValues

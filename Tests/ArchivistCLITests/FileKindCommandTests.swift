@@ -100,7 +100,7 @@ extension CLITests {
             throw XCTSkip("no ../shared/real-world/beside/MANIFEST.tsv")
         }
         // The kind each format is named by (until Archivist reads it: then its row goes).
-        let names = ["nibarchive": "an iOS compiled nib (NIBArchive)", "cms-plist": "a CMS (PKCS #7) signed envelope",
+        let names = ["cms-plist": "a CMS (PKCS #7) signed envelope",
                      "dsstore": "a Finder .DS_Store file", "alias": "alias"]
         var named = 0, plists = 0
         for row in text.split(separator: "\n").dropFirst() {
@@ -123,7 +123,7 @@ extension CLITests {
                 plists += 1
             }
         }
-        XCTAssertGreaterThanOrEqual(named, 20)
+        XCTAssertGreaterThanOrEqual(named, 12)  // the nibs are read now (NIBArchiveCommandTests)
         XCTAssertGreaterThanOrEqual(plists, 20)
     }
 

@@ -39,7 +39,8 @@ public struct ArchiveDumper {
     package static func render(_ graph: ObjectGraph, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
         var d = ArchiveDumper(graph: graph, options: options, budget: ViewBudget(options, inputBytes: graph.inputMeasure), out: DumpBuffer(sink))
         let objects = graph.objectCount
-        let kind = graph.readFrom == "NSArchiver" ? "NSArchiver typedstream" : "NSKeyedArchiver archive"
+        let kind = graph.readFrom == "NSArchiver" ? "NSArchiver typedstream"
+            : graph.readFrom == "NIBArchive" ? "NIBArchive (iOS compiled nib)" : "NSKeyedArchiver archive"
         d.out += options.stable ? "\(kind), \(counted(objects, "object"))\n"
             : "\(kind), \(graph.nodes.count) entries in $objects, \(counted(objects, "object"))\n"
         try d.body(indent: 0)

@@ -12,7 +12,9 @@ package struct FileInfo: Sendable {
     /// format `typedstream`, with the archive section of the keyed archive it
     /// reads as (archiver `NSArchiver`). A binary cookie store is reported as
     /// format `binarycookies`, with its cookie count; a bookmark file as
-    /// `bookmark` (or `alias`, a Finder alias file), with its target path.
+    /// `bookmark` (or `alias`, a Finder alias file), with its target path; an
+    /// iOS compiled nib as `nibarchive`, with the archive it reads as
+    /// (archiver `NIBArchive`).
     package init(_ bytes: [UInt8]) throws {
         let read = bytes.withUnsafeBytes { FormatSniffer.kind($0) }.flatMap(\.formatName)
         let cookies = read == "binarycookies"
@@ -21,7 +23,7 @@ package struct FileInfo: Sendable {
         let bplist = document.format == .binary && !typedstream && read == nil
         var r = PlistDictionary()
         r["format"] = .string(read ?? (typedstream ? "typedstream" : document.format.rawValue))
-        if read != nil, !cookies {
+        if read != nil, !cookies, read != "nibarchive" {
             let bookmark = Bookmark.decode(bytes)
             r["bookmarkTables"] = .int(Int64(bookmark?.tables.count ?? 0))
             if case .dictionary(let d)? = bookmark?.value, case .string(let path)? = d["path"] { r["target"] = .string(path) }
@@ -122,8 +124,9 @@ package struct FileInfo: Sendable {
         if case .dictionary(let a)? = report["archive"] {
             let tops = (a["topKeys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
             // A typedstream's envelope version is the one it is read into, not the stream's own.
-            let typedstream = str(a["archiver"]) == "NSArchiver"
-            let kind = typedstream ? "NSArchiver typedstream" : "keyed archive: \(str(a["archiver"])) version \(int(a["version"]))"
+            let typedstream = str(a["archiver"]) == "NSArchiver", nib = str(a["archiver"]) == "NIBArchive"
+            let kind = typedstream ? "NSArchiver typedstream" : nib ? "NIBArchive (iOS compiled nib)"
+                : "keyed archive: \(str(a["archiver"])) version \(int(a["version"]))"
             out.append("\(kind), top keys: \(tops), \(int(a["objects"])) objects in \(int(a["entries"])) entries")
             for c in a["classes"]?.arrayValue ?? [] {
                 guard case .dictionary(let d) = c else { continue }
@@ -139,10 +142,11 @@ package struct FileInfo: Sendable {
                     if !classes.isEmpty { why.append("allow \(classes.joined(separator: ", "))") }
                     if int(s["inlinePrimitives"]) != "0" { why.append("box \(int(s["inlinePrimitives"])) inline primitives") }
                 }
-                if typedstream {
-                    // NSUnarchiver has no secure coding: what lint --secure checks is the objects' classes and fields.
+                if typedstream || nib {
+                    // NSUnarchiver and UINibDecoder have no secure coding: what lint --secure checks is the objects' classes and fields.
                     let verdict = passes ? "they pass with no allowlist" : "they fail (\(why.joined(separator: "; ")))"
-                    out.append("secure coding: none in a typedstream (NSUnarchiver reads it, no secure decoder); lint --secure checks its objects as a keyed archive's: \(verdict)")
+                    let reader = typedstream ? "a typedstream (NSUnarchiver" : "a nib (UINibDecoder"
+                    out.append("secure coding: none in \(reader) reads it, no secure decoder); lint --secure checks its objects as a keyed archive's: \(verdict)")
                 } else if passes {
                     out.append("secure coding: passes lint --secure with no allowlist")
                 } else {

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistNIB
 
 /// NSArchiver's typedstreams (`\u{4}\u{B}streamtyped`): the `attributedBody`
 /// of every iMessage, old preferences values and documents from before
@@ -63,13 +64,22 @@ public enum Typedstream {
     }
 
     /// Reads a file's or blob's bytes as an archive reader wants them: a
-    /// typedstream as its keyed archive, anything else as a property list.
+    /// typedstream or an iOS compiled nib (NIBArchive) as its keyed archive,
+    /// anything else as a property list.
     ///
     /// - Parameter bytes: A file's or blob's bytes.
     /// - Returns: The document.
     /// - Throws: `PlistError` as ``document(_:)`` or
     ///   `PropertyList.read(_:options:)` throws it.
     public static func readDocument(_ bytes: [UInt8]) throws -> PlistDocument {
-        looksLikeTypedstream(bytes) ? try document(bytes) : try PropertyList.read(bytes)
+        if looksLikeTypedstream(bytes) { return try document(bytes) }
+        if NIBArchive.looksLikeNIBArchive(bytes) { return try NIBArchive.document(bytes) }
+        return try PropertyList.read(bytes)
+    }
+
+    /// True for bytes ``readDocument(_:)`` reads as an archive that is not a
+    /// property list: a typedstream or an iOS compiled nib.
+    package static func isArchiveStream(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        FormatSniffer.isTypedstream(bytes) || NIBArchive.looksLikeNIBArchive(bytes)
     }
 }

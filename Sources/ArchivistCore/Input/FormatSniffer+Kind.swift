@@ -64,10 +64,16 @@ extension FormatSniffer {
         /// files as a document whose root is their data.
         package var isRead: Bool { self == .binaryCookies || self == .bookmark || self == .finderAlias }
 
+        /// True for a format the archive commands read as the keyed archive
+        /// it holds (dump, get, classes, info, diff and lint), as they read
+        /// typedstreams: iOS compiled nibs.
+        package var isReadAsArchive: Bool { self == .nibArchive }
+
         /// The format `info` reports for a kind that is read.
         package var formatName: String? {
             switch self {
             case .binaryCookies: return "binarycookies"
+            case .nibArchive: return "nibarchive"
             case .bookmark: return "bookmark"
             case .finderAlias: return "alias"
             default: return nil
@@ -81,7 +87,8 @@ extension FormatSniffer {
         package var notReadNote: String {
             switch self {
             case .sqlite, .binaryCookies, .bookmark, .finderAlias: return ""
-            case .nibArchive, .signedEnvelope, .dsStore, .alias: return ", which Archivist does not read yet"
+            case .nibArchive: return " (dump, get, classes, info, diff and lint read it)"
+            case .signedEnvelope, .dsStore, .alias: return ", which Archivist does not read yet"
             default: return ", which Archivist does not read"
             }
         }

@@ -60,7 +60,7 @@ struct Get: ParsableCommand {
         Console.stopsAtFailedOutput = true
         try failing(at: file) {
             let document = try FileIO.input(file).withUnsafeBytes {
-                FormatSniffer.isTypedstream($0) ? try Typedstream.document(Array($0)) : try PropertyList.read($0)
+                Typedstream.isArchiveStream($0) ? try Typedstream.readDocument(Array($0)) : try PropertyList.read($0)
             }
             let target = try PlistKeyPath(keyPath).resolve(in: document.tree)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {

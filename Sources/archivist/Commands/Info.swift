@@ -68,7 +68,7 @@ struct Info: ParsableCommand {
         func inspect(_ bytes: () throws -> [UInt8], name: String, file: String? = nil, identity: [(String, PlistValue)]) throws -> Bool {
             do {
                 let data = try bytes()
-                if let kind = data.withUnsafeBytes({ FormatSniffer.kind($0) }), !kind.isRead {
+                if let kind = data.withUnsafeBytes({ FormatSniffer.kind($0) }), !kind.isRead, !kind.isReadAsArchive {
                     report(kind, size: data.count, name: name, file: file, identity: identity)
                     return true
                 }

@@ -387,7 +387,7 @@ struct Lint: ParsableCommand {
     /// bytes are not read again by these checks).
     private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?,
                           afterRead: () -> Void = {}) -> [Linter.Finding] {
-        if FormatSniffer.isTypedstream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census) }
+        if Typedstream.isArchiveStream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census) }
         return Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
                         requiredFormat: requireFormat) { document -> [PlistError] in
             afterRead()
@@ -405,17 +405,18 @@ struct Lint: ParsableCommand {
         }
     }
 
-    /// The problems of an NSArchiver typedstream (an iMessage `attributedBody`):
-    /// where it cannot be read, else the checks of the keyed archive it reads
-    /// as (the class census and --secure's policy too); with --require-format,
-    /// that it is none of the property-list formats.
+    /// The problems of an NSArchiver typedstream (an iMessage `attributedBody`)
+    /// or an iOS compiled nib: where it cannot be read, else the checks of the
+    /// keyed archive it reads as (the class census and --secure's policy too);
+    /// with --require-format, that it is none of the property-list formats.
     private func typedstreamFindings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
         var errors: [PlistError] = []
         if let requireFormat {
-            errors.append(PlistError(.invalidValue, "the file is an NSArchiver typedstream; this check requires \(requireFormat.rawValue)"))
+            let kind = FormatSniffer.isTypedstream(bytes) ? "an NSArchiver typedstream" : FormatSniffer.kind(bytes)?.name ?? "not a property list"
+            errors.append(PlistError(.invalidValue, "the file is \(kind); this check requires \(requireFormat.rawValue)"))
         }
         do {
-            let tree = try Typedstream.document(Array(bytes)).tree
+            let tree = try Typedstream.readDocument(Array(bytes)).tree
             errors += UnarchiverCheck.errors(in: try KeyedArchive(tree))
             census?.add(tree)
             if let policy { errors += try SecureCodingCheck.errors(in: tree, policy: policy) }

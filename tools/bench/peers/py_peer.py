@@ -4,6 +4,7 @@
   py_peer.py convert xml|bin|json OUT FILE...  plistlib, then plistlib.dump (or json.dumps); OUT '-' or a folder
   py_peer.py bpylist2 FILE                 bpylist2's archiver.unarchive of the W3 archive
   py_peer.py nska FILE [--json]            nska_deserialize.deserialize_plist (and json.dumps of it)
+  py_peer.py nibarchive FILE...            nibarchive's NIBArchiveParser(verify=True).parse of each iOS nib
 """
 import base64
 import datetime
@@ -86,6 +87,11 @@ def main(argv):
         bpylist2(argv[1])
     elif len(argv) >= 2 and argv[0] == "nska":
         nska(argv[1], "--json" in argv[2:])
+    elif len(argv) >= 2 and argv[0] == "nibarchive":
+        from nibarchive import NIBArchiveParser
+        for path in argv[1:]:
+            with open(path, "rb") as f:
+                NIBArchiveParser(verify=True).parse(f)
     else:
         sys.stderr.write(__doc__)
         return 2
