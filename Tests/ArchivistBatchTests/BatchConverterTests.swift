@@ -10,12 +10,7 @@ final class BatchConverterTests: XCTestCase {
     var dir = ""
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-batch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        dir = try makeScratchFolder("archivist-batch").path
     }
 
     func make(_ name: String, _ text: String) -> String {

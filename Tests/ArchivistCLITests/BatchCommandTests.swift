@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -96,14 +97,9 @@ extension CLITests {
     /// summary says what was done, and the status is 130 (128 + SIGINT).
     func testInterruptLeavesNoPartialFiles() throws {
         try makeTree("in")
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = ["convert", "in", "-r", "--to", "xml", "--output-dir", "out", "--jobs", "2"]
-        process.currentDirectoryURL = work
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let batch = try ProcessRunner.start(ProcessRunner.archivist, ["convert", "in", "-r", "--to", "xml", "--output-dir", "out", "--jobs", "2"],
+                                            in: work, stdin: .inherit, stdout: .null)
+        let process = batch.process, err = try XCTUnwrap(batch.err)
         let outDir = work.appendingPathComponent("out").path
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, process.isRunning, (try? tree("out").count) ?? 0 < 50 { usleep(5_000) }

@@ -6,66 +6,37 @@ import XCTest
 /// Runs the built `archivist` in a scratch folder and checks its exact
 /// standard output, standard error, exit status and the files it leaves.
 final class CLITests: XCTestCase {
-    struct Result {
-        var status: Int32
-        var output: Data
-        var stderr: String
-        var stdout: String { String(decoding: output, as: UTF8.self) }
-    }
+    typealias Result = ProcessResult
+    typealias ErrorBox = DataBox
 
     /// The build products folder, which holds `archivist` beside the test bundle.
-    static var productsDirectory: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        #endif
-        return Bundle.main.bundleURL
-    }
+    static var productsDirectory: URL { TestPaths.productsDirectory }
 
     static var packageRoot: URL { TestPaths.packageRoot }
 
+    /// The test's scratch folder, where `archivist` runs; removed when the test ends.
+    var scratch: ScratchFolder!
     var work: URL!
 
     override func setUpWithError() throws {
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: work)
+        scratch = try makeScratchFolder("archivist-cli")
+        work = scratch.url
     }
 
     @discardableResult
     func run(_ args: [String], stdin: Data? = nil) throws -> Result {
-        try run(executable: Self.productsDirectory.appendingPathComponent("archivist"), args, stdin: stdin)
+        try run(executable: ProcessRunner.archivist, args, stdin: stdin)
     }
 
     /// Runs `executable ARGS` in the scratch folder, `stdin` on its standard input.
     func run(executable: URL, _ args: [String], stdin: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = args
-        process.currentDirectoryURL = work
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Drain standard error on another thread so neither pipe can fill up and block.
-        let errorData = ErrorBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errorData.data = err.fileHandleForReading.readDataToEndOfFile() }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: o, stderr: String(decoding: errorData.data, as: UTF8.self))
+        try ProcessRunner.run(executable, args, in: work, stdin: .bytes(stdin ?? Data()))
     }
 
-    final class ErrorBox: @unchecked Sendable {
-        var data = Data()
+    /// The Python of the tests' virtual environment that can import `module`
+    /// (see `PythonOracle.find`).
+    func pythonOracle(importing module: String, package: String) throws -> URL {
+        try PythonOracle.find(importing: module, package: package)
     }
 
     /// A file of the bundled corpus.
@@ -76,18 +47,16 @@ final class CLITests: XCTestCase {
     /// Writes a file into the scratch folder and returns its name.
     @discardableResult
     func make(_ name: String, _ text: String) -> String {
-        let url = work.appendingPathComponent(name)
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
+        _ = try? scratch.write(name, text)
         return name
     }
 
     func contents(_ name: String) -> Data? {
-        FileManager.default.contents(atPath: work.appendingPathComponent(name).path)
+        scratch.contents(name)
     }
 
     func listing(_ folder: String = ".") throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent(folder).path).sorted()
+        try scratch.listing(folder)
     }
 
     // MARK: convert

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import ArchivistDatabase
 import Foundation
@@ -77,19 +78,14 @@ extension CLITests {
     private func runIntoClosedPipe(_ strace: String, tracing calls: String, _ args: [String], straceOptions: [String] = [])
         throws -> (head: Data, stderr: String, status: Int32, trace: [Substring]) {
         let trace = work.appendingPathComponent("trace.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq"] + straceOptions + ["-o", trace.path, "-e", "trace=" + calls,
-                                                            Self.productsDirectory.appendingPathComponent("archivist").path] + args
-        process.currentDirectoryURL = work
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let traced = try ProcessRunner.start(URL(fileURLWithPath: strace), ["-f", "-qq"] + straceOptions + ["-o", trace.path, "-e", "trace=" + calls,
+                                                                                                      ProcessRunner.archivist.path] + args,
+                                             in: work, stdin: .inherit)
+        let out = try XCTUnwrap(traced.out)
         let head = try out.fileHandleForReading.read(upToCount: 100) ?? Data()
         try out.fileHandleForReading.close()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (head, stderr, process.terminationStatus, try String(contentsOf: trace, encoding: .utf8).split(separator: "\n"))
+        let stderr = String(decoding: try XCTUnwrap(traced.err).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        traced.process.waitUntilExit()
+        return (head, stderr, traced.process.terminationStatus, try String(contentsOf: trace, encoding: .utf8).split(separator: "\n"))
     }
 }

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -71,20 +72,9 @@ extension CLITests {
 
         let dump = try run(["dump", "--format", "dot", "graph.plist"])
         XCTAssertEqual(dump.status, 0, dump.stderr)
-        let process = Process()
-        process.executableURL = dot
-        process.arguments = ["-Tsvg"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(dump.output)
-        try input.fileHandleForWriting.close()
-        let svg = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let dotErrors = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, dotErrors)
+        let rendered = try ProcessRunner.run(dot, ["-Tsvg"], stdin: .bytes(dump.output))
+        let svg = rendered.stdout, dotErrors = rendered.stderr
+        XCTAssertEqual(rendered.status, 0, dotErrors)
         XCTAssertEqual(dotErrors, "", "dot reads the file without a warning")
 
         let elements = try svgElements(svg)

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -56,14 +57,8 @@ extension CLITests {
         make("a.plist", "<plist><dict><key>n</key><integer>1</integer></dict></plist>")
         let fifo = work.appendingPathComponent("later.plist").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = ["dump", "--json-lines", "a.plist", "later.plist"]
-        process.currentDirectoryURL = work
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let dump = try ProcessRunner.start(ProcessRunner.archivist, ["dump", "--json-lines", "a.plist", "later.plist"], in: work, stdin: .inherit, stderr: .null)
+        let out = try XCTUnwrap(dump.out)
         // Blocks until the first line arrives; the FIFO has no writer yet, so
         // archivist is still waiting to read the second file.
         var first: [UInt8] = []
@@ -80,8 +75,8 @@ extension CLITests {
         XCTAssertEqual(write(writer, text, text.count), text.count)
         close(writer)
         let rest = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        dump.process.waitUntilExit()
+        XCTAssertEqual(dump.process.terminationStatus, 0)
         XCTAssertEqual(String(decoding: rest, as: UTF8.self), #"{"file":"later.plist","value":"later"}"# + "\n")
     }
 }

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -44,18 +45,12 @@ extension CLITests {
             return nil
         }
         let log = work.appendingPathComponent("strace.log").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq", "-o", log, "-e", "trace=" + calls.joined(separator: ","),
-                             Self.productsDirectory.appendingPathComponent("archivist").path] + args
-        process.currentDirectoryURL = work
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8), process.terminationStatus == 0 else {
+        let traced = try ProcessRunner.run(URL(fileURLWithPath: strace), ["-f", "-qq", "-o", log, "-e", "trace=" + calls.joined(separator: ","),
+                                                                          ProcessRunner.archivist.path] + args,
+                                           in: work, stdin: .inherit, stdout: .null, stderr: .null)
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8), traced.status == 0 else {
             // strace itself may be refused (no ptrace in some containers).
-            if isCI { XCTFail("strace could not trace archivist (status \(process.terminationStatus))") }
+            if isCI { XCTFail("strace could not trace archivist (status \(traced.status))") }
             return nil
         }
         return text.split(separator: "\n")
@@ -181,16 +176,11 @@ extension CLITests {
     func testAKilledBatchLeavesEveryFileOldOrNew() throws {
         let inputs = try makeFoundationInputs("tree", count: 600)
         for delay in [30_000, 120_000, 300_000] as [useconds_t] {
-            let process = Process()
-            process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-            process.arguments = ["convert", "tree", "-r", "--to", "binary", "--in-place", "--jobs", "2"]
-            process.currentDirectoryURL = work
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let batch = try ProcessRunner.start(ProcessRunner.archivist, ["convert", "tree", "-r", "--to", "binary", "--in-place", "--jobs", "2"],
+                                                in: work, stdin: .inherit, stdout: .null, stderr: .null)
             usleep(delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            kill(batch.pid, SIGKILL)
+            batch.process.waitUntilExit()
             for (name, old) in inputs {
                 let now = try Data(contentsOf: work.appendingPathComponent(name))
                 if now == old { continue }

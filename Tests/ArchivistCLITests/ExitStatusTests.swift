@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -30,15 +31,9 @@ extension CLITests {
     func startBlockedBatch() throws -> (Process, Pipe, Pipe) {
         make("in/a.plist", "<plist><string>a</string></plist>")
         make("in/b.plist", "<plist><string>b</string></plist>")
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = ["convert", "-", "in", "--to", "xml", "--output-dir", "out", "--jobs", "1"]
-        process.currentDirectoryURL = work
-        let input = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let batch = try ProcessRunner.start(ProcessRunner.archivist, ["convert", "-", "in", "--to", "xml", "--output-dir", "out", "--jobs", "1"],
+                                            in: work, stdin: .open, stdout: .null)
+        let process = batch.process, input = try XCTUnwrap(batch.input), err = try XCTUnwrap(batch.err)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, !Self.catchesSIGINT(process.processIdentifier) { usleep(2_000) }
         XCTAssertTrue(Self.catchesSIGINT(process.processIdentifier), "the batch catches Ctrl-C")
@@ -117,15 +112,8 @@ extension CLITests {
         let name = String(cString: try XCTUnwrap(try symbol("ptsname", as: PTSName.self)(master)))
         let slave = open(name, O_RDWR | O_NOCTTY)
         XCTAssertGreaterThanOrEqual(slave, 0)
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = args
-        process.currentDirectoryURL = work
-        process.environment = environment
-        process.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        _ = try ProcessRunner.run(ProcessRunner.archivist, args, in: work, environment: environment, stdin: .inherit,
+                                  stdout: .handle(FileHandle(fileDescriptor: slave, closeOnDealloc: true)), stderr: .null)
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var flags = fcntl(master, F_GETFL)

@@ -98,23 +98,13 @@ extension CLITests {
 
     /// Runs `command` in `bash` in `folder`; its standard output and error, as lines.
     func runShell(_ command: String, in folder: URL) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = Self.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["NO_COLOR"] = "1"
         environment["TZ"] = "UTC"
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var text = String(decoding: data, as: UTF8.self)
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: folder, environment: environment,
+                                           stdin: .null, stderr: .merged)
+        var text = result.stdout
         while text.hasSuffix("\n") { text.removeLast() }
         return text.isEmpty ? [] : text.components(separatedBy: "\n")
     }

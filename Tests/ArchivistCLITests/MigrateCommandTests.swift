@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -8,20 +9,10 @@ extension CLITests {
     /// Decodes a file with the secure decoder in a child process (the test
     /// binary's `SecureDecodeChild`), returning its `DECODED ...` text.
     func secureDecode(_ name: String, names: [String: String]) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-        process.arguments = ["ArchivistArchiveTests.SecureDecodeChild/testDecodeFileFromEnvironment"]
-        var env = ProcessInfo.processInfo.environment
-        env["ARCHIVIST_DECODE_FILE"] = work.appendingPathComponent(name).path
-        env["ARCHIVIST_DECODE_NAMES"] = names.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
-        env["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try ProcessRunner.runTestChild("ArchivistArchiveTests.SecureDecodeChild/testDecodeFileFromEnvironment", environment: [
+            "ARCHIVIST_DECODE_FILE": work.appendingPathComponent(name).path,
+            "ARCHIVIST_DECODE_NAMES": names.map { "\($0.key)=\($0.value)" }.joined(separator: ";"),
+        ]).stdout
         return output.split(separator: "\n").first { $0.hasPrefix("DECODED ") }.map { String($0.dropFirst(8)) }
     }
 

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -366,11 +367,9 @@ extension CLITests {
     /// may be a number that is free here, or this very process's).
     func testLeftoversOfAKilledRunAreRemoved() throws {
         make("docs/a.plist", Self.plainXML)
-        let done = Process()
-        done.executableURL = URL(fileURLWithPath: "/bin/true")
-        try done.run()
-        done.waitUntilExit()
-        let dead = done.processIdentifier
+        let done = try ProcessRunner.start(URL(fileURLWithPath: "/bin/true"), [], stdin: .inherit, stdout: .null, stderr: .null)
+        done.process.waitUntilExit()
+        let dead = done.pid
         make("docs/.a.plist.archivist-\(dead)-0000001", "partial")
         make("docs/.b.plist.archivist-\(dead)-0000002", "being written, by a process of another namespace")
         make("docs/.c.plist.archivist-\(getpid())-0000003", "left by a killed run whose ID is now the test's")
@@ -433,15 +432,11 @@ extension CLITests {
             if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("strace is not installed") }
             return nil
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq", "-o", path("strace.log"), "-e", "trace=" + call, "-e", "inject=\(call):signal=SIGSTOP\(injecting):when=\(when)",
-                             launcher ?? Self.productsDirectory.appendingPathComponent("archivist").path] + args
-        process.currentDirectoryURL = work
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
+        let traced = try ProcessRunner.start(URL(fileURLWithPath: strace),
+                                             ["-f", "-qq", "-o", path("strace.log"), "-e", "trace=" + call, "-e", "inject=\(call):signal=SIGSTOP\(injecting):when=\(when)",
+                                              launcher ?? ProcessRunner.archivist.path] + args,
+                                             in: work, stdin: .inherit, stdout: .null)
+        let process = traced.process
         // The traced process, once strace says it is stopped (the line
         // `PID --- stopped by SIGSTOP ---`; a tracee shows as stopped at
         // every traced call, so its state alone does not tell).
@@ -460,9 +455,7 @@ extension CLITests {
         }
         try meanwhile()
         kill(child, SIGCONT)
-        let errorData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: Data(), stderr: String(decoding: errorData, as: UTF8.self))
+        return traced.finish()
     }
 
     /// A file another process rewrites after an in-place batch read it and

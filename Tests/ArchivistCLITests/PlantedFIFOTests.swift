@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -35,13 +36,9 @@ extension CLITests {
         let reader = open(fifo, O_RDONLY | O_NONBLOCK)
         XCTAssertGreaterThanOrEqual(reader, 0)
         defer { close(reader) }
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = ["convert", "big.json", "--to", "xml", "-o", "fifo"]
-        process.currentDirectoryURL = work
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
+        let convert = try ProcessRunner.start(ProcessRunner.archivist, ["convert", "big.json", "--to", "xml", "-o", "fifo"], in: work,
+                                              stdin: .inherit, stdout: .inherit)
+        let process = convert.process, err = try XCTUnwrap(convert.err)
         // Until the FIFO holds all it can take: the writer then waits.
         var queued: Int32 = 0
         for _ in 0..<6_000 where queued < 65_536 && process.isRunning {

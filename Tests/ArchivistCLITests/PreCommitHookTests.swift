@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -6,19 +7,7 @@ import XCTest
 extension CLITests {
     /// Runs a program found on PATH in the scratch folder.
     func shell(_ args: [String], in folder: URL, environment: [String: String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = args
-        process.currentDirectoryURL = folder
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: data, stderr: "")
+        try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), args, in: folder, environment: environment, stdin: .null, stderr: .merged)
     }
 
     func testPreCommitHookRefusesABadPlist() throws {

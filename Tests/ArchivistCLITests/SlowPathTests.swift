@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -22,17 +23,10 @@ extension CLITests {
         // stays (in a file here, not in this process's memory), and stops there.
         let out = work.appendingPathComponent("shared.json")
         XCTAssertTrue(FileManager.default.createFile(atPath: out.path, contents: nil))
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = ["dump", "--json", "shared.plist"]
-        process.currentDirectoryURL = work
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 1)
+        let dump = try ProcessRunner.run(ProcessRunner.archivist, ["dump", "--json", "shared.plist"], in: work, stdin: .inherit,
+                                         stdout: .handle(try FileHandle(forWritingTo: out)))
+        let stderr = dump.stderr
+        XCTAssertEqual(dump.status, 1)
         XCTAssertEqual(stderr, "shared.plist: $objects[2]: error: the view would show more than 10000000 values (an object or value shared by many places counts at each)\n")
         let head = try FileHandle(forReadingFrom: out)
         let prefix = String(decoding: try head.read(upToCount: 60) ?? Data(), as: UTF8.self)

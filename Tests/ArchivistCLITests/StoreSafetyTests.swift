@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import ArchivistDatabase
 import Foundation
@@ -16,25 +17,13 @@ extension CLITests {
     private var contactColumn: [String] { ["--table", "ZEMPLOYEEENTITY", "--column", "ZCONTACT"] }
 
     /// Starts the built `archivist` without waiting for it.
-    func launch(_ args: [String]) throws -> (process: Process, out: Pipe, err: Pipe) {
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("archivist")
-        process.arguments = args
-        process.currentDirectoryURL = work
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, out, err)
+    func launch(_ args: [String]) throws -> RunningProcess {
+        try ProcessRunner.start(ProcessRunner.archivist, args, in: work)
     }
 
-    /// Waits for a launched `archivist` (its output is small: the pipes do not fill up).
-    func finish(_ launched: (process: Process, out: Pipe, err: Pipe)) -> Result {
-        launched.process.waitUntilExit()
-        let out = launched.out.fileHandleForReading.readDataToEndOfFile()
-        let err = launched.err.fileHandleForReading.readDataToEndOfFile()
-        return Result(status: launched.process.terminationStatus, output: out, stderr: String(decoding: err, as: UTF8.self))
+    /// Waits for a launched `archivist` and collects what it wrote.
+    func finish(_ launched: RunningProcess) -> Result {
+        launched.finish()
     }
 
     /// Waits until a file of the scratch folder exists, at most `seconds`; true when it does.

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -20,56 +21,42 @@ final class UpgradeBench: Sendable {
         var description: String
     }
 
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-upgrade-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("archivist-upgrade")
     }
 
     /// The path of a file in the folder.
     func path(_ name: String) -> String {
-        folder.appendingPathComponent(name).path
+        scratch.path(name)
     }
 
     /// Writes a file into the folder and returns its path.
     @discardableResult
     func write(_ name: String, _ bytes: Data) throws -> String {
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try bytes.write(to: url)
-        return url.path
+        try scratch.write(name, bytes).path
     }
 
     /// Copies a file of the bundled corpus into the folder and returns its path.
     @discardableResult
     func copyCorpus(_ corpusPath: String, to name: String) throws -> String {
-        try write(name, try Data(contentsOf: CLITests.packageRoot.appendingPathComponent("Corpus/" + corpusPath)))
+        try scratch.copyCorpus(corpusPath, to: name).path
     }
 
     /// Runs a program (a path, or a name found on PATH) in the folder.
     func run(_ program: String, _ args: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + args
-        process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(program: program, args, in: folder, environment: env, stderr: .merged)
+        return Output(status: result.status, text: result.stdout)
     }
 
     /// Runs the built `archivist`; throws when it fails.
     @discardableResult
     func archivist(_ args: [String]) throws -> Output {
-        let result = try run(CLITests.productsDirectory.appendingPathComponent("archivist").path, args)
+        let result = try run(ProcessRunner.archivist.path, args)
         guard result.status == 0 else { throw Failure(description: "archivist \(args.joined(separator: " ")): \(result.text)") }
         return result
     }
@@ -99,6 +86,6 @@ final class UpgradeBench: Sendable {
 
     /// Removes the folder.
     func remove() {
-        try? FileManager.default.removeItem(at: folder)
+        scratch.remove()
     }
 }
