@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -76,5 +77,23 @@ extension CLITests {
         let pairs = try run(["dump", "--json", numbers])
         let numbersRoot = try XCTUnwrap(((try JSONSerialization.jsonObject(with: pairs.output) as? [String: Any])?["top"] as? [String: Any])?["root"] as? [String: Any])
         XCTAssertEqual(numbersRoot["entries"] as? [[AnyHashable]], [[1, "one"]], pairs.stdout)
+    }
+
+    func testDumpAndClasses() throws {
+        let computer = TestPaths.corpus.appendingPathComponent("archives/computer.plist").path
+        let dump = try run(["dump", computer])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("cpu_coder = MusicBox.CPU.CPUCoder (_TtCV8MusicBox3CPU8CPUCoder) {"), dump.stdout)
+        XCTAssertFalse(dump.stdout.contains("\u{1B}["), "no colour when piped")
+        let path = try run(["dump", "--key-path", "root.cpu_coder.cores.5", computer])
+        XCTAssertEqual(path.status, 1)
+        XCTAssertEqual(path.stderr, "\(computer): error: root.cpu_coder.cores.5: index 5 out of range (array of 2)\n")
+        let raw = try run(["dump", "--raw", computer])
+        XCTAssertTrue(raw.stdout.contains("\"$objects\" => ["), raw.stdout)
+        let classes = try run(["classes", "--swift", computer])
+        XCTAssertEqual(classes.status, 0, classes.stderr)
+        XCTAssertTrue(classes.stdout.hasPrefix("try NSKeyedUnarchiver.unarchivedObject(ofClasses: ["), classes.stdout)
+        XCTAssertEqual(classes.stdout, "try NSKeyedUnarchiver.unarchivedObject(ofClasses: [Computer.self, CPU.CPUCoder.self, NSArray.self, CPUCore.self], from: data)\n")
+        XCTAssertEqual(try run(["dump", "--depth", "-1", computer]).status, 64)
     }
 }
