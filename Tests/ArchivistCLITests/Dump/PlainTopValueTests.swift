@@ -150,19 +150,16 @@ extension CLITests {
     /// Every valid keyed archive of the manifest lints, lists its classes and
     /// dumps with every nested archive decoded (no raw `UID(n)` left).
     func testPlainTopRealWorldArchives() throws {
-        let manifest = try String(contentsOfFile: try realWorld("MANIFEST.tsv"), encoding: .utf8)
         var checked = 0
-        for line in manifest.split(separator: "\n").dropFirst() {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count > 2, cols[2] == "yes", cols[1].hasPrefix("keyed-archive") else { continue }
-            let file = try realWorld(cols[0])
+        for row in try CorpusManifest.rowsOrSkip(at: TestPaths.realWorld) where row.valid && row.format.hasPrefix("keyed-archive") {
+            let file = try realWorld(row.path)
             for command in ["lint", "classes", "info"] {
                 let r = try run([command, file])
-                XCTAssertEqual(r.status, 0, "\(command) \(cols[0]): \(r.stderr)")
+                XCTAssertEqual(r.status, 0, "\(command) \(row.path): \(r.stderr)")
             }
             let dump = try run(["dump", file])
-            XCTAssertEqual(dump.status, 0, "\(cols[0]): \(dump.stderr)")
-            XCTAssertFalse(dump.stdout.contains("UID("), cols[0])
+            XCTAssertEqual(dump.status, 0, "\(row.path): \(dump.stderr)")
+            XCTAssertFalse(dump.stdout.contains("UID("), row.path)
             checked += 1
         }
         XCTAssertGreaterThan(checked, 0)

@@ -26,15 +26,8 @@ extension CLITests {
         """
 
     private func cookieRows() throws -> [(path: String, valid: Bool)] {
-        let root = TestPaths.realWorld.appendingPathComponent("beside")
-        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
-            throw XCTSkip("no ../shared/real-world/beside/MANIFEST.tsv")
-        }
-        return text.split(separator: "\n").dropFirst().compactMap { row in
-            let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 3, cols[1] == "binarycookies" else { return nil }
-            return (root.appendingPathComponent(cols[0]).path, cols[2] == "yes")
-        }
+        try CorpusManifest.rowsOrSkip(at: TestPaths.realWorld.appendingPathComponent("beside"))
+            .filter { $0.format == "binarycookies" }.map { ($0.file, $0.valid) }
     }
 
     private func jsonArray(_ data: Data) -> [[String: Any]]? {

@@ -24,20 +24,11 @@ extension CLITests {
         """
 
     func testRealBookmarkFilesDecodeAsTheOracleReadsThem() throws {
-        let root = TestPaths.realWorld.appendingPathComponent("beside")
-        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
-            throw XCTSkip("no ../shared/real-world/beside/MANIFEST.tsv")
-        }
-        var rows: [(path: String, format: String)] = []
-        for row in text.split(separator: "\n").dropFirst() {
-            let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 3 else { continue }
-            // Bookmarks, and the Finder alias files (the oracle's valid=no
-            // rows); the classic alias record stays a kind not read.
-            if cols[1] == "bookmark" || (cols[1] == "alias" && cols[2] == "no") {
-                rows.append((root.appendingPathComponent(cols[0]).path, cols[1]))
-            }
-        }
+        // Bookmarks, and the Finder alias files (the oracle's valid=no
+        // rows); the classic alias record stays a kind not read.
+        let rows = try CorpusManifest.rowsOrSkip(at: TestPaths.realWorld.appendingPathComponent("beside"))
+            .filter { $0.format == "bookmark" || ($0.format == "alias" && !$0.valid) }
+            .map { (path: $0.file, format: $0.format) }
         XCTAssertGreaterThanOrEqual(rows.count, 7)
         let python = try pythonOracle(importing: "mac_alias", package: "mac-alias")
         for (path, format) in rows {

@@ -29,14 +29,8 @@ extension CLITests {
 
     /// The manifest's rows; skips the test when `../shared/real-world` is absent.
     func realWorldFiles() throws -> [RealWorldFile] {
-        let manifest = TestPaths.realWorld.appendingPathComponent("MANIFEST.tsv")
-        guard let text = try? String(contentsOf: manifest, encoding: .utf8) else { throw XCTSkip("no ../shared/real-world/MANIFEST.tsv") }
-        var rows: [RealWorldFile] = []
-        for line in text.split(separator: "\n").dropFirst() {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 4 else { continue }
-            rows.append(RealWorldFile(path: cols[0], format: cols[1], valid: cols[2] == "yes", kind: cols[3],
-                                      file: TestPaths.realWorld.appendingPathComponent(cols[0]).path))
+        let rows = try CorpusManifest.rowsOrSkip(at: TestPaths.realWorld).map {
+            RealWorldFile(path: $0.path, format: $0.format, valid: $0.valid, kind: $0.kind, file: $0.file)
         }
         XCTAssertFalse(rows.isEmpty, "MANIFEST.tsv lists no files")
         return rows

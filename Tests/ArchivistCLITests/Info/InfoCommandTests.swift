@@ -95,21 +95,16 @@ extension CLITests {
     /// is named by `info` (status 0) and by a command that refuses it (`dump`,
     /// status 1); the plist-family files there are not named as another kind.
     func testRealFilesBesideThePlistsAreNamed() throws {
-        let root = TestPaths.realWorld.appendingPathComponent("beside")
-        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
-            throw XCTSkip("no ../shared/real-world/beside/MANIFEST.tsv")
-        }
+        let rows = try CorpusManifest.rowsOrSkip(at: TestPaths.realWorld.appendingPathComponent("beside"))
         // The kind each format is named by (until Archivist reads it: then its row goes).
         let names = ["nibarchive": "an iOS compiled nib (NIBArchive)", "cms-plist": "a CMS (PKCS #7) signed envelope",
                      "dsstore": "a Finder .DS_Store file", "alias": "alias"]
         var named = 0, plists = 0
-        for row in text.split(separator: "\n").dropFirst() {
-            let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 3 else { continue }
-            let path = root.appendingPathComponent(cols[0]).path
+        for row in rows {
+            let path = row.file
             let info = try run(["info", path])
             // The Finder alias files (the oracle's valid=no alias rows) are read, as bookmarks.
-            if let name = names[cols[1]], !(cols[1] == "alias" && cols[2] == "no") {
+            if let name = names[row.format], !(row.format == "alias" && !row.valid) {
                 XCTAssertEqual(info.status, 0, path)
                 XCTAssertTrue(info.stdout.hasPrefix("\(path)\n  kind: "), info.stdout)
                 XCTAssertTrue(info.stdout.contains(name) && info.stdout.contains("not a property list, which Archivist does not read yet"), info.stdout)
@@ -117,7 +112,7 @@ extension CLITests {
                 XCTAssertEqual(dump.status, 1, path)
                 XCTAssertTrue(dump.stderr.hasPrefix("\(path): error: not a property list: ") && dump.stderr.contains(name), dump.stderr)
                 named += 1
-            } else if cols[2] == "yes" {
+            } else if row.valid {
                 XCTAssertEqual(info.status, 0, path + ": " + info.stderr)
                 XCTAssertTrue(info.stdout.contains("  format: ") && !info.stdout.contains("kind:"), info.stdout)
                 plists += 1

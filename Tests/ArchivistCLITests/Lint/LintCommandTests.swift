@@ -85,18 +85,10 @@ extension CLITests {
     /// with duplicate keys, which Apple accepts and lint reports; every invalid
     /// one (broken archives included) has an error line.
     func testLintAgreesWithTheManifests() throws {
-        let roots = [TestPaths.corpus,
-                     TestPaths.sharedCorpus]
         var paths: [String] = [], valid: [String: Bool] = [:]
-        for root in roots {
-            guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
-            for row in text.split(separator: "\n").dropFirst() {
-                let cols = row.split(separator: "\t", omittingEmptySubsequences: false)
-                guard cols.count >= 4 else { continue }
-                let path = root.appendingPathComponent(String(cols[0])).path
-                paths.append(path)
-                valid[path] = cols[2] == "yes" && !cols[3].contains("duplicate key")
-            }
+        for row in [TestPaths.corpus, TestPaths.sharedCorpus].flatMap(CorpusManifest.rows(at:)) {
+            paths.append(row.file)
+            valid[row.file] = row.valid && !row.kind.contains("duplicate key")
         }
         XCTAssertGreaterThan(paths.count, 40)
         let r = try run(["lint"] + paths)
