@@ -11,8 +11,9 @@ final class RunOutputsTests: XCTestCase {
     var dir = ""
 
     override func setUpWithError() throws {
-        dir = try makeScratchFolder("archivist-outputs").path
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        let scratch = try makeScratchFolder("archivist-outputs")
+        dir = scratch.path
+        try FileManager.default.createDirectory(at: scratch.url("sub"), withIntermediateDirectories: true)
     }
 
     private func refusal(_ body: () throws -> Void) -> RunOutputs.Refusal? {

@@ -10,8 +10,9 @@ final class WriteBatchTests: XCTestCase {
     var dir = ""
 
     override func setUpWithError() throws {
-        dir = try makeScratchFolder("archivist-writebatch").path
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        let scratch = try makeScratchFolder("archivist-writebatch")
+        dir = scratch.path
+        try FileManager.default.createDirectory(at: scratch.url("sub"), withIntermediateDirectories: true)
     }
 
     /// A binary plist written by Foundation.

@@ -1,20 +1,8 @@
+import ArchivistTestSupport
 import ArchivistCore
 import ArchivistDatabase
 import Foundation
 import XCTest
-
-/// Scenario 4, version 1: contacts archived with the deprecated
-/// `archivedData(withRootObject:)` into a Core Data store's blob column.
-final class ContactV1: NSObject, NSCoding {
-    let tel: String, fax: String, email: String
-    init(tel: String, fax: String, email: String) { self.tel = tel; self.fax = fax; self.email = email }
-    func encode(with coder: NSCoder) {
-        coder.encode(tel, forKey: "tel")
-        coder.encode(fax, forKey: "fax")
-        coder.encode(email, forKey: "email")
-    }
-    init?(coder: NSCoder) { nil }
-}
 
 /// `lint`, `dump` and `migrate` over archives in an SQLite store with Core
 /// Data's layout (`ZEMPLOYEEENTITY.ZCONTACT`).

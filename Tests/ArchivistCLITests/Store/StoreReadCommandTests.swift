@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import ArchivistDatabase
 import Foundation

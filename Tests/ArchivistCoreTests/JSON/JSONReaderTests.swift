@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -13,15 +14,7 @@ final class JSONReaderTests: XCTestCase {
 
     /// The error reading `text`, or a failure when it reads.
     private func error(_ text: String, limits: Limits = .default, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
-        do {
-            let document = try read(text, limits: limits)
-            XCTFail("read \(document.tree.value) from \(text.debugDescription)", file: file, line: line)
-        } catch let error as PlistError {
-            return error
-        } catch {
-            XCTFail("not a PlistError: \(error)", file: file, line: line)
-        }
-        return nil
+        ReadError.of(text, file: file, line: line) { try read(text, limits: limits) }
     }
 
     // MARK: - Values

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -12,15 +13,7 @@ final class OpenStepReaderTests: XCTestCase {
     }
 
     private func error(_ text: String, limits: Limits = .default, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
-        do {
-            let document = try read(text, limits: limits)
-            XCTFail("read \(document.tree.value) from \(text.debugDescription)", file: file, line: line)
-        } catch let error as PlistError {
-            return error
-        } catch {
-            XCTFail("not a PlistError: \(error)", file: file, line: line)
-        }
-        return nil
+        ReadError.of(text, file: file, line: line) { try read(text, limits: limits) }
     }
 
     private func dict(_ pairs: [(String, PlistValue)]) -> PlistValue { .dictionary(PlistDictionary(pairs)) }
