@@ -234,12 +234,7 @@ final class JSONReaderTests: XCTestCase {
             ("\u{7F}", 1, 1, "unexpected U+007F"),
             ("[1]\r\n\r\n]", 3, 1, "after the top-level value"),
         ]
-        for (text, line, column, message) in cases {
-            guard let e = error(text) else { continue }
-            XCTAssertEqual(e.kind, .syntax, text.debugDescription)
-            XCTAssertEqual(e.location, .text(line: line, column: column), "\(text.debugDescription): \(e)")
-            XCTAssertTrue(e.message.contains(message), "\(text.debugDescription): \(e.message)")
-        }
+        ReadError.assertSyntaxErrors(cases) { try read($0) }
     }
 
     func testDepthLimit() throws {

@@ -203,12 +203,7 @@ final class OpenStepReaderTests: XCTestCase {
             ("\u{7F}", 1, 1, "unexpected U+007F"),
             ("{ a = b;\r\n  c = [x]; }", 2, 7, "unexpected '['"),
         ]
-        for (text, line, column, message) in cases {
-            guard let e = error(text) else { continue }
-            XCTAssertEqual(e.kind, .syntax, text.debugDescription)
-            XCTAssertEqual(e.location, .text(line: line, column: column), "\(text.debugDescription): \(e)")
-            XCTAssertTrue(e.message.contains(message), "\(text.debugDescription): \(e.message)")
-        }
+        ReadError.assertSyntaxErrors(cases) { try read($0) }
     }
 
     /// Core Foundation accepts and rejects the same texts as we do (the one
