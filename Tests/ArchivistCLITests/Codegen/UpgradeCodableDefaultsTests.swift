@@ -8,7 +8,7 @@ import XCTest
 /// preferences into a real `UserDefaults` suite and upgrades them there; the
 /// JSON is compared with what `migrate --codable json` writes into the file.
 final class UpgradeCodableDefaultsTests: XCTestCase {
-    nonisolated(unsafe) private static var prepared: Result<(bench: UpgradeBench, app: String), any Error>?
+    private static let prepared = PreparedBench<(bench: UpgradeBench, app: String)>()
 
     /// The app: `prefs:PLIST:OUT` loads PLIST into a new suite, upgrades
     /// `currentUser` twice, writes the stored value to OUT and prints the
@@ -46,8 +46,7 @@ final class UpgradeCodableDefaultsTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        prepared = Result {
-            let bench = try UpgradeBench()
+        prepared.prepare { bench in
             try bench.copyCorpus("archives/preferences-with-user.plist", to: "Prefs.plist")
             try bench.write("rules.json", Data(#"{"classes": {"Prefs.User": {"renameTo": "Accounts.User"}}}"#.utf8))
             try bench.archivist(["codegen", "Prefs.plist", "--rules", "rules.json", "--upgrade", "--codable", "-o", "Upgrade.swift"])
@@ -57,8 +56,7 @@ final class UpgradeCodableDefaultsTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let p)? = prepared { p.bench.remove() }
-        prepared = nil
+        prepared.remove()
         super.tearDown()
     }
 
@@ -66,7 +64,7 @@ final class UpgradeCodableDefaultsTests: XCTestCase {
     /// --codable json` writes into the file (equal as JSON values); the
     /// migrated preferences are version 2 already.
     func testDefaultsUpgradeToTheMigratedJSON() throws {
-        let p = try XCTUnwrap(Self.prepared).get()
+        let p = try Self.prepared.get()
         try p.bench.archivist(["migrate", "Prefs.plist", "--rules", "rules.json", "--codable", "json", "-o", "Migrated.plist"])
         let original = p.bench.path("Prefs.plist"), migrated = p.bench.path("Migrated.plist")
         let result = try p.bench.run(p.app, ["prefs:\(original):\(original).json", "prefs:\(migrated):\(migrated).json"])

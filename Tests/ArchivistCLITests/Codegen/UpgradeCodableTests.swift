@@ -10,7 +10,7 @@ import XCTest
 /// lists. Both are compiled into an app that decodes what `upgradeArchive`
 /// returns with Foundation's `JSONDecoder` or `PropertyListDecoder`.
 final class UpgradeCodableTests: XCTestCase {
-    nonisolated(unsafe) private static var prepared: Result<(bench: UpgradeBench, json: String, binary: String, source: String, v1: [String]), any Error>?
+    private static let prepared = PreparedBench<(bench: UpgradeBench, json: String, binary: String, source: String, v1: [String])>()
 
     static let computers: [(name: String, clock: Int, constant: Int, cores: [(id: String, constant: Int)])] = [
         ("Mac", 3200, 7, [("A1B2", 1494), ("C3D4", 1494)]),
@@ -123,8 +123,7 @@ final class UpgradeCodableTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        prepared = Result {
-            let bench = try UpgradeBench()
+        prepared.prepare { bench in
             try bench.copyCorpus("archives/computer.plist", to: "computer.plist")
             try bench.copyCorpus("rules/music-box.json", to: "music-box.json")
             let source = try bench.generate(["computer.plist", "--rules", "music-box.json", "--upgrade", "--codable"], into: "UpgradeJSON.swift")
@@ -148,13 +147,12 @@ final class UpgradeCodableTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let p)? = prepared { p.bench.remove() }
-        prepared = nil
+        prepared.remove()
         super.tearDown()
     }
 
     private func setup() throws -> (bench: UpgradeBench, json: String, binary: String, source: String, v1: [String]) {
-        try XCTUnwrap(Self.prepared).get()
+        try Self.prepared.get()
     }
 
     /// Every class is read by a reader of version 1 (the core's inline

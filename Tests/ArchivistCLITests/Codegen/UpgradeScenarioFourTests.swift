@@ -13,7 +13,7 @@ import XCTest
 /// called on the store's version-1 blobs and on those `migrate --sqlite`
 /// rewrote, and everything is read back with the secure `NSKeyedUnarchiver`.
 final class UpgradeScenarioFourTests: XCTestCase {
-    nonisolated(unsafe) private static var prepared: Result<(bench: UpgradeBench, source: String, v1: [String], v2: [String], app: String), any Error>?
+    private static let prepared = PreparedBench<(bench: UpgradeBench, source: String, v1: [String], v2: [String], app: String)>()
 
     static let contacts: [(tel: String, fax: String, email: String)] = [
         ("+1 555 0100", "+1 555 0101", "ada@example.com"),
@@ -86,8 +86,7 @@ final class UpgradeScenarioFourTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        prepared = Result {
-            let bench = try UpgradeBench()
+        prepared.prepare { bench in
             let writer = try bench.program("writer", source: writerSource, module: "App")
             let v1 = contacts.indices.map { bench.path("v1/row\($0 + 1).plist") }
             try FileManager.default.createDirectory(atPath: bench.path("v1"), withIntermediateDirectories: true)
@@ -109,8 +108,7 @@ final class UpgradeScenarioFourTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let p)? = prepared { p.bench.remove() }
-        prepared = nil
+        prepared.remove()
         super.tearDown()
     }
 
@@ -130,7 +128,7 @@ final class UpgradeScenarioFourTests: XCTestCase {
     }
 
     private func setup() throws -> (bench: UpgradeBench, source: String, v1: [String], v2: [String], app: String) {
-        try XCTUnwrap(Self.prepared).get()
+        try Self.prepared.get()
     }
 
     private var expected: [String] { Self.contacts.map { "\($0.tel)|\($0.fax)|\($0.email)" } }

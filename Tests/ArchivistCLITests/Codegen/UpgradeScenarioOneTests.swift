@@ -11,7 +11,7 @@ import XCTest
 final class UpgradeScenarioOneTests: XCTestCase {
     /// The shared folder with the generated source, the version-1 writer and
     /// the app, or why they could not be made.
-    nonisolated(unsafe) private static var prepared: Result<(bench: UpgradeBench, source: String, writer: String, app: String), any Error>?
+    private static let prepared = PreparedBench<(bench: UpgradeBench, source: String, writer: String, app: String)>()
 
     /// Version 1's class as the app archived it.
     static let writerSource = """
@@ -118,8 +118,7 @@ final class UpgradeScenarioOneTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        prepared = Result {
-            let bench = try UpgradeBench()
+        prepared.prepare { bench in
             try bench.copyCorpus("rules/scary-creatures.json", to: "rules.json")
             try bench.copyCorpus("archives/scary-creature-v1.plist", to: "1.scarycreature/Data.plist")
             let source = try bench.generate(["1.scarycreature", "--rules", "rules.json", "--upgrade"])
@@ -130,13 +129,12 @@ final class UpgradeScenarioOneTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let p)? = prepared { p.bench.remove() }
-        prepared = nil
+        prepared.remove()
         super.tearDown()
     }
 
     private func setup() throws -> (bench: UpgradeBench, source: String, writer: String, app: String) {
-        try XCTUnwrap(Self.prepared).get()
+        try Self.prepared.get()
     }
 
     /// Writes each creature as a version-1 document with Foundation's archiver.

@@ -13,7 +13,7 @@ import XCTest
 /// upgrades them there, users with and without an email alike.
 final class UpgradeScenarioThreeTests: XCTestCase {
     typealias Prepared = (bench: UpgradeBench, sources: [String], writer: String, apps: [String], wrongModule: String)
-    nonisolated(unsafe) private static var prepared: Result<Prepared, any Error>?
+    private static let prepared = PreparedBench<Prepared>()
 
     static let users: [(name: String, age: String, email: String?)] = [("Ada", "36", "ada@example.com"), ("Grace", "-1", nil), ("Ünïcode 👤", "9223372036854775807", "")]
 
@@ -100,8 +100,7 @@ final class UpgradeScenarioThreeTests: XCTestCase {
     /// `demo`, the wrong one.
     override class func setUp() {
         super.setUp()
-        prepared = Result {
-            let bench = try UpgradeBench()
+        prepared.prepare { bench in
             try bench.copyCorpus("archives/preferences-with-user.plist", to: "Library/Preferences/org.example.prefs.plist")
             try bench.write("rules.json", Data(rules.utf8))
             let writer = try bench.program("writer", source: writerSource, module: "Prefs")
@@ -118,13 +117,12 @@ final class UpgradeScenarioThreeTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let p)? = prepared { p.bench.remove() }
-        prepared = nil
+        prepared.remove()
         super.tearDown()
     }
 
     private func setup() throws -> Prepared {
-        try XCTUnwrap(Self.prepared).get()
+        try Self.prepared.get()
     }
 
     /// The reader of version 1 reads the inline age with `decodeInteger` and

@@ -10,7 +10,7 @@ import XCTest
 /// shares them as version 1 did. (A cycle cannot be checked here: Linux's
 /// Foundation overflows its stack decoding one with any Swift class.)
 final class UpgradeSharedObjectsTests: XCTestCase {
-    nonisolated(unsafe) private static var prepared: Result<(bench: UpgradeBench, source: String, archive: String, app: String), any Error>?
+    private static let prepared = PreparedBench<(bench: UpgradeBench, source: String, archive: String, app: String)>()
 
     /// Version 1, writing one shelter archive to the path given.
     static let writerSource = """
@@ -102,8 +102,7 @@ final class UpgradeSharedObjectsTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        prepared = Result {
-            let bench = try UpgradeBench()
+        prepared.prepare { bench in
             let writer = try bench.program("writer", source: writerSource, module: "Sanctuary")
             let archive = bench.path("shelter.plist")
             let written = try bench.run(writer, [archive])
@@ -116,13 +115,12 @@ final class UpgradeSharedObjectsTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let p)? = prepared { p.bench.remove() }
-        prepared = nil
+        prepared.remove()
         super.tearDown()
     }
 
     private func setup() throws -> (bench: UpgradeBench, source: String, archive: String, app: String) {
-        try XCTUnwrap(Self.prepared).get()
+        try Self.prepared.get()
     }
 
     /// The shelter's reader holds creature readers; its conversion renames

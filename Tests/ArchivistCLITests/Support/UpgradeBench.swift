@@ -89,3 +89,32 @@ final class UpgradeBench: Sendable {
         scratch.remove()
     }
 }
+
+/// The bench a test class prepares once, in `class func setUp()`, for all its
+/// tests: what the preparation made, or the error it threw (each test then
+/// throws it); `remove()`, in `class func tearDown()`, removes the folder.
+final class PreparedBench<Value>: @unchecked Sendable {
+    private var result: Result<Value, any Error>?
+    private var bench: UpgradeBench?
+
+    /// Makes a bench and prepares it with `make`.
+    func prepare(_ make: (UpgradeBench) throws -> Value) {
+        result = Result {
+            let bench = try UpgradeBench()
+            self.bench = bench
+            return try make(bench)
+        }
+    }
+
+    /// What the preparation made; throws what it threw.
+    func get() throws -> Value {
+        try XCTUnwrap(result).get()
+    }
+
+    /// Removes the bench's folder.
+    func remove() {
+        bench?.remove()
+        bench = nil
+        result = nil
+    }
+}
