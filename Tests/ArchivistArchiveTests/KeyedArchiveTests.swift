@@ -1,35 +1,25 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
 @testable import ArchivistArchive
 
 final class KeyedArchiveTests: XCTestCase {
-    static let sharedCorpus: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("shared/corpus")
-    }()
-
     /// Every keyed archive of the shared corpus: valid ones validate, the
     /// `archive-invalid:` ones fail with an archive location.
     func testSharedCorpusArchives() throws {
-        guard let text = try? String(contentsOf: Self.sharedCorpus.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
-            throw XCTSkip("shared corpus not found")
-        }
         var checked = 0
-        for line in text.split(separator: "\n").dropFirst() {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 4, cols[1].hasPrefix("keyed-archive") else { continue }
-            let tree = try PropertyList.read([UInt8](try Data(contentsOf: Self.sharedCorpus.appendingPathComponent(cols[0])))).tree
-            XCTAssertTrue(KeyedArchive.looksLikeArchive(tree), cols[0])
+        for row in try CorpusManifest.rowsOrSkip(at: TestPaths.sharedCorpus) where row.format.hasPrefix("keyed-archive") {
+            let tree = try PropertyList.read([UInt8](try Data(contentsOf: row.url))).tree
+            XCTAssertTrue(KeyedArchive.looksLikeArchive(tree), row.path)
             do {
                 let archive = try KeyedArchive(tree)
-                XCTAssertEqual(cols[2], "yes", "\(cols[0]): broken archive accepted")
-                XCTAssertFalse(archive.top.isEmpty, cols[0])
+                XCTAssertTrue(row.valid, "\(row.path): broken archive accepted")
+                XCTAssertFalse(archive.top.isEmpty, row.path)
             } catch let error as PlistError {
-                XCTAssertEqual(cols[2], "no", "\(cols[0]): \(error)")
+                XCTAssertFalse(row.valid, "\(row.path): \(error)")
                 XCTAssertEqual(error.kind, .archive)
-                guard case .archive = error.location else { return XCTFail("\(cols[0]): \(error.location)") }
+                guard case .archive = error.location else { return XCTFail("\(row.path): \(error.location)") }
             }
             checked += 1
         }

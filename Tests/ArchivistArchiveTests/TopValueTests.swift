@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import XCTest
 @testable import ArchivistArchive
@@ -7,10 +8,7 @@ import XCTest
 /// back, and containers there still refused.
 final class TopValueTests: XCTestCase {
     private func archive(_ top: [(String, PlistValue)]) -> PlistValue {
-        .dictionary(PlistDictionary([
-            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
-            ("$top", .dictionary(PlistDictionary(top))), ("$objects", .array([.string("$null"), .string("name")])),
-        ]))
+        ArchiveBuilder.archive([.string("name")], top: top)
     }
 
     func testPlainValuesKeepTheirPlaceAmongObjects() throws {

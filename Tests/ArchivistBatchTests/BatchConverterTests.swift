@@ -7,21 +7,17 @@ import ArchivistCore
 /// Output planning and the batch loop: where results go, which files are
 /// protected, and that a failure writes nothing.
 final class BatchConverterTests: XCTestCase {
-    var dir = ""
+    var scratch: ScratchFolder!
+    var dir: String { scratch.path }
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-batch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        scratch = try makeScratchFolder("archivist-batch")
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
+    /// Writes a file of the scratch folder and returns its path.
     func make(_ name: String, _ text: String) -> String {
-        let path = dir + "/" + name
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        return path
+        _ = try? scratch.write(name, text)
+        return scratch.path(name)
     }
 
     func testDestinations() {

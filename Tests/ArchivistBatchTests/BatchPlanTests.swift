@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistBatch
@@ -8,16 +9,11 @@ final class BatchPlanTests: XCTestCase {
     var dir: String!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-plan-\(UUID().uuidString)").path
+        let scratch = try makeScratchFolder("archivist-plan")
+        dir = scratch.path
         for path in ["a.plist", "b.json", "sub/c.plist", "sub/deeper/d.plist", "sub/e.txt", ".hidden/f.plist"] {
-            let url = URL(fileURLWithPath: dir + "/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data("<plist><true/></plist>".utf8).write(to: url)
+            try scratch.write(path, "<plist><true/></plist>")
         }
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     func relatives(_ selection: BatchSelection) throws -> [String] {

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistBatch
@@ -7,22 +8,17 @@ import CArchivistSupport
 /// FileIO against a scratch folder: whole-file reads, atomic replacement,
 /// permissions, links, and the folder walk.
 final class FileIOTests: XCTestCase {
-    var dir = ""
+    var scratch: ScratchFolder!
+    var dir: String { scratch.path }
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-fileio-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        scratch = try makeScratchFolder("archivist-fileio")
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
+    /// Writes a file of the scratch folder and returns its path.
     func make(_ name: String, _ text: String) -> String {
-        let path = dir + "/" + name
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        return path
+        _ = try? scratch.write(name, text)
+        return scratch.path(name)
     }
 
     func contents(_ path: String) -> String? {

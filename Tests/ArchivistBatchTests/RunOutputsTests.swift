@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistBatch
@@ -10,12 +11,9 @@ final class RunOutputsTests: XCTestCase {
     var dir = ""
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-outputs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        let scratch = try makeScratchFolder("archivist-outputs")
+        dir = scratch.path
+        try FileManager.default.createDirectory(at: scratch.url("sub"), withIntermediateDirectories: true)
     }
 
     private func refusal(_ body: () throws -> Void) -> RunOutputs.Refusal? {

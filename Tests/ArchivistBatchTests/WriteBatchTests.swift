@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistBatch
@@ -9,12 +10,9 @@ final class WriteBatchTests: XCTestCase {
     var dir = ""
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-writebatch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        let scratch = try makeScratchFolder("archivist-writebatch")
+        dir = scratch.path
+        try FileManager.default.createDirectory(at: scratch.url("sub"), withIntermediateDirectories: true)
     }
 
     /// A binary plist written by Foundation.

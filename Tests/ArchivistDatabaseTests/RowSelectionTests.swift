@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import ArchivistDatabase
 import Foundation
@@ -10,17 +11,13 @@ final class RowSelectionTests: XCTestCase {
     let column = BlobColumn(table: "Files", column: "file")
 
     override func setUpWithError() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).sqlite").path
+        path = try makeScratchFolder("rows").path("rows.sqlite")
         let db = try SQLiteDatabase.create(path: path)
         try db.execute("""
             CREATE TABLE Files (domain TEXT, relativePath TEXT, flags INTEGER, file BLOB);
             INSERT INTO Files VALUES ('Home', 'a.plist', 1, x'01'), ('App', 'b''; DROP TABLE Files; --', 2, x'02'),
                                      ('Home', NULL, 2, NULL), ('Home', 'd', 1, 'text');
             """)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     private func rows(_ selection: RowSelection, row: Int64? = nil) throws -> [SelectedRow] {

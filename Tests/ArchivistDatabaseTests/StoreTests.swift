@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistArchive
 import ArchivistCore
 import ArchivistDatabase
@@ -23,7 +24,7 @@ final class StoreTests: XCTestCase {
     let notes = BlobColumn(table: "ZNOTE", column: "ZBODY")
 
     override func setUpWithError() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
+        path = try makeScratchFolder("store").path("store.sqlite")
         let db = try SQLiteDatabase.create(path: path)
         try db.execute("CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, ZTITLE VARCHAR, ZBODY BLOB)")
         let insert = try db.prepare("INSERT INTO ZNOTE (ZTITLE, ZBODY) VALUES (?, ?)")
@@ -35,10 +36,6 @@ final class StoreTests: XCTestCase {
             _ = try insert.step()
         }
         _ = try db.prepare("INSERT INTO ZNOTE (ZTITLE, ZBODY) VALUES ('empty', NULL)").step()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     var rules: MigrationRules {

@@ -14,6 +14,16 @@ public enum TestPaths {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
+    /// The build products folder, which holds `archivist` beside the test bundle.
+    public static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
     /// `Corpus/` of this repository.
     public static let corpus = packageRoot.appendingPathComponent("Corpus")
 

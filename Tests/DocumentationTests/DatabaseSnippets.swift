@@ -1,20 +1,12 @@
+import ArchivistTestSupport
 import ArchivistArchive
 import ArchivistCore
 import ArchivistDatabase
 import Foundation
 import XCTest
 
-/// A contact as the scenario-4 app archived it (`App.Contact`).
-final class Contact: NSObject, NSCoding {
-    let tel: String, fax: String, email: String
-    init(tel: String, fax: String, email: String) { self.tel = tel; self.fax = fax; self.email = email }
-    func encode(with coder: NSCoder) {
-        coder.encode(tel, forKey: "tel")
-        coder.encode(fax, forKey: "fax")
-        coder.encode(email, forKey: "email")
-    }
-    init?(coder: NSCoder) { nil }
-}
+/// A contact as the scenario-4 app archived it (renamed `App.Contact` in the store).
+typealias Contact = ContactV1
 
 /// The code of "Archives in SQLite", run on a Core Data-shaped store whose
 /// blobs Foundation's NSKeyedArchiver wrote.
@@ -22,7 +14,7 @@ final class DatabaseSnippets: QuietTestCase {
     var storePath = ""
 
     override func setUpWithError() throws {
-        storePath = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID().uuidString).sqlite").path
+        storePath = try makeScratchFolder("snippets").path("snippets.sqlite")
         let db = try SQLiteDatabase.create(path: storePath)
         try db.execute("CREATE TABLE ZEMPLOYEEENTITY (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR, ZCONTACT BLOB)")
         for (i, name) in ["Ada", "Grace", "Edsger"].enumerated() {
@@ -34,10 +26,6 @@ final class DatabaseSnippets: QuietTestCase {
             try insert.bind(2, blob: blob)
             _ = try insert.step()
         }
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: storePath)
     }
 
     /// The archive with its custom class named as the app named it (Foundation

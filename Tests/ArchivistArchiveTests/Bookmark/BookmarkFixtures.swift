@@ -84,26 +84,13 @@ enum BookmarkFixtures {
     /// from the PyPI package `mac-alias` unless told): `ARCHIVIST_PYTHON`,
     /// else `.build/ci-venv/bin/python`; skipped when absent, failed under CI.
     static func python(module: String = "mac_alias", package: String = "mac-alias") throws -> String {
-        let env = ProcessInfo.processInfo.environment
-        let candidates = [env["ARCHIVIST_PYTHON"], TestPaths.packageRoot.appendingPathComponent(".build/ci-venv/bin/python").path].compactMap { $0 }
-        for p in candidates where FileManager.default.isExecutableFile(atPath: p) {
-            if (try? run(p, ["-c", "import \(module)"]))?.status == 0 { return p }
-        }
-        if env["CI"] == "true" { XCTFail("\(package) is not installed (tools/test installs it into .build/ci-venv)") }
-        throw XCTSkip("\(package) is not installed (tools/test installs it into .build/ci-venv)")
+        try PythonOracle.find(importing: module, package: package).path
     }
 
+    /// Runs `executable ARGS`; its status, and its standard output and error together.
     static func run(_ executable: String, _ args: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = args
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try ProcessRunner.run(URL(fileURLWithPath: executable), args, stdin: .inherit, stderr: .merged)
+        return (r.status, r.stdout)
     }
 
     /// The canonical text (see ``canonical(_:)``) of what `mac_alias.Bookmark.from_bytes` reads from a file.

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistArchive
@@ -9,12 +10,7 @@ final class BookmarkTests: XCTestCase {
     private var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-bookmark-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: scratch)
+        scratch = try makeScratchFolder("archivist-bookmark").url
     }
 
     func testRealBookmarksShowPathVolumeAndDates() throws {

@@ -90,12 +90,7 @@ final class SwiftCodegenTests: XCTestCase {
     }
 
     func archive(className: String, fields: [(String, PlistValue)]) throws -> PlistTree {
-        let classDict = PlistValue.dictionary(PlistDictionary([("$classname", .string(className)), ("$classes", .array([.string(className), .string("NSObject")]))]))
-        let object = PlistValue.dictionary(PlistDictionary(fields + [("$class", .uid(2))]))
-        return try PlistTree(.dictionary(PlistDictionary([
-            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
-            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array([.string("$null"), object, classDict, .string("v")])),
-        ])))
+        try PlistTree(ArchiveBuilder.archive(className: className, fields: fields, more: [.string("v")]))
     }
 
     /// A field that holds an object can hold nil in any archive, whatever the

@@ -74,7 +74,7 @@ final class PlistDiffTests: XCTestCase {
                        ["~ root: class chain MusicBox.Computer < NSObject -> MusicBox.Computer < MusicBox.Machine < NSObject"])
         // An archive in data inside an archive: compared as an archive, by the paths get takes.
         let scary = try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("archives/scary-creature-v1.plist"))
-        let holder = try PropertyList.read([UInt8](try NSKeyedArchiver.archivedData(withRootObject: ["inner": scary] as NSDictionary, requiringSecureCoding: false))).tree
+        let holder = try PropertyList.read(try ArchiveBuilder.foundation(["inner": scary] as NSDictionary)).tree
         let scaryRules = try MigrationRules(bytes: [UInt8](try Data(contentsOf: PlistEditorTests.corpus.appendingPathComponent("rules/scary-creatures.json"))))
         let migratedHolder = try Migrator(rules: scaryRules).migrate(holder).tree
         let nestedLines = try PlistDiff(holder, migratedHolder).lines

@@ -13,7 +13,7 @@ final class AppKitValueTests: XCTestCase {
     /// fields (`$class` added from `className`); `extra` objects follow them
     /// (referred to by UID from the members' fields, numbered from `2 + members.count`).
     static func archive(_ members: [(className: String, fields: [(String, PlistValue)])], extra: [(className: String, fields: [(String, PlistValue)])] = []) -> PlistValue {
-        var objects: [PlistValue] = [.string("$null")]
+        var objects: [PlistValue] = []
         let all = members + extra
         let firstClass = UInt64(2 + all.count)
         var classes: [String] = []
@@ -27,14 +27,8 @@ final class AppKitValueTests: XCTestCase {
         for m in all {
             objects.append(.dictionary(PlistDictionary(m.fields + [("$class", classUID(m.className))])))
         }
-        for name in classes {
-            let chain: [PlistValue] = name == "NSArray" ? [.string("NSArray"), .string("NSObject")] : [.string(name), .string("NSObject")]
-            objects.append(.dictionary(PlistDictionary([("$classname", .string(name)), ("$classes", .array(chain))])))
-        }
-        return .dictionary(PlistDictionary([
-            ("$version", .int(100000)), ("$archiver", .string("NSKeyedArchiver")),
-            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
-        ]))
+        objects += classes.map { ArchiveBuilder.classEntry($0) }
+        return ArchiveBuilder.archive(objects)
     }
 
     /// An ICC v2 profile of one tag, `desc`, holding `text` (as `NSICC` of

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import XCTest
 @testable import ArchivistArchive
@@ -37,13 +38,7 @@ final class ClosedOutputTests: XCTestCase {
 /// A keyed archive of an array of strings, made without Foundation's archiver.
 enum NSKeyedArchiverStandIn {
     static func archive(_ items: [PlistValue]) throws -> [UInt8] {
-        let nsArray = PlistValue.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))]))
         let refs = (0..<items.count).map { PlistValue.uid(UInt64($0 + 3)) }
-        let array = PlistValue.dictionary(PlistDictionary([("NS.objects", .array(refs)), ("$class", .uid(2))]))
-        return try PropertyList.write(.dictionary(PlistDictionary([
-            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
-            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))),
-            ("$objects", .array([.string("$null"), array, nsArray] + items)),
-        ])), as: .binary)
+        return try PropertyList.write(ArchiveBuilder.archive(className: "NSArray", fields: [("NS.objects", .array(refs))], more: items), as: .binary)
     }
 }

@@ -106,12 +106,9 @@ final class DumpGoldenTests: XCTestCase {
     /// cyclic archive is finite.
     func testEveryArchiveDumps() throws {
         let shared = TestPaths.sharedCorpus
-        guard let text = try? String(contentsOf: shared.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return }
-        for line in text.split(separator: "\n").dropFirst() {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 3, cols[1].hasPrefix("keyed-archive"), cols[2] == "yes" else { continue }
-            let out = try Self.render(shared.appendingPathComponent(cols[0]))
-            XCTAssertTrue(out.hasPrefix("NSKeyedArchiver archive"), cols[0])
+        for row in CorpusManifest.rows(at: shared) where row.format.hasPrefix("keyed-archive") && row.valid {
+            let out = try Self.render(row.url)
+            XCTAssertTrue(out.hasPrefix("NSKeyedArchiver archive"), row.path)
         }
     }
 }

@@ -129,15 +129,8 @@ final class FoundationClassesTests: XCTestCase {
     /// Foundation objects whose fields do not have the expected shape are shown
     /// as generic objects rather than misread.
     func testMisshapenFoundationObjectsStayGeneric() throws {
-        func cls(_ name: String) -> PlistValue {
-            .dictionary(PlistDictionary([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))]))
-        }
         func archive(_ fields: [(String, PlistValue)], _ name: String) throws -> ObjectGraph {
-            try ObjectGraph(.dictionary(PlistDictionary([
-                ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
-                ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))),
-                ("$objects", .array([.string("$null"), .dictionary(PlistDictionary(fields + [("$class", .uid(2))])), cls(name), .string("s")])),
-            ])))
+            try ObjectGraph(ArchiveBuilder.archive(className: name, fields: fields, more: [.string("s")]))
         }
         let cases: [(String, [(String, PlistValue)])] = [
             ("NSDictionary", [("NS.keys", .array([.uid(3)])), ("NS.objects", .array([]))]),

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -20,7 +21,7 @@ final class FoundationObjectTests: XCTestCase {
             "nothing": NSNull(),
             "name": NSString(string: "Ada é"),
         ]
-        let bytes = [UInt8](try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false))
+        let bytes = try ArchiveBuilder.foundation(root)
         let graph = try ObjectGraph(try PropertyList.read(bytes).tree)
         guard let rootIndex = graph.topEntries.first(where: { $0.key == "root" }).flatMap({ entry -> Int? in
             if case .object(let i) = entry.entry { return i }

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -8,7 +9,7 @@ import XCTest
 /// on it because they all use it.
 final class NestedArchiveWalkTests: XCTestCase {
     private func archived(_ root: Any) throws -> [UInt8] {
-        [UInt8](try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false))
+        try ArchiveBuilder.foundation(root)
     }
 
     private func visits(_ value: PlistValue) throws -> [(path: String, level: Int, kind: NestedData.Kind?, classes: [String])] {

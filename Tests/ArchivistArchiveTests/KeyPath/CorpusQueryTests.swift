@@ -7,16 +7,7 @@ import XCTest
 /// `info`, `get`, `set`/`remove` and `diff` over every valid file of both corpora.
 final class CorpusQueryTests: XCTestCase {
     static func validFiles() -> [URL] {
-        var out: [URL] = []
-        for root in [TestPaths.corpus,
-                     TestPaths.sharedCorpus] {
-            guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-                if cols.count >= 3, cols[2] == "yes" { out.append(root.appendingPathComponent(cols[0])) }
-            }
-        }
-        return out
+        [TestPaths.corpus, TestPaths.sharedCorpus].flatMap(CorpusManifest.rows(at:)).filter(\.valid).map(\.url)
     }
 
     /// The first key path below the top: a dictionary's first key, an array's 0,

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import XCTest
 @testable import ArchivistArchive
@@ -98,16 +99,12 @@ final class LinearRulesTests: XCTestCase {
     /// object of that class.
     static func archive(classes names: [String]) -> PlistValue {
         let n = names.count
-        var objects: [PlistValue] = [.string("$null")]
+        var objects: [PlistValue] = []
         var rootFields: [(String, PlistValue)] = [("$class", .uid(UInt64(2 + 2 * n)))]
         for i in 0..<n { rootFields.append(("f\(i)", .uid(UInt64(2 + i)))) }
         objects.append(.dictionary(PlistDictionary(rootFields)))
         for i in 0..<n { objects.append(.dictionary(PlistDictionary([("$class", .uid(UInt64(2 + n + i)))]))) }
-        for name in names { objects.append(.dictionary(PlistDictionary([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))]))) }
-        objects.append(.dictionary(PlistDictionary([("$classname", .string("Root")), ("$classes", .array([.string("Root"), .string("NSObject")]))])))
-        return .dictionary(PlistDictionary([
-            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
-            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
-        ]))
+        objects += (names + ["Root"]).map { ArchiveBuilder.classEntry($0) }
+        return ArchiveBuilder.archive(objects)
     }
 }

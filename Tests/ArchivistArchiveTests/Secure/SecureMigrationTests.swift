@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import Foundation
 import XCTest
@@ -10,12 +11,7 @@ final class SecureMigrationTests: XCTestCase {
     var work: URL!
 
     override func setUpWithError() throws {
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-secure-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: work)
+        work = try makeScratchFolder("archivist-secure").url
     }
 
     func archive(_ root: Any) throws -> PlistTree {

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -34,24 +35,15 @@ enum SecureDecoding {
     /// `SecureDecodeChild`), so that a trap cannot take the tests down;
     /// `secure: false` decodes without secure coding, any class allowed.
     static func decodeInChild(_ file: URL, names: [String: String], secure: Bool = true) throws -> ChildOutcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-        process.arguments = ["ArchivistArchiveTests.SecureDecodeChild/testDecodeFileFromEnvironment"]
-        var env = ProcessInfo.processInfo.environment
-        env["ARCHIVIST_DECODE_FILE"] = file.path
-        env["ARCHIVIST_DECODE_NAMES"] = names.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
-        env["SWIFT_BACKTRACE"] = "enable=no"
+        var env: [String: String] = [
+            "ARCHIVIST_DECODE_FILE": file.path,
+            "ARCHIVIST_DECODE_NAMES": names.map { "\($0.key)=\($0.value)" }.joined(separator: ";"),
+        ]
         env["ARCHIVIST_DECODE_INSECURE"] = secure ? nil : "1"
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
+        let child = try ProcessRunner.runTestChild("ArchivistArchiveTests.SecureDecodeChild/testDecodeFileFromEnvironment", environment: env)
+        let output = child.stdout
         let line = output.split(separator: "\n").first { $0.hasPrefix("DECODED ") || $0.hasPrefix("THREW ") }.map(String.init)
-        return ChildOutcome(status: process.terminationStatus, line: line, output: output)
+        return ChildOutcome(status: child.status, line: line, output: output)
     }
 }
 

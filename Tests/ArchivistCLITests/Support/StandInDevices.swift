@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -10,14 +11,9 @@ extension CLITests {
     static let privateDevicesAvailable: Bool = {
         #if os(Linux)
         guard FileManager.default.isExecutableFile(atPath: unshare) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unshare)
-        process.arguments = ["-m", "sh", "-c", "mount -t tmpfs none /dev && mknod /dev/full c 1 7"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let probe = try? ProcessRunner.run(URL(fileURLWithPath: unshare), ["-m", "sh", "-c", "mount -t tmpfs none /dev && mknod /dev/full c 1 7"],
+                                           stdout: .null, stderr: .null)
+        return probe?.status == 0
         #else
         return false
         #endif
@@ -45,7 +41,7 @@ extension CLITests {
     /// `/dev/full`) when given. Skips the test where no such namespace can be
     /// made.
     func runWithPrivateDevices(_ args: [String], standardOutput: String? = nil) throws -> Result {
-        try runWithPrivateDevices(executable: Self.productsDirectory.appendingPathComponent("archivist").path, args, standardOutput: standardOutput)
+        try runWithPrivateDevices(executable: ProcessRunner.archivist.path, args, standardOutput: standardOutput)
     }
 
     /// `runWithPrivateDevices(_:standardOutput:)` for any executable (a
@@ -54,7 +50,8 @@ extension CLITests {
         guard Self.privateDevicesAvailable else { throw XCTSkip("unshare -m is not available (Linux, as root)") }
         var environment = ProcessInfo.processInfo.environment
         environment["ARCHIVIST_TEST_STDOUT"] = standardOutput ?? ""
-        let r = try launch(URL(fileURLWithPath: Self.unshare), ["-m", "sh", "-c", Self.privateDevScript, "sh", executable] + args, environment: environment)
+        let r = try ProcessRunner.run(URL(fileURLWithPath: Self.unshare), ["-m", "sh", "-c", Self.privateDevScript, "sh", executable] + args,
+                                      in: work, environment: environment, stdin: .null)
         if r.status == 125 { throw XCTSkip("no private /dev: \(r.stderr)") }
         return r
     }
@@ -63,30 +60,6 @@ extension CLITests {
     /// is closed before it starts: every write to standard output fails with
     /// EPIPE (archivist ignores SIGPIPE).
     func runWithClosedStandardOutput(_ args: [String]) throws -> Result {
-        try launch(Self.productsDirectory.appendingPathComponent("archivist"), args, closingStandardOutput: true)
-    }
-
-    /// Starts `executable` in the scratch folder with empty standard input,
-    /// and collects its standard output (none when `closingStandardOutput`),
-    /// standard error and status.
-    private func launch(_ executable: URL, _ args: [String], environment: [String: String]? = nil, closingStandardOutput: Bool = false) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = args
-        process.currentDirectoryURL = work
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        if closingStandardOutput { try out.fileHandleForReading.close() }
-        try process.run()
-        let errorData = ErrorBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errorData.data = err.fileHandleForReading.readDataToEndOfFile() }
-        let o = closingStandardOutput ? Data() : out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: o, stderr: String(decoding: errorData.data, as: UTF8.self))
+        try ProcessRunner.run(ProcessRunner.archivist, args, in: work, stdin: .null, stdout: .closed)
     }
 }

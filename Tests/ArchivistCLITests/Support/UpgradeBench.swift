@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 
@@ -20,56 +21,42 @@ final class UpgradeBench: Sendable {
         var description: String
     }
 
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-upgrade-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("archivist-upgrade")
     }
 
     /// The path of a file in the folder.
     func path(_ name: String) -> String {
-        folder.appendingPathComponent(name).path
+        scratch.path(name)
     }
 
     /// Writes a file into the folder and returns its path.
     @discardableResult
     func write(_ name: String, _ bytes: Data) throws -> String {
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try bytes.write(to: url)
-        return url.path
+        try scratch.write(name, bytes).path
     }
 
     /// Copies a file of the bundled corpus into the folder and returns its path.
     @discardableResult
     func copyCorpus(_ corpusPath: String, to name: String) throws -> String {
-        try write(name, try Data(contentsOf: CLITests.packageRoot.appendingPathComponent("Corpus/" + corpusPath)))
+        try scratch.copyCorpus(corpusPath, to: name).path
     }
 
     /// Runs a program (a path, or a name found on PATH) in the folder.
     func run(_ program: String, _ args: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + args
-        process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(program: program, args, in: folder, environment: env, stderr: .merged)
+        return Output(status: result.status, text: result.stdout)
     }
 
     /// Runs the built `archivist`; throws when it fails.
     @discardableResult
     func archivist(_ args: [String]) throws -> Output {
-        let result = try run(CLITests.productsDirectory.appendingPathComponent("archivist").path, args)
+        let result = try run(ProcessRunner.archivist.path, args)
         guard result.status == 0 else { throw Failure(description: "archivist \(args.joined(separator: " ")): \(result.text)") }
         return result
     }
@@ -99,6 +86,35 @@ final class UpgradeBench: Sendable {
 
     /// Removes the folder.
     func remove() {
-        try? FileManager.default.removeItem(at: folder)
+        scratch.remove()
+    }
+}
+
+/// The bench a test class prepares once, in `class func setUp()`, for all its
+/// tests: what the preparation made, or the error it threw (each test then
+/// throws it); `remove()`, in `class func tearDown()`, removes the folder.
+final class PreparedBench<Value>: @unchecked Sendable {
+    private var result: Result<Value, any Error>?
+    private var bench: UpgradeBench?
+
+    /// Makes a bench and prepares it with `make`.
+    func prepare(_ make: (UpgradeBench) throws -> Value) {
+        result = Result {
+            let bench = try UpgradeBench()
+            self.bench = bench
+            return try make(bench)
+        }
+    }
+
+    /// What the preparation made; throws what it threw.
+    func get() throws -> Value {
+        try XCTUnwrap(result).get()
+    }
+
+    /// Removes the bench's folder.
+    func remove() {
+        bench?.remove()
+        bench = nil
+        result = nil
     }
 }

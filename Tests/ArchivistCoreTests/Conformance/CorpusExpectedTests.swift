@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import XCTest
 @testable import ArchivistCore
 
@@ -10,21 +11,13 @@ final class CorpusExpectedTests: XCTestCase {
     func testEveryValidFileReadsAsExpected() throws {
         let rows = Fixtures.manifest(at: Fixtures.corpus).filter { $0.valid && !$0.path.hasPrefix("archives/") }
         XCTAssertGreaterThanOrEqual(rows.count, 40, "Corpus/MANIFEST.tsv lists the generated fixtures")
-        for row in rows {
+        try CorpusHarness.forEachValid(rows, read: { try PropertyList.read($0) }) { row, bytes, document in
             let expectedURL = Fixtures.corpus.appendingPathComponent("expected/\(row.path).txt")
             let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-            let bytes = try Fixtures.bytes(row.url)
-            let document: PlistDocument
-            do {
-                document = try PropertyList.read(bytes)
-            } catch {
-                XCTFail("\(row.path): \(error)")
-                continue
-            }
             XCTAssertEqual(document.tree.value.sortingKeys.description + "\n", expected, row.path)
             XCTAssertEqual(document.format.rawValue, row.format, row.path)
             XCTAssertEqual(document.diagnostics, [], row.path)
-            guard row.path.hasPrefix("foundation/") else { continue }
+            guard row.path.hasPrefix("foundation/") else { return }
             XCTAssertEqual(document.tree.value, try FoundationBridge.foundationRead(bytes), "\(row.path): Foundation reads it the same")
             if row.format == "xml" {
                 XCTAssertEqual(try PropertyList.write(document.tree.value, as: .xml), bytes, "\(row.path): Archivist writes Foundation's XML")

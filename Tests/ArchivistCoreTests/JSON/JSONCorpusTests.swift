@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -16,15 +17,7 @@ final class JSONCorpusTests: XCTestCase {
     }
 
     func testValidFilesReadAndRoundTrip() throws {
-        for row in rows where row.valid {
-            let bytes = try Fixtures.bytes(row.url)
-            let document: PlistDocument
-            do {
-                document = try JSONPlistReader.read(bytes)
-            } catch {
-                XCTFail("\(row.path): \(error)")
-                continue
-            }
+        try CorpusHarness.forEachValid(rows.filter(\.valid), read: { try JSONPlistReader.read($0) }) { row, bytes, document in
             XCTAssertEqual(document.format, .json, row.path)
             let detected = try PropertyList.read(bytes)
             XCTAssertEqual(detected.format, .json, row.path)
@@ -75,24 +68,7 @@ final class JSONCorpusTests: XCTestCase {
     }
 
     func testMalformedFilesFailWithJSONPositions() throws {
-        for row in rows where !row.valid {
-            let bytes = try Fixtures.bytes(row.url)
-            var direct: PlistError?
-            XCTAssertThrowsError(try JSONPlistReader.read(bytes), row.path) { direct = $0 as? PlistError }
-            guard let direct else {
-                XCTFail("\(row.path): not a PlistError")
-                continue
-            }
-            guard case .text(let line, let column) = direct.location else {
-                XCTFail("\(row.path): no text position in \(direct)")
-                continue
-            }
-            XCTAssertGreaterThanOrEqual(line, 1, row.path)
-            XCTAssertGreaterThanOrEqual(column, 1, row.path)
-            // Detection must report the same JSON error, not an OpenStep one.
-            XCTAssertThrowsError(try PropertyList.read(bytes), row.path) { error in
-                XCTAssertEqual(error as? PlistError, direct, row.path)
-            }
-        }
+        // Detection must report the same JSON error, not an OpenStep one.
+        try CorpusHarness.assertFailAtTextPositions(rows.filter { !$0.valid }, read: { try JSONPlistReader.read($0) })
     }
 }

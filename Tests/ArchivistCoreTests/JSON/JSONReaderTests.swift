@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -13,15 +14,7 @@ final class JSONReaderTests: XCTestCase {
 
     /// The error reading `text`, or a failure when it reads.
     private func error(_ text: String, limits: Limits = .default, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
-        do {
-            let document = try read(text, limits: limits)
-            XCTFail("read \(document.tree.value) from \(text.debugDescription)", file: file, line: line)
-        } catch let error as PlistError {
-            return error
-        } catch {
-            XCTFail("not a PlistError: \(error)", file: file, line: line)
-        }
-        return nil
+        ReadError.of(text, file: file, line: line) { try read(text, limits: limits) }
     }
 
     // MARK: - Values
@@ -241,12 +234,7 @@ final class JSONReaderTests: XCTestCase {
             ("\u{7F}", 1, 1, "unexpected U+007F"),
             ("[1]\r\n\r\n]", 3, 1, "after the top-level value"),
         ]
-        for (text, line, column, message) in cases {
-            guard let e = error(text) else { continue }
-            XCTAssertEqual(e.kind, .syntax, text.debugDescription)
-            XCTAssertEqual(e.location, .text(line: line, column: column), "\(text.debugDescription): \(e)")
-            XCTAssertTrue(e.message.contains(message), "\(text.debugDescription): \(e.message)")
-        }
+        ReadError.assertSyntaxErrors(cases) { try read($0) }
     }
 
     func testDepthLimit() throws {

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -17,15 +18,7 @@ final class OpenStepCorpusTests: XCTestCase {
     }
 
     func testValidFilesReadMatchFoundationAndRoundTrip() throws {
-        for row in rows where row.valid {
-            let bytes = try Fixtures.bytes(row.url)
-            let document: PlistDocument
-            do {
-                document = try OpenStepReader.read(bytes)
-            } catch {
-                XCTFail("\(row.path): \(error)")
-                continue
-            }
+        try CorpusHarness.forEachValid(rows.filter(\.valid), read: { try OpenStepReader.read($0) }) { row, bytes, document in
             XCTAssertEqual(document.format, .openstep, row.path)
             XCTAssertEqual(document.diagnostics, [], row.path)
 
@@ -48,23 +41,7 @@ final class OpenStepCorpusTests: XCTestCase {
     }
 
     func testMalformedFilesFailWithOpenStepPositions() throws {
-        for row in rows where !row.valid {
-            let bytes = try Fixtures.bytes(row.url)
-            var direct: PlistError?
-            XCTAssertThrowsError(try OpenStepReader.read(bytes), row.path) { direct = $0 as? PlistError }
-            guard let direct else {
-                XCTFail("\(row.path): not a PlistError")
-                continue
-            }
-            guard case .text(let line, let column) = direct.location else {
-                XCTFail("\(row.path): no text position in \(direct)")
-                continue
-            }
-            XCTAssertGreaterThanOrEqual(line, 1, row.path)
-            XCTAssertGreaterThanOrEqual(column, 1, row.path)
-            XCTAssertThrowsError(try PropertyList.read(bytes), row.path) { error in
-                XCTAssertEqual(error as? PlistError, direct, row.path)
-            }
+        try CorpusHarness.assertFailAtTextPositions(rows.filter { !$0.valid }, read: { try OpenStepReader.read($0) }) { row, bytes in
             XCTAssertThrowsError(try FoundationBridge.foundationRead(bytes), "Foundation rejects \(row.path) too")
         }
     }

@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import Foundation
 import XCTest
 @testable import ArchivistCore
@@ -12,15 +13,7 @@ final class OpenStepReaderTests: XCTestCase {
     }
 
     private func error(_ text: String, limits: Limits = .default, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
-        do {
-            let document = try read(text, limits: limits)
-            XCTFail("read \(document.tree.value) from \(text.debugDescription)", file: file, line: line)
-        } catch let error as PlistError {
-            return error
-        } catch {
-            XCTFail("not a PlistError: \(error)", file: file, line: line)
-        }
-        return nil
+        ReadError.of(text, file: file, line: line) { try read(text, limits: limits) }
     }
 
     private func dict(_ pairs: [(String, PlistValue)]) -> PlistValue { .dictionary(PlistDictionary(pairs)) }
@@ -210,12 +203,7 @@ final class OpenStepReaderTests: XCTestCase {
             ("\u{7F}", 1, 1, "unexpected U+007F"),
             ("{ a = b;\r\n  c = [x]; }", 2, 7, "unexpected '['"),
         ]
-        for (text, line, column, message) in cases {
-            guard let e = error(text) else { continue }
-            XCTAssertEqual(e.kind, .syntax, text.debugDescription)
-            XCTAssertEqual(e.location, .text(line: line, column: column), "\(text.debugDescription): \(e)")
-            XCTAssertTrue(e.message.contains(message), "\(text.debugDescription): \(e.message)")
-        }
+        ReadError.assertSyntaxErrors(cases) { try read($0) }
     }
 
     /// Core Foundation accepts and rejects the same texts as we do (the one

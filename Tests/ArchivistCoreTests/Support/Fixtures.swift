@@ -25,25 +25,11 @@ enum Fixtures {
     static var sharedCorpus: URL { TestPaths.sharedCorpus }
 
     /// One row of a `MANIFEST.tsv`.
-    struct ManifestEntry {
-        var path: String
-        var format: String
-        var valid: Bool
-        var kind: String
-        var url: URL
-    }
+    typealias ManifestEntry = CorpusRow
 
     /// The rows of `root/MANIFEST.tsv` (header skipped). Empty when the file is missing.
     static func manifest(at root: URL) -> [ManifestEntry] {
-        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return [] }
-        var rows: [ManifestEntry] = []
-        for line in text.split(separator: "\n").dropFirst() {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 4 else { continue }
-            rows.append(ManifestEntry(path: cols[0], format: cols[1], valid: cols[2] == "yes", kind: cols[3],
-                                      url: root.appendingPathComponent(cols[0])))
-        }
-        return rows
+        CorpusManifest.rows(at: root)
     }
 
     /// The bytes of a file.

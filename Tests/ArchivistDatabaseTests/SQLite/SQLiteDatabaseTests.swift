@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 import ArchivistDatabase
 import Foundation
@@ -9,12 +10,7 @@ final class SQLiteDatabaseTests: XCTestCase {
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        folder = try makeScratchFolder("sqlite").path
     }
 
     private func store(_ sql: String) throws -> String {

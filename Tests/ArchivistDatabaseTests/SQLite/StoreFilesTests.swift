@@ -1,3 +1,4 @@
+import ArchivistTestSupport
 import ArchivistCore
 @testable import ArchivistDatabase
 import Foundation
@@ -10,12 +11,7 @@ final class StoreFilesTests: XCTestCase {
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-files-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        folder = try makeScratchFolder("store-files").path
     }
 
     private func store() throws -> SQLiteDatabase {
