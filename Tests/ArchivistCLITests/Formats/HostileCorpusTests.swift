@@ -12,10 +12,20 @@ import Glibc
 extension CLITests {
     /// Runs `archivist ARGS` and returns its exit status, output, CPU seconds
     /// (user and system: what the work cost, whatever else the machine is
-    /// doing) and peak resident memory in KiB (from wait4's rusage).
+    /// doing) and peak resident memory in KiB.
+    ///
+    /// The peak comes from GNU time (`%M`), which forks the command from its
+    /// own small process, when it is installed (`tools/test` installs it):
+    /// posix_spawn starts a child in the test process's memory (vfork), and
+    /// Linux carries that memory's peak across `exec` into the child's
+    /// `ru_maxrss`, so wait4's figure is the test process's size, not the
+    /// command's, once the test process has grown.
     func measured(_ args: [String]) throws -> (status: Int32, output: String, seconds: Double, maxRSSKiB: Int) {
         let out = work.appendingPathComponent("measured-\(UUID().uuidString).txt").path
-        let argv = [Self.productsDirectory.appendingPathComponent("archivist").path] + args
+        let peakFile = work.appendingPathComponent("peak-\(UUID().uuidString).txt").path
+        let time = "/usr/bin/time"
+        let timed = FileManager.default.isExecutableFile(atPath: time)
+        let argv = (timed ? [time, "-f", "%M", "-o", peakFile] : []) + [Self.productsDirectory.appendingPathComponent("archivist").path] + args
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -32,7 +42,13 @@ extension CLITests {
         let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         let exited = status & 0x7F == 0
-        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output, seconds, Int(usage.ru_maxrss))
+        var peak = Int(usage.ru_maxrss)
+        if timed {
+            // GNU time's last line is the figure (a line before it reports a signal or an exit status).
+            let text = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+            peak = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? peak
+        }
+        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output, seconds, peak)
     }
 
     func testHostileCorpus() throws {

@@ -172,7 +172,7 @@ extension CLITests {
         XCTAssertEqual(try run(["get", "View.nib", "root.UINibTopLevelObjectsKey.0.UIBackgroundColor.UIGreen"]).stdout, "0.5\n")
         XCTAssertEqual(try run(["get", "--type", "View.nib", "root.UINibTopLevelObjectsKey.1"]).stdout, "UILabel\n")
         let classes = try run(["classes", "View.nib"])
-        XCTAssertTrue(classes.stdout.contains("1\tUILabel\tcustom\tUILabel < UIView\n"), classes.stdout)
+        XCTAssertTrue(classes.stdout.contains("1\tUILabel\tUIKit\tUILabel < UIView\n"), classes.stdout)
         XCTAssertEqual(try run(["lint", "View.nib"]).stdout, "View.nib: OK\n")
         let info = try run(["info", "View.nib"])
         XCTAssertTrue(info.stdout.hasPrefix("""

@@ -26,7 +26,7 @@ extension CLITests {
         XCTAssertEqual(cat.status, 64)
         XCTAssertEqual(cat.stderr, """
             Error: 'cat' is not an archivist subcommand; did you mean 'dump'?
-            Subcommands: convert, lint, dump, classes, migrate, schema, codegen, get, set, remove, info, diff (archivist help SUBCOMMAND says more)
+            Subcommands: convert, lint, dump, classes, migrate, schema, codegen, get, set, remove, info, diff, merge (archivist help SUBCOMMAND says more)
 
             """)
         XCTAssertTrue(try run(["lnit", "x"]).stderr.hasPrefix("Error: 'lnit' is not an archivist subcommand; did you mean 'lint'?\n"))
