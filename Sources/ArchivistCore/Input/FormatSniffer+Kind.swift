@@ -60,14 +60,15 @@ extension FormatSniffer {
         }
 
         /// True for a format `PropertyList.read` reads into a tree (read-only:
-        /// no writer writes it back): binary cookie stores, and bookmark
-        /// files as a document whose root is their data.
-        package var isRead: Bool { self == .binaryCookies || self == .bookmark || self == .finderAlias }
+        /// no writer writes it back): binary cookie stores, `.DS_Store`
+        /// files, and bookmark files as a document whose root is their data.
+        package var isRead: Bool { self == .binaryCookies || self == .dsStore || self == .bookmark || self == .finderAlias }
 
         /// The format `info` reports for a kind that is read.
         package var formatName: String? {
             switch self {
             case .binaryCookies: return "binarycookies"
+            case .dsStore: return "dsstore"
             case .bookmark: return "bookmark"
             case .finderAlias: return "alias"
             default: return nil
@@ -80,8 +81,9 @@ extension FormatSniffer {
         /// for the formats Archivist reads (``isRead``).
         package var notReadNote: String {
             switch self {
-            case .sqlite, .binaryCookies, .bookmark, .finderAlias: return ""
-            case .nibArchive, .signedEnvelope, .dsStore, .alias: return ", which Archivist does not read yet"
+            case .sqlite, .binaryCookies, .dsStore, .bookmark, .finderAlias: return ""
+            case .signedEnvelope: return ", whose property list the archivist command reads (PropertyList.read does not open the envelope)"
+            case .nibArchive, .alias: return ", which Archivist does not read yet"
             default: return ", which Archivist does not read"
             }
         }
