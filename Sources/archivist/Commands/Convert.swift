@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArchivistDatabase
 import ArgumentParser
 
@@ -87,6 +88,9 @@ struct Convert: ParsableCommand {
     @Flag(help: "Leave out the warning that an in-place result keeps less than its input (XML's whole-second dates, 32-bit reals).")
     var quiet = false
 
+    @Flag(help: "Convert a signed profile in place, writing its property list without the CMS signature.")
+    var stripSignature = false
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var batch: BatchOptions
@@ -159,7 +163,7 @@ struct Convert: ParsableCommand {
                 do {
                     let bytes = try FileIO.read(input)
                     if input == "-" { stdinBytes = bytes }
-                    census.add(try PropertyList.read(bytes).tree)
+                    census.add(try SignedPlist.read(bytes).tree)
                 } catch let error as PlistError {
                     Console.error(error.hinted(path: input))
                     failed = true
@@ -176,6 +180,7 @@ struct Convert: ParsableCommand {
         var configured = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions,
                                                reading: reading)
         configured.warnsOfLosses = !quiet
+        configured.stripsSignatures = stripSignature
         let converter = configured
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
@@ -205,7 +210,7 @@ struct Convert: ParsableCommand {
         var suggestion = RulesSuggestion()
         for input in inputs {
             guard let bytes = input == "-" ? stdinBytes : try? FileIO.read(input),
-                  let document = try? PropertyList.read(bytes) else { continue }
+                  let document = try? SignedPlist.read(bytes) else { continue }
             suggestion.add(document.tree)
         }
         try write(suggestion)
@@ -224,7 +229,7 @@ struct Convert: ParsableCommand {
 
     /// The Codable JSON of one archived blob, as written for files.
     private func codableJSON(_ bytes: [UInt8], rules ruleSet: MigrationRules) throws -> [UInt8] {
-        let tree = try CodableExport.value(try PropertyList.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
+        let tree = try CodableExport.value(try SignedPlist.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
                                           options: CodableOptions(dates: dates, cycles: cycles))
         return try PropertyList.write(tree, as: .json, options: writeOptions)
     }
