@@ -223,4 +223,94 @@ extension CLITests {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("in the signed content: "), r.stderr)
     }
+
+    /// What asn1crypto reads of an envelope (certificate count, each
+    /// signer's digest, serial and signing time) and of its content
+    /// (plistlib: a provisioning profile's expiry, devices, team ID, app ID
+    /// and each developer certificate's serial and validity).
+    private static let cmsOracle = """
+        import sys, json, plistlib
+        from asn1crypto import cms, x509
+        t = lambda d: d.strftime('%Y-%m-%dT%H:%M:%SZ')
+        sd = cms.ContentInfo.load(open(sys.argv[1], 'rb').read())['content']
+        out = {'certificates': len(sd['certificates'] or []), 'signers': []}
+        for si in sd['signer_infos']:
+            d = {'digest': si['digest_algorithm']['algorithm'].native}
+            if si['sid'].name == 'issuer_and_serial_number': d['serial'] = '%X' % si['sid'].chosen['serial_number'].native
+            for a in (si['signed_attrs'] or []):
+                if a['type'].native == 'signing_time': d['signingTime'] = t(a['values'][0].native)
+            out['signers'].append(d)
+        p = plistlib.loads(sd['encap_content_info']['content'].native)
+        if 'ExpirationDate' in p:
+            e = p.get('Entitlements', {})
+            out['profile'] = {'expires': t(p['ExpirationDate']), 'devices': len(p.get('ProvisionedDevices', [])),
+                              'teamIdentifier': (p.get('TeamIdentifier') or [None])[0],
+                              'appID': e.get('application-identifier', e.get('com.apple.application-identifier')),
+                              'entitlements': len(e),
+                              'developerCertificates': [
+                                  {'serial': '%X' % c.serial_number, 'notBefore': t(c.not_valid_before), 'notAfter': t(c.not_valid_after)}
+                                  for c in (x509.Certificate.load(b) for b in p.get('DeveloperCertificates', []))]}
+        print(json.dumps(out))
+        """
+
+    /// Each real signed profile dumps, dumps as JSON, lints and reports its
+    /// kind; its property list is what `openssl cms` extracts, and its
+    /// envelope and profile fields are what asn1crypto and plistlib read.
+    func testRealSignedProfilesMatchTheirOracles() throws {
+        let root = TestPaths.realWorld.appendingPathComponent("beside")
+        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
+            throw XCTSkip("no ../shared/real-world/beside/MANIFEST.tsv")
+        }
+        let rows = text.split(separator: "\n").dropFirst().compactMap { row -> String? in
+            let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 3, cols[1] == "cms-plist", cols[2] == "yes" else { return nil }
+            return root.appendingPathComponent(cols[0]).path
+        }
+        XCTAssertGreaterThanOrEqual(rows.count, 5)
+        let openssl = try openSSL()
+        let python = try pythonOracle(importing: "asn1crypto", package: "asn1crypto")
+        for path in rows {
+            let dump = try run(["dump", path])
+            XCTAssertEqual(dump.status, 0, path + ": " + dump.stderr)
+            XCTAssertTrue(dump.stdout.hasPrefix("{\n  \""), path)
+            let lint = try run(now: "2000-01-01T00:00:00Z", ["lint", path])
+            XCTAssertEqual(lint.stdout, "\(path): OK\n", path)
+            let info = try run(["info", "--json", path])
+            XCTAssertEqual(info.status, 0, path + ": " + info.stderr)
+            guard let entry = (try? JSONSerialization.jsonObject(with: info.output) as? [[String: Any]])?.first,
+                  let signed = entry["signed"] as? [String: Any] else { XCTFail("\(path): no info"); continue }
+            XCTAssertEqual(entry["kind"] as? String, "a CMS (PKCS #7) signed envelope", path)
+            // The property list: openssl's extraction, read by Archivist, is the same document.
+            let extracted = work.appendingPathComponent("extracted.plist").path
+            let cms = try run(executable: openssl, ["cms", "-verify", "-noverify", "-nosigs", "-inform", "DER", "-in", path, "-out", extracted])
+            XCTAssertEqual(cms.status, 0, path + ": " + cms.stderr)
+            let ours = try run(["dump", "--json", path]), theirs = try run(["dump", "--json", extracted])
+            XCTAssertEqual(ours.status, 0, path)
+            XCTAssertTrue(ours.output == theirs.output, "\(path): the property list differs from openssl's")
+            // The envelope and profile fields: asn1crypto's and plistlib's.
+            let oracle = try run(executable: python, ["-c", Self.cmsOracle, path])
+            XCTAssertEqual(oracle.status, 0, path + ": " + oracle.stderr)
+            guard let expected = try? JSONSerialization.jsonObject(with: oracle.output) as? [String: Any] else { XCTFail(path); continue }
+            XCTAssertEqual(signed["certificates"] as? Int, expected["certificates"] as? Int, "\(path): certificates")
+            let ourSigners = signed["signers"] as? [[String: Any]] ?? [], theirSigners = expected["signers"] as? [[String: Any]] ?? []
+            XCTAssertEqual(ourSigners.count, theirSigners.count, "\(path): signers")
+            for (a, b) in zip(ourSigners, theirSigners) {
+                for key in ["digest", "serial", "signingTime"] { XCTAssertEqual(a[key] as? String, b[key] as? String, "\(path): signer \(key)") }
+                XCTAssertNotNil(a["subject"] as? String, "\(path): the signer's certificate is in the envelope")
+            }
+            guard let theirProfile = expected["profile"] as? [String: Any] else { continue }
+            guard let profile = entry["profile"] as? [String: Any] else { XCTFail("\(path): no profile"); continue }
+            for key in ["expires", "teamIdentifier", "appID"] { XCTAssertEqual(profile[key] as? String, theirProfile[key] as? String, "\(path): \(key)") }
+            XCTAssertEqual(profile["devices"] as? Int ?? 0, theirProfile["devices"] as? Int, "\(path): devices")
+            XCTAssertEqual((profile["entitlements"] as? [String: Any])?.count, theirProfile["entitlements"] as? Int, "\(path): entitlements")
+            let ourCertificates = profile["developerCertificates"] as? [[String: Any]] ?? []
+            let theirCertificates = theirProfile["developerCertificates"] as? [[String: Any]] ?? []
+            XCTAssertEqual(ourCertificates.count, theirCertificates.count, "\(path): developer certificates")
+            for (a, b) in zip(ourCertificates, theirCertificates) {
+                for key in ["serial", "notBefore", "notAfter"] { XCTAssertEqual(a[key] as? String, b[key] as? String, "\(path): developer certificate \(key)") }
+                XCTAssertNotNil(a["subject"] as? String, path)
+            }
+            XCTAssertEqual(profile["expired"] as? Bool, true, "\(path): expired by today")
+        }
+    }
 }
