@@ -29,10 +29,28 @@ package struct SignedEnvelope {
 
     /// The encapsulated content (the property list of a signed profile).
     package let content: [UInt8]
-    /// The certificates the envelope carries, in order.
-    package let certificates: [Certificate]
-    /// The signers, in order.
-    package let signers: [Signer]
+    /// The certificates the envelope carries, in order, as DER.
+    package let certificateBytes: [ArraySlice<UInt8>]
+    private let signerInfos: [CMSSignerInfo]
+
+    /// The certificates the envelope carries, in order, read with
+    /// swift-certificates. Throws a `PlistError` (`.corrupt`) for one that
+    /// is not a certificate.
+    package func certificates() throws -> [Certificate] {
+        do {
+            return try certificateBytes.map { try Certificate(derEncoded: $0) }
+        } catch let error as ASN1Error {
+            throw Self.corrupt("a certificate: " + Self.describe(error))
+        } catch {
+            throw Self.corrupt("a certificate: \(error)")
+        }
+    }
+
+    /// The signers, in order, each with the certificate it names.
+    package func signers() throws -> [Signer] {
+        let certificates = try certificates()
+        return signerInfos.map { Self.signer($0, certificates: certificates) }
+    }
 
     /// Reads an envelope. Throws a `PlistError` (`.corrupt`) naming what is
     /// wrong when the bytes are not a `SignedData` with content;
@@ -56,8 +74,8 @@ package struct SignedEnvelope {
             throw Self.corrupt("the signed data has no content (a detached signature)")
         }
         self.content = Array(content.bytes)
-        certificates = signed.certificates
-        signers = signed.signerInfos.map { Self.signer($0, certificates: signed.certificates) }
+        certificateBytes = signed.certificates
+        signerInfos = signed.signerInfos
     }
 
     /// Reads an envelope's bytes.

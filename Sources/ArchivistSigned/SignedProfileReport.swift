@@ -34,11 +34,12 @@ package struct SignedProfileReport {
     /// The provisioning profile's part, nil when the content is not one.
     package let profile: PlistDictionary?
 
-    package init(_ envelope: SignedEnvelope, content: PlistValue, now: PlistDate) {
+    /// Throws a `PlistError` when a certificate of the envelope cannot be read.
+    package init(_ envelope: SignedEnvelope, content: PlistValue, now: PlistDate) throws {
         var e = PlistDictionary()
         e["verified"] = .bool(false)
-        e["certificates"] = .int(Int64(envelope.certificates.count))
-        e["signers"] = .array(envelope.signers.map { s in
+        e["certificates"] = .int(Int64(envelope.certificateBytes.count))
+        e["signers"] = .array(try envelope.signers().map { s in
             var d = PlistDictionary()
             if let v = s.subject { d["subject"] = .string(v) }
             if let v = s.issuer { d["issuer"] = .string(v) }

@@ -198,7 +198,7 @@ extension CLITests {
         var cases: [(String, [UInt8])] = []
         for cut in [13, 40, good.count / 2, good.count - 1] { cases.append(("truncated-\(cut)", Array(good.prefix(cut)))) }
         var flipped = good
-        flipped[good.count / 2] ^= 0xFF
+        flipped[1] ^= 0x7F
         cases.append(("flipped", flipped))
         // SignedData with an empty SEQUENCE for content.
         cases.append(("empty", [0x30, 0x11] + oid + [0xA0, 0x04, 0x30, 0x02, 0x30, 0x00]))

@@ -13,14 +13,16 @@ import X509
 ///   signerInfos SET OF SignerInfo }
 /// ```
 ///
-/// The certificates are read with swift-certificates (`X509.Certificate`);
-/// a certificate choice that is not an X.509 certificate (an attribute
-/// certificate, `[1]`..`[3]`) is skipped. CRLs are skipped.
+/// The certificates are kept as their DER bytes, read with
+/// swift-certificates (`X509.Certificate`) only when asked (`info`): reading
+/// a profile's property list does not parse their keys. A certificate
+/// choice that is not an X.509 certificate (an attribute certificate,
+/// `[1]`..`[3]`) is skipped. CRLs are skipped.
 struct CMSSignedData: BERParseable {
     var version: Int
     var digestAlgorithms: [ASN1ObjectIdentifier]
     var encapContentInfo: CMSEncapsulatedContentInfo
-    var certificates: [Certificate]
+    var certificates: [ArraySlice<UInt8>]
     var signerInfos: [CMSSignerInfo]
 
     init(derEncoded node: ASN1Node) throws { try self.init(berEncoded: node) }
@@ -41,7 +43,7 @@ struct CMSSignedData: BERParseable {
     }
 
     init(version: Int, digestAlgorithms: [ASN1ObjectIdentifier], encapContentInfo: CMSEncapsulatedContentInfo,
-         certificates: [Certificate], signerInfos: [CMSSignerInfo]) {
+         certificates: [ArraySlice<UInt8>], signerInfos: [CMSSignerInfo]) {
         self.version = version
         self.digestAlgorithms = digestAlgorithms
         self.encapContentInfo = encapContentInfo
@@ -49,16 +51,12 @@ struct CMSSignedData: BERParseable {
         self.signerInfos = signerInfos
     }
 
-    /// The X.509 certificates of a `CertificateSet` (its `SEQUENCE` members).
-    private static func certificates(in node: ASN1Node) throws -> [Certificate] {
+    /// The encoded X.509 certificates of a `CertificateSet` (its `SEQUENCE` members).
+    private static func certificates(in node: ASN1Node) throws -> [ArraySlice<UInt8>] {
         guard case .constructed(let children) = node.content else {
             throw ASN1Error.invalidASN1Object(reason: "the certificate set is not constructed")
         }
-        var certificates: [Certificate] = []
-        for child in children where child.identifier == .sequence {
-            certificates.append(try Certificate(derEncoded: child))
-        }
-        return certificates
+        return children.filter { $0.identifier == .sequence }.map(\.encodedBytes)
     }
 }
 

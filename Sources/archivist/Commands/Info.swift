@@ -98,7 +98,7 @@ struct Info: ParsableCommand {
             let envelope = try SignedEnvelope(data)
             let document = try SignedPlist.content(of: envelope)
             let info = try FileInfo(envelope.content)
-            let signed = SignedProfileReport(envelope, content: document.tree.value, now: try SignedProfileReport.now())
+            let signed = try SignedProfileReport(envelope, content: document.tree.value, now: try SignedProfileReport.now())
             let kind = FormatSniffer.Kind.signedEnvelope.name
             if json {
                 var entry = PlistDictionary(identity)

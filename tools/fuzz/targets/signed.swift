@@ -11,8 +11,8 @@ public func fuzzSigned(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
     guard let envelope = try? SignedEnvelope(bytes) else { return 0 }
     let content = try? SignedPlist.content(of: envelope)
-    let report = SignedProfileReport(envelope, content: content?.tree.value ?? .bool(false),
-                                     now: PlistDate(secondsSinceReferenceDate: 0))
+    guard let report = try? SignedProfileReport(envelope, content: content?.tree.value ?? .bool(false),
+                                           now: PlistDate(secondsSinceReferenceDate: 0)) else { return 0 }
     _ = report.lines
     return 0
 }
