@@ -109,7 +109,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-foundation",
-            dependencies: ["ArchivistCore", "ArchivistBatch"],
+            dependencies: ["ArchivistCore", "ArchivistBatch", "ArchivistSigned"],
             path: "tools/bench-foundation"
         ),
         // What every test target shares: where the repository's and the shared folders' data are.
