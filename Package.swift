@@ -19,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Documentation only (`swift package generate-documentation`); nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // CMS (PKCS #7) envelopes of signed profiles: ASN.1 DER/BER parsing and
+        // X.509 certificates. Only ArchivistSigned links them (not the core,
+        // which has no Foundation and stays small, nor the library products).
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,9 +43,21 @@ let package = Package(
             name: "ArchivistCore",
             dependencies: ["CLibXML2", "CArchivistSupport"]
         ),
+        // Signed profiles (`.mobileprovision`, `.provisionprofile`, signed
+        // `.mobileconfig`): the CMS SignedData envelope read with swift-asn1 and
+        // swift-certificates, its property list read by the core. Package API,
+        // not a product: the command and ArchivistBatch use it.
+        .target(
+            name: "ArchivistSigned",
+            dependencies: [
+                "ArchivistCore",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         .target(
             name: "ArchivistBatch",
-            dependencies: ["ArchivistCore", "CArchivistSupport"]
+            dependencies: ["ArchivistCore", "ArchivistSigned", "CArchivistSupport"]
         ),
         // iOS compiled nibs (NIBArchive), read into the tree of a keyed archive.
         .target(
@@ -68,6 +85,7 @@ let package = Package(
                 "ArchivistArchive",
                 "ArchivistDatabase",
                 "ArchivistMerge",
+                "ArchivistSigned",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -102,7 +120,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-foundation",
-            dependencies: ["ArchivistCore", "ArchivistBatch"],
+            dependencies: ["ArchivistCore", "ArchivistBatch", "ArchivistSigned"],
             path: "tools/bench-foundation"
         ),
         // What every test target shares: where the repository's and the shared folders' data are.
@@ -142,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["archivist", "ArchivistCore", "ArchivistDatabase", "ArchivistTestSupport"]
+            dependencies: ["archivist", "ArchivistCore", "ArchivistDatabase", "ArchivistSigned", "ArchivistTestSupport"]
         ),
     ]
 )

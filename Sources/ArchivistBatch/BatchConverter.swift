@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistSigned
 
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,9 @@ package struct BatchConverter: Sendable {
     /// Whether an in-place result that loses something of its input (see
     /// `WriteLosses`: XML's whole-second dates, 32-bit reals) says so (`--quiet` turns it off).
     package var warnsOfLosses = true
+    /// Whether `--in-place` may write a signed profile's property list over
+    /// it, dropping the CMS signature (`--strip-signature`); else it is refused.
+    package var stripsSignatures = false
     /// What the run reads and writes once the items' inputs, results and
     /// backups are in it: a command claims its report here.
     package let outputs: RunOutputs
@@ -273,6 +277,7 @@ package struct BatchConverter: Sendable {
         }
         let document = read.document, bytesIn = read.bytesIn, original = read.original
         document.diagnostics.forEach(warn)
+        let signed = read.signed
         let format = self.format ?? document.format
         let tree: PlistTree
         switch try transform?(document) ?? .document {
@@ -290,7 +295,11 @@ package struct BatchConverter: Sendable {
         let written = try deliver(index, bytesIn: bytesIn, original: original) { out in
             try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out, losses: &losses) }
         }
-        return noting(losses, of: index, in: written)
+        var result = noting(losses, of: index, in: written)
+        if signed, result.status == .converted {
+            result.notes.append("\(items[index].source): warning: the CMS signature cannot be kept: the result is the signed property list alone")
+        }
+        return result
     }
 
     /// `written` with a warning of what its result lost (`WriteLosses`),
@@ -406,10 +415,13 @@ package struct BatchConverter: Sendable {
         package let document: PlistDocument
         /// The size of the input read.
         package let bytesIn: Int
+        /// True when the input is a signed profile (its document is the property list inside).
+        package let signed: Bool
         fileprivate let original: Original?
 
         fileprivate init(_ input: InputBytes, original: Original?, options: ReadOptions) throws {
-            document = try input.withUnsafeBytes { try PropertyList.read($0, options: options) }
+            signed = input.withUnsafeBytes { SignedPlist.isSigned($0) }
+            document = try input.withUnsafeBytes { try SignedPlist.read($0, options: options) }
             bytesIn = input.count
             self.original = original
         }
@@ -419,7 +431,12 @@ package struct BatchConverter: Sendable {
     /// format Archivist reads but does not write (a binary cookie store, a
     /// bookmark file: `FormatSniffer.Kind.isRead`).
     private func refuseReadOnlyInPlace(_ input: InputBytes) throws {
-        guard target == .inPlace, let kind = input.withUnsafeBytes({ FormatSniffer.kind($0) }), kind.isRead else { return }
+        guard target == .inPlace, let kind = input.withUnsafeBytes({ FormatSniffer.kind($0) }) else { return }
+        if kind == .signedEnvelope, !stripsSignatures {
+            throw PlistError(.unsupported, "a CMS (PKCS #7) signed envelope: converting it in place would strip its signature; "
+                             + "give --strip-signature to do that, or -o to write the property list to another file")
+        }
+        guard kind.isRead else { return }
         throw PlistError(.unsupported, "\(kind.name) is read-only: Archivist does not write it; convert it to another file, not in place")
     }
 

@@ -1,4 +1,5 @@
 import ArchivistCore
+import ArchivistSigned
 /// What `lint` checks: that an input reads as a property list, and none of the
 /// mistakes Apple's parsers accept silently (duplicate keys, lone surrogates,
 /// an encoding declaration that contradicts the bytes); it warns about JSON
@@ -114,7 +115,7 @@ package enum Linter {
         }
         let document: PlistDocument
         do {
-            document = try PropertyList.read(buffer, options: options)
+            document = try SignedPlist.read(buffer, options: options)
         } catch {
             return [finding(for: error, path: path)]
         }

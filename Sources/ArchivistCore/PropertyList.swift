@@ -41,6 +41,7 @@ public enum PropertyList {
         if let kind = FormatSniffer.kind(buffer) {
             switch kind {
             case .binaryCookies: return try BinaryCookiesReader.read(buffer, options: options)
+            case .dsStore: return try DSStoreReader.read(buffer, options: options)
             case .bookmark, .finderAlias: return try BookmarkFileReader.read(buffer, options: options)
             default: break
             }

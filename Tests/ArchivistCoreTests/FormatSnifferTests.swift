@@ -154,9 +154,12 @@ final class FormatSnifferTests: XCTestCase {
         XCTAssertNil(kind([0x30, 0x82, 0x1D, 0x33] + envelopedData), "only SignedData")
         XCTAssertEqual(kind([0, 0, 0, 1] + Array("Bud1".utf8) + [0, 0, 0x20, 0]), .dsStore)
         XCTAssertEqual(kind("cook", then: [0, 0, 0, 1, 0, 0, 0, 0x7D]), .binaryCookies)
-        // Binary cookie stores and bookmark files are read; the other kinds are named.
-        XCTAssertEqual(FormatSniffer.Kind.allCases.filter(\.isRead), [.binaryCookies, .bookmark, .finderAlias])
+        // Binary cookie stores, .DS_Store and bookmark files are read; a signed
+        // envelope's property list is read by the command (ArchivistSigned); the other kinds are named.
+        XCTAssertEqual(FormatSniffer.Kind.allCases.filter(\.isRead), [.dsStore, .binaryCookies, .bookmark, .finderAlias])
         XCTAssertEqual(FormatSniffer.Kind.binaryCookies.notReadNote, "")
+        XCTAssertEqual(FormatSniffer.Kind.dsStore.notReadNote, "")
+        XCTAssertTrue(FormatSniffer.Kind.signedEnvelope.notReadNote.contains("the archivist command reads"))
         XCTAssertEqual(FormatSniffer.Kind.bookmark.notReadNote, "")
         XCTAssertEqual(FormatSniffer.Kind.alias.notReadNote, ", which Archivist does not read yet")
         // A bookmark file reads as a document whose root is its data, byte for byte.

@@ -8,10 +8,14 @@
 //   bench-foundation rearchive FILE OUT       Foundation: decodes W3 and archives it again into OUT
 //   bench-foundation copy FILE...             floor: read each file once and copy it in memory;
 //                                             prints `inprocess SECONDS`
+//   bench-foundation beside KIND ROUNDS FILE...  Archivist: read the files (dsstore: DSStoreReader;
+//                                             signed: SignedPlist, envelope and property list)
+//                                             ROUNDS times in memory; prints `inprocess SECONDS`
 //
 // Inputs are deterministic (a fixed-seed generator), so two runs measure the same bytes.
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import Foundation
 
 struct BenchError: Error, CustomStringConvertible {
@@ -282,6 +286,22 @@ func copy(_ paths: [String]) throws {
     print("inprocess \(seconds) bytes \(total)")
 }
 
+/// The readers of the formats beside property lists, timed in-process over
+/// files already in memory (as tools/bench/peers/beside_peer.py times its oracle).
+func beside(_ kind: String, rounds: Int, _ paths: [String]) throws {
+    let files = try paths.map { try FileIO.read($0) }
+    var values = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<rounds {
+        for bytes in files {
+            let document = kind == "dsstore" ? try DSStoreReader.read(bytes) : try SignedPlist.read(bytes)
+            values += document.tree.count(of: document.tree.root)
+        }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print("inprocess \(seconds) values \(values)")
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 do {
     switch args.first {
@@ -306,6 +326,11 @@ do {
         print("items \(root.itemCount)")
     case "copy":
         try copy(Array(args.dropFirst()))
+    case "beside":
+        guard args.count >= 4, args[1] == "dsstore" || args[1] == "signed", let rounds = Int(args[2]) else {
+            fail("usage: beside dsstore|signed ROUNDS FILE...")
+        }
+        try beside(args[1], rounds: rounds, Array(args.dropFirst(3)))
     default:
         fail("usage: gen | parse | convert | unarchive | rearchive | copy (see the comment at the top of main.swift)")
     }

@@ -14,7 +14,8 @@ package struct FileInfo: Sendable {
     /// format `binarycookies`, with its cookie count; a bookmark file as
     /// `bookmark` (or `alias`, a Finder alias file), with its target path; an
     /// iOS compiled nib as `nibarchive`, with the archive it reads as
-    /// (archiver `NIBArchive`).
+    /// (archiver `NIBArchive`); a `.DS_Store` file as `dsstore`, with the
+    /// number of file names it has records for.
     package init(_ bytes: [UInt8]) throws {
         let read = bytes.withUnsafeBytes { FormatSniffer.kind($0) }.flatMap(\.formatName)
         let cookies = read == "binarycookies"
@@ -23,12 +24,13 @@ package struct FileInfo: Sendable {
         let bplist = document.format == .binary && !typedstream && read == nil
         var r = PlistDictionary()
         r["format"] = .string(read ?? (typedstream ? "typedstream" : document.format.rawValue))
-        if read != nil, !cookies, read != "nibarchive" {
+        if read == "bookmark" || read == "alias" {
             let bookmark = Bookmark.decode(bytes)
             r["bookmarkTables"] = .int(Int64(bookmark?.tables.count ?? 0))
             if case .dictionary(let d)? = bookmark?.value, case .string(let path)? = d["path"] { r["target"] = .string(path) }
         }
         if cookies { r["cookies"] = .int(Int64(document.tree.count(of: document.tree.root))) }
+        if read == "dsstore" { r["fileNames"] = .int(Int64(document.tree.count(of: document.tree.root))) }
         if bplist {
             r["version"] = .string("bplist00")
         }
@@ -113,6 +115,7 @@ package struct FileInfo: Sendable {
         func str(_ v: PlistValue?) -> String { v?.stringValue ?? "?" }
         out.append("format: \(str(report["format"]))\(report["version"].map { " (\(str($0)))" } ?? ""), \(int(report["size"])) bytes")
         if let cookies = report["cookies"] { out.append("cookies: \(int(cookies))") }
+        if let names = report["fileNames"] { out.append("file names: \(int(names))") }
         if let tables = report["bookmarkTables"] {
             out.append(int(tables) == "0" ? "bookmark: not decoded" : "bookmark: \(int(tables)) table(s) of contents\(report["target"].map { ", target \(str($0))" } ?? "")")
         }

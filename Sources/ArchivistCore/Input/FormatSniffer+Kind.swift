@@ -60,9 +60,9 @@ extension FormatSniffer {
         }
 
         /// True for a format `PropertyList.read` reads into a tree (read-only:
-        /// no writer writes it back): binary cookie stores, and bookmark
-        /// files as a document whose root is their data.
-        package var isRead: Bool { self == .binaryCookies || self == .bookmark || self == .finderAlias }
+        /// no writer writes it back): binary cookie stores, `.DS_Store`
+        /// files, and bookmark files as a document whose root is their data.
+        package var isRead: Bool { self == .binaryCookies || self == .dsStore || self == .bookmark || self == .finderAlias }
 
         /// True for a format the archive commands read as the keyed archive
         /// it holds (dump, get, classes, info, diff and lint), as they read
@@ -74,6 +74,7 @@ extension FormatSniffer {
             switch self {
             case .binaryCookies: return "binarycookies"
             case .nibArchive: return "nibarchive"
+            case .dsStore: return "dsstore"
             case .bookmark: return "bookmark"
             case .finderAlias: return "alias"
             default: return nil
@@ -86,9 +87,10 @@ extension FormatSniffer {
         /// for the formats Archivist reads (``isRead``).
         package var notReadNote: String {
             switch self {
-            case .sqlite, .binaryCookies, .bookmark, .finderAlias: return ""
+            case .sqlite, .binaryCookies, .dsStore, .bookmark, .finderAlias: return ""
             case .nibArchive: return " (dump, get, classes, info, diff and lint read it)"
-            case .signedEnvelope, .dsStore, .alias: return ", which Archivist does not read yet"
+            case .signedEnvelope: return ", whose property list the archivist command reads (PropertyList.read does not open the envelope)"
+            case .alias: return ", which Archivist does not read yet"
             default: return ", which Archivist does not read"
             }
         }

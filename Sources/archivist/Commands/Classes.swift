@@ -52,13 +52,13 @@ struct Classes: ParsableCommand {
         }
         for file in files {
             do {
-                add(try ObjectGraph(try Typedstream.readDocument(try FileIO.read(file)).tree), label: file)
+                add(try ObjectGraph(try DocumentReading.read(try FileIO.read(file)).tree), label: file)
             } catch let error as PlistError {
                 Console.error(error.hinted(path: file))
                 failed = true
             }
         }
-        if try !store.forEachRowReportingErrors({ row in add(try ObjectGraph(try Typedstream.readDocument(row.bytes).tree), label: row.label) }) {
+        if try !store.forEachRowReportingErrors({ row in add(try ObjectGraph(try DocumentReading.read(row.bytes).tree), label: row.label) }) {
             failed = true
         }
         if swift {

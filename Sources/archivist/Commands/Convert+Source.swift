@@ -1,5 +1,6 @@
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArgumentParser
 
 /// `convert --to swift|objc`: each input as the source of a literal constant
@@ -15,7 +16,7 @@ extension Convert {
         for input in inputs {
             do {
                 try failing(at: input) {
-                    let document = try PropertyList.read(try FileIO.read(input, maxSize: limits.readOptions.limits.maxInputSize),
+                    let document = try SignedPlist.read(try FileIO.read(input, maxSize: limits.readOptions.limits.maxInputSize),
                                                          options: limits.readOptions)
                     document.diagnostics.forEach { Console.error($0.formatted(path: input, severity: "warning")) }
                     let name = input == "-" ? "plist" : input

@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArchivistDatabase
 import ArgumentParser
 
@@ -86,6 +87,9 @@ struct Convert: ParsableCommand {
 
     @Flag(help: "Leave out the warning that an in-place result keeps less than its input (XML's whole-second dates, 32-bit reals).")
     var quiet = false
+
+    @Flag(help: "Convert a signed profile in place, writing its property list without the CMS signature.")
+    var stripSignature = false
 
     @OptionGroup var output: OutputOptions
 
@@ -175,6 +179,7 @@ struct Convert: ParsableCommand {
         var configured = try session.converter(format: to.plistFormat, output: output, writeOptions: writeOptions, readOptions: limits.readOptions,
                                                reading: reading)
         configured.warnsOfLosses = !quiet
+        configured.stripsSignatures = stripSignature
         let converter = configured
         let options = CodableOptions(dates: dates, cycles: cycles)
         let codable = to == .codableJSON
@@ -205,11 +210,11 @@ struct Convert: ParsableCommand {
         if item.source == "-" {
             let bytes = try stdin ?? FileIO.read("-")
             stdin = bytes
-            try body(try PropertyList.read(bytes))
+            try body(try SignedPlist.read(bytes))
             return
         }
         let input = try FileIO.input(item, maxSize: limits.readOptions.limits.maxInputSize)
-        try input.withUnsafeBytes { try body(try PropertyList.read($0)) }
+        try input.withUnsafeBytes { try body(try SignedPlist.read($0)) }
     }
 
     /// Writes a starter rules file for every archive among the inputs.
@@ -235,7 +240,7 @@ struct Convert: ParsableCommand {
 
     /// The Codable JSON of one archived blob, as written for files.
     private func codableJSON(_ bytes: [UInt8], rules ruleSet: MigrationRules) throws -> [UInt8] {
-        let tree = try CodableExport.value(try PropertyList.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
+        let tree = try CodableExport.value(try SignedPlist.read(bytes, options: limits.readOptions).tree, rules: ruleSet,
                                           options: CodableOptions(dates: dates, cycles: cycles))
         return try PropertyList.write(tree, as: .json, options: writeOptions)
     }

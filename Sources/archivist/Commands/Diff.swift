@@ -53,9 +53,9 @@ struct Diff: ParsableCommand {
         var current = a
         do {
             // A typedstream is compared as the keyed archive it reads as.
-            let first = try Typedstream.readDocument(try FileIO.read(a)).tree
+            let first = try DocumentReading.read(try FileIO.read(a)).tree
             current = b
-            let second = try Typedstream.readDocument(try FileIO.read(b)).tree
+            let second = try DocumentReading.read(try FileIO.read(b)).tree
             current = a
             diff = try PlistDiff(first, second)
             xcode = try XcodeProjectChanges.describe(first, second) ?? []

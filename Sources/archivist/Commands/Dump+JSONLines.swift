@@ -16,7 +16,7 @@ extension Dump {
         var ok = true
         if store.isSet {
             ok = try store.forEachRowReportingErrors { row in
-                let document = try Typedstream.readDocument(row.bytes)
+                let document = try DocumentReading.read(row.bytes)
                 try writeLine(into: sink) { json in
                     try rowFields(row, into: &json)
                     try jsonView(document, into: &json)
@@ -25,7 +25,7 @@ extension Dump {
         } else {
             for file in files {
                 do {
-                    let document = try Typedstream.readDocument(try FileIO.read(file))
+                    let document = try DocumentReading.read(try FileIO.read(file))
                     try writeLine(into: sink) { json in
                         json.key("file")
                         json.string(file)

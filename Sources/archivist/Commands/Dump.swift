@@ -109,7 +109,7 @@ struct Dump: ParsableCommand {
         guard store.isSet else {
             let file = files.first ?? "-"
             try failing(at: file) {
-                let document = try Typedstream.readDocument(try FileIO.read(file))
+                let document = try DocumentReading.read(try FileIO.read(file))
                 if asJSON, keyPath == nil {
                     let sink = Console.dataSink()
                     var json = JSONStream(into: sink)
@@ -136,7 +136,7 @@ struct Dump: ParsableCommand {
             // Standard output failed (a closed pipe): no more rows are read.
             try sink.checkDrain()
             try Console.checkOutput()
-            let document = try Typedstream.readDocument(row.bytes)
+            let document = try DocumentReading.read(row.bytes)
             if asJSON, keyPath == nil {
                 let view = ByteSink()
                 var viewJSON = JSONStream(into: view, depth: 2)

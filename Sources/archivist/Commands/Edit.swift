@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArgumentParser
 
 /// Reads a file, applies an edit at a key path, and writes it back in its own
@@ -9,7 +10,8 @@ import ArgumentParser
 /// written pretty, so an edit changes only what it edits, as plutil's
 /// `-replace`, `-insert` and `-remove` do.
 enum FileEdit {
-    static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?, reading extra: String? = nil) throws {
+    static func run(file: String, keyPath: String, edit: PlistEdit, create: Bool, output: String?, reading extra: String? = nil,
+                    stripSignature: Bool = false) throws {
         if let output {
             var plan = RunOutputs()
             plan.read(file, as: .input)
@@ -24,7 +26,9 @@ enum FileEdit {
             if output == nil, let kind = input.withUnsafeBytes({ FormatSniffer.kind($0) }), kind.isRead {
                 throw PlistError(.unsupported, "\(kind.name) is read-only: Archivist does not write it; give -o to write the result as a property list")
             }
-            let document = try input.withUnsafeBytes { try PropertyList.read($0) }
+            let signed = input.withUnsafeBytes { SignedPlist.isSigned($0) }
+            if output == nil, signed, !stripSignature { throw PlistError(.unsupported, DocumentReading.signedRefusal) }
+            let document = try input.withUnsafeBytes { try SignedPlist.read($0) }
             let edited = try PlistEditor.apply(edit, at: PlistKeyPath(keyPath), in: document.tree, create: create)
             // JSON laid out on several lines stays so (compact JSON stays compact).
             let pretty = document.format == .json && input.withUnsafeBytes { $0.dropLast().contains(0x0A) }
@@ -83,6 +87,9 @@ struct SetValue: ParsableCommand {
     @Option(help: ArgumentHelp("How VALUE is read.", valueName: "TYPE"))
     var type: ValueType
 
+    @Flag(help: "Edit a signed profile in place, writing its property list without the CMS signature.")
+    var stripSignature = false
+
     @Flag(help: "Append to the array KEYPATH names.")
     var append = false
 
@@ -112,7 +119,8 @@ struct SetValue: ParsableCommand {
             Console.error("error: \(error.message)")
             throw ExitCode.validationFailure
         }
-        try FileEdit.run(file: file, keyPath: keyPath, edit: append ? .append(parsed) : .set(parsed), create: create, output: output, reading: fromFile)
+        try FileEdit.run(file: file, keyPath: keyPath, edit: append ? .append(parsed) : .set(parsed), create: create, output: output, reading: fromFile,
+                         stripSignature: stripSignature)
     }
 }
 
@@ -136,7 +144,10 @@ struct Remove: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the result here instead of replacing FILE.", valueName: "FILE"))
     var output: String?
 
+    @Flag(help: "Edit a signed profile in place, writing its property list without the CMS signature.")
+    var stripSignature = false
+
     func run() throws {
-        try FileEdit.run(file: file, keyPath: keyPath, edit: .remove, create: false, output: output)
+        try FileEdit.run(file: file, keyPath: keyPath, edit: .remove, create: false, output: output, stripSignature: stripSignature)
     }
 }

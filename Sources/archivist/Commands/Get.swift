@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArgumentParser
 
 /// `archivist get`: the value a key path leads to.
@@ -60,7 +61,7 @@ struct Get: ParsableCommand {
         Console.stopsAtFailedOutput = true
         try failing(at: file) {
             let document = try FileIO.input(file).withUnsafeBytes {
-                Typedstream.isArchiveStream($0) ? try Typedstream.readDocument(Array($0)) : try PropertyList.read($0)
+                Typedstream.isArchiveStream($0) ? try Typedstream.readDocument(Array($0)) : try SignedPlist.read($0)
             }
             let target = try PlistKeyPath(keyPath).resolve(in: document.tree)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {

@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArgumentParser
 
 /// `archivist info`: what files are, at a glance.
@@ -68,6 +69,10 @@ struct Info: ParsableCommand {
         func inspect(_ bytes: () throws -> [UInt8], name: String, file: String? = nil, identity: [(String, PlistValue)]) throws -> Bool {
             do {
                 let data = try bytes()
+                if SignedPlist.isSigned(data) {
+                    try inspectSigned(data, name: name, identity: identity)
+                    return true
+                }
                 if let kind = data.withUnsafeBytes({ FormatSniffer.kind($0) }), !kind.isRead, !kind.isReadAsArchive {
                     report(kind, size: data.count, name: name, file: file, identity: identity)
                     return true
@@ -85,6 +90,28 @@ struct Info: ParsableCommand {
             } catch let error as PlistError {
                 Console.error(error.hinted(path: name))
                 return false
+            }
+        }
+        /// A signed profile: its property list as `FileInfo` reports it, then
+        /// the envelope's signers and, for a provisioning profile, its fields.
+        func inspectSigned(_ data: [UInt8], name: String, identity: [(String, PlistValue)]) throws {
+            let envelope = try SignedEnvelope(data)
+            let document = try SignedPlist.content(of: envelope)
+            let info = try FileInfo(envelope.content)
+            let signed = try SignedProfileReport(envelope, content: document.tree.value, now: try SignedProfileReport.now())
+            let kind = FormatSniffer.Kind.signedEnvelope.name
+            if json {
+                var entry = PlistDictionary(identity)
+                entry.appendUnchecked(key: "kind", value: .string(kind))
+                entry.appendUnchecked(key: "envelopeSize", value: .int(Int64(data.count)))
+                for (k, v) in info.report { entry.appendUnchecked(key: k, value: v) }
+                entry.appendUnchecked(key: "signed", value: .dictionary(signed.envelope))
+                if let profile = signed.profile { entry.appendUnchecked(key: "profile", value: .dictionary(profile)) }
+                reports.append(.dictionary(entry))
+            } else {
+                Console.output(name)
+                Console.output("  kind: \(kind), \(data.count) bytes, holding a property list")
+                for line in info.lines + signed.lines { Console.output("  " + line) }
             }
         }
         for file in files {

@@ -1,6 +1,7 @@
 import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
+import ArchivistSigned
 import ArchivistDatabase
 import ArgumentParser
 
@@ -388,9 +389,12 @@ struct Lint: ParsableCommand {
     private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?,
                           afterRead: () -> Void = {}) -> [Linter.Finding] {
         if Typedstream.isArchiveStream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census) }
-        return Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
+        var expiry: Linter.Finding?
+        let found = Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
                         requiredFormat: requireFormat) { document -> [PlistError] in
             afterRead()
+            // A signed profile reads as its property list: an expired one is a warning.
+            if SignedPlist.isSigned(bytes) { expiry = Self.expiryWarning(document.tree, path: path) }
             var extra: [PlistError] = []
             // Every check reads the compact tree reading built.
             let tree = document.tree
@@ -403,6 +407,25 @@ struct Lint: ParsableCommand {
             if let policy { extra += try SecureCodingCheck.errors(in: tree, policy: policy) }
             return extra
         }
+        return found + (expiry.map { [$0] } ?? [])
+    }
+
+    /// A warning when a provisioning profile's `ExpirationDate` has passed
+    /// (now: the clock, or `ARCHIVIST_NOW`); an error when `ARCHIVIST_NOW`
+    /// is not a date.
+    private static func expiryWarning(_ tree: PlistTree, path: String) -> Linter.Finding? {
+        let now: PlistDate
+        do {
+            now = try SignedProfileReport.now()
+        } catch let error as PlistError {
+            return Linter.Finding(path: path, error: error)
+        } catch {
+            return nil
+        }
+        guard let expired = SignedProfileReport.expired(tree.value, now: now) else { return nil }
+        var finding = Linter.Finding(path: path, error: PlistError(.invalidValue, "the provisioning profile expired on \(expired) (now is \(now))"))
+        finding.severity = .warning
+        return finding
     }
 
     /// The problems of an NSArchiver typedstream (an iMessage `attributedBody`)

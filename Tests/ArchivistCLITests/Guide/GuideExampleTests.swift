@@ -158,6 +158,7 @@ enum GuideExample {
     /// where they come from (tools/test installs them on Debian).
     static let optionalTools: [String: String] = [
         "dot": "Graphviz, apt-get install graphviz",
+        "openssl": "OpenSSL, apt-get install openssl",
     ]
 
     /// The optional tools `command` runs (as the first word of a pipeline
