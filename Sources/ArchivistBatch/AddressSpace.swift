@@ -18,6 +18,13 @@ package enum AddressSpace {
     /// Bytes the limit still leaves (the limit less the address space in
     /// use); nil without a limit.
     package static func available() -> Int? {
+        guard let limit else { return nil }
+        return max(0, limit - inUse())
+    }
+
+    /// The limit, read once rather than for every input (the command never
+    /// changes its own address-space limit); nil without a limit.
+    private static let limit: Int? = {
         var limit = rlimit()
         #if os(Linux)
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else { return nil }
@@ -25,8 +32,8 @@ package enum AddressSpace {
         guard getrlimit(RLIMIT_AS, &limit) == 0 else { return nil }
         #endif
         guard limit.rlim_cur < rlim_t(Int.max) else { return nil }  // RLIM_INFINITY is all ones
-        return max(0, Int(limit.rlim_cur) - inUse())
-    }
+        return Int(limit.rlim_cur)
+    }()
 
     /// Throws when working on an input of `size` bytes would pass the limit.
     package static func check(inputOf size: Int, name: String) throws {

@@ -28,12 +28,12 @@ final class TemporaryLock: Sendable, Equatable {
     /// outlives `fd`'s close; nil when the budget is spent or `dup` fails.
     init?(holding fd: Int32) {
         guard Self.reserve() else { return nil }
-        let copy = dup(fd)
+        // One call for the copy and its close-on-exec flag (no window for a fork).
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else {
             Self.held.withLock { $0 -= 1 }
             return nil
         }
-        _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
         descriptor = copy
     }
 

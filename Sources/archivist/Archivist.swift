@@ -25,6 +25,9 @@ struct Archivist: ParsableCommand {
               archivist merge Base.plist Ours.plist Theirs.plist -o Info.plist
             """,
         version: archivistVersion,
+        // Every subcommand names itself (`commandName`): a name derived from
+        // the type costs `String(describing:)`, whose conformance lookups scan
+        // every conformance record of the static binary at start-up.
         subcommands: [Convert.self, Lint.self, Dump.self, Classes.self, Migrate.self, Schema.self, Codegen.self, Get.self, SetValue.self, Remove.self, Info.self, Diff.self, Merge.self]
     )
 }

@@ -1,11 +1,13 @@
 // The benchmark suite's Swift side (run by tools/bench/run):
 //
-//   bench-foundation gen DIR [--small]       write the workload inputs into DIR
+//   bench-foundation gen DIR [--small]       write the workload inputs into DIR (W3 and W4
+//                                             in two shapes each: w3.archive and w3b.archive,
+//                                             w4/ and w4b/)
 //   bench-foundation parse FILE...            Foundation: PropertyListSerialization read
 //   bench-foundation convert FMT OUT FILE...  Foundation: read, write FMT (xml|binary) to OUT
 //                                             (`-` is standard output, else a folder)
-//   bench-foundation unarchive FILE           Foundation: NSKeyedUnarchiver decodes W3
-//   bench-foundation rearchive FILE OUT       Foundation: decodes W3 and archives it again into OUT
+//   bench-foundation unarchive FILE           Foundation: NSKeyedUnarchiver decodes W3 (either shape)
+//   bench-foundation rearchive FILE OUT       Foundation: decodes W3 (either shape) and archives it again into OUT
 //   bench-foundation copy FILE...             floor: read each file once and copy it in memory;
 //                                             prints `inprocess SECONDS`
 //   bench-foundation beside KIND ROUNDS FILE...  Archivist: read the files (dsstore: DSStoreReader;
@@ -87,6 +89,30 @@ func smallTree(_ n: Int, _ rng: inout Seeded) -> PlistValue {
     return .dictionary(d)
 }
 
+/// A plist for W4b: a dictionary of `entries` mixed entries (0.8-22 KB a file).
+func mediumTree(_ n: Int, entries: Int, _ rng: inout Seeded) -> PlistValue {
+    var d = PlistDictionary(minimumCapacity: entries + 1)
+    d.appendUnchecked(key: "CFBundleIdentifier", value: .string("org.example.bench.b\(n)"))
+    for k in 0..<entries {
+        let key = "\(words[rng.below(words.count)])-\(k)"
+        switch rng.below(7) {
+        case 0: d.appendUnchecked(key: key, value: .string("\(accented[rng.below(accented.count)]) \(words[rng.below(words.count)]) \(n)-\(k)"))
+        case 1: d.appendUnchecked(key: key, value: .int(Int64(rng.below(1 << 30)) - 1000))
+        case 2: d.appendUnchecked(key: key, value: .double(rng.unit() * 1000))
+        case 3: d.appendUnchecked(key: key, value: .bool(rng.below(2) == 0))
+        case 4: d.appendUnchecked(key: key, value: .date(PlistDate(secondsSinceReferenceDate: Double(rng.below(700_000_000)))))
+        case 5:
+            var inner = PlistDictionary(minimumCapacity: 3)
+            inner.appendUnchecked(key: "name", value: .string(words[rng.below(words.count)]))
+            inner.appendUnchecked(key: "x", value: .double(Double(rng.below(10000)) / 8))
+            inner.appendUnchecked(key: "y", value: .double(Double(rng.below(10000)) / 8))
+            d.appendUnchecked(key: key, value: .dictionary(inner))
+        default: d.appendUnchecked(key: key, value: .array([.string(words[rng.below(words.count)]), .int(Int64(k)), .data([UInt8(n & 0xFF), 1, 2, 3])]))
+        }
+    }
+    return .dictionary(d)
+}
+
 // MARK: - W3: a keyed archive written by NSKeyedArchiver
 
 final class BenchOwner: NSObject, NSCoding {
@@ -156,9 +182,107 @@ final class BenchLibrary: NSObject, NSCoding {
     var itemCount: Int { groups.reduce(0) { $0 + $1.items.count } }
 }
 
+/// What the decoded root of either W3 shape holds, for checking a decode.
+protocol BenchRoot: NSObject {
+    var itemCount: Int { get }
+}
+
+extension BenchLibrary: BenchRoot {}
+
+// MARK: - W3b: more objects per byte (dates, points, owners, tags)
+
+/// An item of W3b: a name, a note, an index, a flag, a date (an NSDate object),
+/// a point (two inline reals), an owner and tags shared with other entries.
+final class BenchEntry: NSObject, NSCoding {
+    let name: String, note: String, index: Int, flag: Bool, date: Date
+    let x: Double, y: Double, owner: BenchOwner, tags: NSArray
+    init(name: String, note: String, index: Int, flag: Bool, date: Date, x: Double, y: Double, owner: BenchOwner, tags: NSArray) {
+        self.name = name; self.note = note; self.index = index; self.flag = flag; self.date = date
+        self.x = x; self.y = y; self.owner = owner; self.tags = tags
+    }
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(note as NSString, forKey: "note")
+        coder.encode(index, forKey: "index")
+        coder.encode(flag, forKey: "flag")
+        coder.encode(date as NSDate, forKey: "date")
+        coder.encode(x, forKey: "point.x")
+        coder.encode(y, forKey: "point.y")
+        coder.encode(owner, forKey: "owner")
+        coder.encode(tags, forKey: "tags")
+    }
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(forKey: "name") as? String,
+              let note = coder.decodeObject(forKey: "note") as? String,
+              let date = coder.decodeObject(forKey: "date") as? Date,
+              let owner = coder.decodeObject(forKey: "owner") as? BenchOwner,
+              let tags = coder.decodeObject(forKey: "tags") as? NSArray else { return nil }
+        self.name = name; self.note = note; self.date = date; self.owner = owner; self.tags = tags
+        index = coder.decodeInteger(forKey: "index")
+        flag = coder.decodeBool(forKey: "flag")
+        x = coder.decodeDouble(forKey: "point.x")
+        y = coder.decodeDouble(forKey: "point.y")
+    }
+}
+
+final class BenchSection: NSObject, NSCoding {
+    let title: String, entries: [BenchEntry]
+    init(title: String, entries: [BenchEntry]) { self.title = title; self.entries = entries }
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(entries as NSArray, forKey: "entries")
+    }
+    init?(coder: NSCoder) {
+        guard let title = coder.decodeObject(forKey: "title") as? String,
+              let entries = coder.decodeObject(forKey: "entries") as? [BenchEntry] else { return nil }
+        self.title = title; self.entries = entries
+    }
+}
+
+final class BenchCatalog: NSObject, NSCoding, BenchRoot {
+    let sections: [BenchSection], owners: [BenchOwner]
+    init(sections: [BenchSection], owners: [BenchOwner]) { self.sections = sections; self.owners = owners }
+    func encode(with coder: NSCoder) {
+        coder.encode(sections as NSArray, forKey: "sections")
+        coder.encode(owners as NSArray, forKey: "owners")
+    }
+    init?(coder: NSCoder) {
+        guard let sections = coder.decodeObject(forKey: "sections") as? [BenchSection],
+              let owners = coder.decodeObject(forKey: "owners") as? [BenchOwner] else { return nil }
+        self.sections = sections; self.owners = owners
+    }
+    var itemCount: Int { sections.reduce(0) { $0 + $1.entries.count } }
+}
+
+/// W3b: `sections` sections (1,000: ~22 MB, ~210,000 objects) of 2 to 102
+/// entries. Lengths repeat every 101 sections, and the entries share 24 tag
+/// arrays: Linux's NSKeyedArchiver compares arrays of one length with each
+/// other (see `library(groups:)`), which stays cheap with ~10 arrays a length.
+func catalog(sections: Int) -> BenchCatalog {
+    var rng = Seeded(state: 5)
+    let owners = (0..<200).map { BenchOwner(name: "owner \($0) \(accented[$0 % accented.count])", id: $0) }
+    let tagPool: [NSArray] = (0..<24).map { k in (0...(k % 4)).map { words[(k * 7 + $0 * 3) % words.count] as NSString } as NSArray }
+    var index = 0
+    var list: [BenchSection] = []
+    for s in 0..<sections {
+        var entries: [BenchEntry] = []
+        for _ in 0..<(2 + s % 101) {
+            let note = "note \(index) \(words[rng.below(words.count)]) \(accented[rng.below(accented.count)])"
+            entries.append(BenchEntry(name: "entry-\(index)", note: note, index: index, flag: rng.below(2) == 0,
+                                      date: Date(timeIntervalSinceReferenceDate: Double(600_000_000 + rng.below(100_000_000)) + rng.unit()),
+                                      x: Double(rng.below(100_000)) / 8, y: Double(rng.below(100_000)) / 8,
+                                      owner: owners[rng.below(owners.count)], tags: tagPool[rng.below(tagPool.count)]))
+            index += 1
+        }
+        list.append(BenchSection(title: "section \(s)", entries: entries))
+    }
+    return BenchCatalog(sections: list, owners: owners)
+}
+
 let benchClasses: [(AnyClass, String)] = [
     (BenchOwner.self, "BenchOwner"), (BenchItem.self, "BenchItem"),
     (BenchGroup.self, "BenchGroup"), (BenchLibrary.self, "BenchLibrary"),
+    (BenchEntry.self, "BenchEntry"), (BenchSection.self, "BenchSection"), (BenchCatalog.self, "BenchCatalog"),
 ]
 
 /// `groups` groups holding 1, 2, ... `groups` items: every items array has its own
@@ -182,7 +306,7 @@ func library(groups: Int) -> BenchLibrary {
     return BenchLibrary(groups: list, owners: owners)
 }
 
-func archive(_ root: BenchLibrary) -> Data {
+func archive(_ root: NSObject) -> Data {
     let archiver = NSKeyedArchiver(requiringSecureCoding: false)
     for pair in benchClasses { archiver.setClassName(pair.1, for: pair.0) }
     archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
@@ -190,12 +314,12 @@ func archive(_ root: BenchLibrary) -> Data {
     return archiver.encodedData
 }
 
-func unarchive(_ data: Data) throws -> BenchLibrary {
+func unarchive(_ data: Data) throws -> any BenchRoot {
     let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
     unarchiver.requiresSecureCoding = false
     for pair in benchClasses { unarchiver.setClass(pair.0, forClassName: pair.1) }
-    guard let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? BenchLibrary else {
-        throw BenchError(description: "the archive does not decode to a BenchLibrary")
+    guard let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? any BenchRoot else {
+        throw BenchError(description: "the archive does not decode to a BenchLibrary or a BenchCatalog")
     }
     return root
 }
@@ -234,6 +358,27 @@ func generate(_ dir: String, small: Bool) throws {
         }
     }
     print("items \(root.itemCount) w3 \(data.count) bytes")
+
+    // The second shapes (issue 38): W3b, more objects per byte, and W4b,
+    // 2,000 files of 0.8-22 KB (~19 MB in all).
+    let second = catalog(sections: small ? 60 : 1_000)
+    let dataB = archive(second)
+    guard try unarchive(dataB).itemCount == second.itemCount else {
+        throw BenchError(description: "W3b does not decode to its \(second.itemCount) entries")
+    }
+    try dataB.write(to: URL(fileURLWithPath: "\(dir)/w3b.archive"))
+    let w4b = "\(dir)/w4b"
+    try fm.createDirectory(atPath: w4b, withIntermediateDirectories: true)
+    var rngB = Seeded(state: 6)
+    var bytesB = 0
+    for n in 0..<files {
+        // 0.8 to 22 KB: XML takes about 80 bytes an entry, binary about 34.
+        let tree = mediumTree(n, entries: n % 2 == 0 ? 10 + rngB.below(264) : 25 + rngB.below(420), &rngB)
+        let bytes = try PropertyList.write(tree, as: n % 2 == 0 ? .xml : .binary)
+        bytesB += bytes.count
+        try write(bytes, String(format: n % 2 == 0 ? "%@/f%04d.plist" : "%@/f%04d.bplist", w4b, n))
+    }
+    print("entries \(second.itemCount) w3b \(dataB.count) bytes, w4b \(files) files \(bytesB) bytes")
 }
 
 func read(_ path: String) throws -> Data {

@@ -6,6 +6,7 @@ import ArgumentParser
 /// `archivist classes`: the classes keyed archives use.
 struct Classes: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "classes",
         abstract: "List the classes of keyed archives, with counts and class chains.",
         discussion: """
             Each class is shown with its object count, readable and archived names and its \

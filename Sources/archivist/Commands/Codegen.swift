@@ -6,6 +6,7 @@ import ArgumentParser
 /// `archivist codegen`: the Swift code a migration moves to.
 struct Codegen: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "codegen",
         abstract: "Write the Swift code for the migrated archives: NSSecureCoding classes, allowlists, a Core Data transformer, Codable structs.",
         discussion: """
             Reads keyed archives (files, property lists holding them, folders searched \

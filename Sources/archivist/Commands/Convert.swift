@@ -8,6 +8,7 @@ import ArgumentParser
 /// `archivist convert`: reads any format and writes another.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert property lists between XML, binary, JSON and OpenStep, or archives to Codable JSON.",
         discussion: """
             The input format is detected from the content.

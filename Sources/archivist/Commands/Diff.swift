@@ -6,6 +6,7 @@ import ArgumentParser
 /// `archivist diff`: a structural diff of two files.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two property lists or archives by structure.",
         discussion: """
             The files may be in any formats: an XML and a binary plist of the same tree are equal.

@@ -7,6 +7,7 @@ import ArgumentParser
 /// `archivist dump`: shows a property list or keyed archive for people.
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dump",
         abstract: "Show a property list, or a keyed archive as objects.",
         discussion: """
             A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices: each \

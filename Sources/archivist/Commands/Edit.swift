@@ -127,6 +127,7 @@ struct SetValue: ParsableCommand {
 /// `archivist remove`: removes the value at a key path.
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Remove the value at a key path; the file keeps its format.",
         discussion: """
             Examples:

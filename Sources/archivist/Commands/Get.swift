@@ -7,6 +7,7 @@ import ArgumentParser
 /// `archivist get`: the value a key path leads to.
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "get",
         abstract: "Print the value at a key path.",
         discussion: """
             Key paths are dotted keys with array indices, as plutil spells them \

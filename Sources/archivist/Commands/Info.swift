@@ -7,6 +7,7 @@ import ArgumentParser
 /// `archivist info`: what files are, at a glance.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Show what files are: format, size, values, depth, binary trailer, archive classes.",
         discussion: """
             For each file: the detected format and size, the number of values and the deepest \

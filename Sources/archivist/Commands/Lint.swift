@@ -14,6 +14,7 @@ import Darwin
 /// `archivist lint`: checks that files are well-formed property lists.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Check property lists; print PATH: OK or located errors.",
         discussion: """
             Prints 'PATH: OK' for each valid file, and for an invalid one every problem as \

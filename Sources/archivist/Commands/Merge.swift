@@ -6,6 +6,7 @@ import ArgumentParser
 /// `archivist merge`: a three-way merge of property lists by key, and git's merge driver.
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "Merge two changed versions of a property list or Xcode project by key.",
         discussion: """
             BASE is the common ancestor of OURS and THEIRS; the result is in OURS' format (an \

@@ -14,6 +14,7 @@ import Darwin
 /// NSSecureCoding decodes them.
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Migrate keyed archives to ones that decode under NSSecureCoding.",
         discussion: """
             Applies a rules file (JSON, or any property-list format) to each input: renames \

@@ -5,6 +5,7 @@ import ArgumentParser
 /// `archivist schema`: the Codable structs an archive's classes stand for.
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "schema",
         abstract: "Infer the Codable structs that replace archives' classes.",
         discussion: """
             Each custom class (after the renames, removals and unwrapping of a rules file) becomes \

@@ -229,8 +229,10 @@ extension BatchSession {
     /// skipped; a result a secure decoder would refuse, not written.
     static func outcome(_ item: BatchItem, filtered: Bool = true, _ convert: ((PlistDiagnostic) -> Void) throws -> BatchConverter.Written) -> BatchOutcome {
         var outcome = BatchOutcome(item: item, status: .failed)
-        // Its name and first bytes tell whether a file found in a folder is of the family.
-        if filtered, item.isFound, let head = FileIO.head(item, count: 1024), !BatchPlan.readsInWalk(item.source, head) {
+        // Its name and first bytes tell whether a file found in a folder is of
+        // the family; a name of the family needs no read of the first bytes.
+        if filtered, item.isFound, !BatchPlan.hasPlistExtension(item.source),
+           let head = FileIO.head(item, count: 1024), !BatchPlan.readsInWalk(item.source, head) {
             outcome.status = .skipped
             outcome.errors = [PlistError(.unsupported, "not a property list")]
             return outcome
