@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// `docs/design/tree.md` matches the code: every file it links or names
-/// exists, every type it names is declared in `Sources`, and every member
+/// exists, every type it names is declared in `Sources` or `Tests`, and every member
 /// it names (`Type.member`) is declared on that type.
 extension CLITests {
     func testDesignNoteNamesFilesAndTypesThatExist() throws {
@@ -36,7 +36,7 @@ extension CLITests {
             if parts.count == 2 {
                 members += 1
                 let member = parts[1]
-                let pattern = #"(?:func|var|let|case)\s+"# + NSRegularExpression.escapedPattern(for: member) + #"\b"#
+                let pattern = #"(?:func|var|let|case|struct|enum|class)\s+"# + NSRegularExpression.escapedPattern(for: member) + #"\b"#
                 if sources.range(of: pattern, options: .regularExpression) == nil { problems.append("no member \(code)") }
             }
         }
@@ -45,14 +45,16 @@ extension CLITests {
         XCTAssert(problems.isEmpty, "docs/design/tree.md:\n" + problems.joined(separator: "\n"))
     }
 
-    /// Every Swift source of the package, one text (and the file names).
+    /// Every Swift source of the package and its tests, one text (and the file names).
     private static func swiftSources() throws -> (text: String, fileNames: Set<String>) {
-        let root = packageRoot.appendingPathComponent("Sources")
         var out = "", names: Set<String> = []
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return (out, names) }
-        for case let file as URL in walker where file.pathExtension == "swift" {
-            names.insert(file.lastPathComponent)
-            out += try String(contentsOf: file, encoding: .utf8) + "\n"
+        for folder in ["Sources", "Tests"] {
+            let root = packageRoot.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in walker where file.pathExtension == "swift" {
+                names.insert(file.lastPathComponent)
+                out += try String(contentsOf: file, encoding: .utf8) + "\n"
+            }
         }
         return (out, names)
     }
