@@ -104,10 +104,13 @@ package struct BatchSelection: Sendable, Equatable {
     /// The suffix of the run's backups: files in folders whose names end in
     /// it are backups, not inputs.
     package var backupSuffix: String?
+    /// Hidden files and folders (names starting with a dot) are walked too.
+    package var hidden = false
 
     /// A selection.
     package init(recursive: Bool = false, include: [String] = [], exclude: [String] = [], shard: (index: Int, count: Int)? = nil,
-                 followLinks: Bool = false, outputFolder: String? = nil, backupSuffix: String? = nil) {
+                 followLinks: Bool = false, outputFolder: String? = nil, backupSuffix: String? = nil, hidden: Bool = false) {
+        self.hidden = hidden
         self.recursive = recursive
         self.include = include
         self.exclude = exclude
@@ -119,14 +122,14 @@ package struct BatchSelection: Sendable, Equatable {
 
     package static func == (a: BatchSelection, b: BatchSelection) -> Bool {
         a.recursive == b.recursive && a.include == b.include && a.exclude == b.exclude && a.shard?.index == b.shard?.index && a.shard?.count == b.shard?.count
-            && a.followLinks == b.followLinks && a.outputFolder == b.outputFolder && a.backupSuffix == b.backupSuffix
+            && a.followLinks == b.followLinks && a.outputFolder == b.outputFolder && a.backupSuffix == b.backupSuffix && a.hidden == b.hidden
     }
 
     /// How folders are walked under this selection.
     var walkOptions: FileIO.WalkOptions {
         FileIO.WalkOptions(recursive: recursive, followLinksOut: followLinks,
                            skippedFolders: Set(outputFolder.flatMap { FileIO.identity(of: $0) }.map { [$0] } ?? []),
-                           skippedSuffix: backupSuffix)
+                           skippedSuffix: backupSuffix, hidden: hidden)
     }
 
     /// Parses `I/N` (1 <= I <= N).

@@ -17,9 +17,14 @@ extension FileIO {
         package var skippedFolders: Set<FileIdentity> = []
         /// Files whose names end so are left out (a run's backups).
         package var skippedSuffix: String?
+        /// Take hidden entries too (names starting with a dot, `.DS_Store`
+        /// among them); otherwise they are left out, as `ls` leaves them.
+        package var hidden = false
 
         /// Options.
-        package init(recursive: Bool = true, followLinksOut: Bool = false, skippedFolders: Set<FileIdentity> = [], skippedSuffix: String? = nil) {
+        package init(recursive: Bool = true, followLinksOut: Bool = false, skippedFolders: Set<FileIdentity> = [], skippedSuffix: String? = nil,
+                     hidden: Bool = false) {
+            self.hidden = hidden
             self.recursive = recursive
             self.followLinksOut = followLinksOut
             self.skippedFolders = skippedFolders
@@ -56,7 +61,8 @@ extension FileIO {
 
     /// The regular files below a directory, recursively, in sorted order (by
     /// the bytes of each name, files and folders interleaved as `ls` sorts
-    /// them), skipping entries whose names start with a dot. Symbolic links
+    /// them), skipping entries whose names start with a dot (unless
+    /// `options.hidden`). Symbolic links
     /// to files inside `root` are listed; links to files outside it are
     /// skipped (unless `followLinksOut`), and so are dangling and looping
     /// links, each reported to `problems`; links to folders are not followed,
@@ -153,7 +159,7 @@ extension FileIO {
         let suffix = options.skippedSuffix.map { Array($0.utf8) }
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name.first == UInt8(ascii: ".") { continue }
+            if name.first == UInt8(ascii: "."), !options.hidden || name == [0x2E] || name == [0x2E, 0x2E] { continue }
             if let suffix, name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) { continue }
             names.append((name, entry.pointee.d_type))
         }

@@ -202,7 +202,8 @@ struct Lint: ParsableCommand {
         // skipped there as no property list) is this run's to replace.
         if let earlier = try? FileIO.read(stamp, maxSize: 4096), earlier == Array(Self.stampText.utf8) { return }
         var plan = RunOutputs()
-        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
+        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks,
+                                       hidden: folders.hidden)
         for path in paths {
             plan.read(path, as: .input)
             for item in (try? BatchPlan.items([path], selection: selection) { _ in }) ?? [] {
@@ -234,7 +235,8 @@ struct Lint: ParsableCommand {
         let (policy, ruleSet) = try securePolicy()
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
         var reporter = LintReporter(format: format, quiet: quiet, color: color.enabled)
-        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks)
+        let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks,
+                                       hidden: folders.hidden)
         // Every input is listed first, so that checking can run on several
         // threads while what is printed stays in input order.
         // A path that cannot be listed is an item carrying its error.

@@ -39,7 +39,7 @@ struct BatchOptions: ParsableArguments {
     /// The selection these options describe.
     var selection: BatchSelection {
         BatchSelection(recursive: recursive, include: folders.include, exclude: folders.exclude, shard: shard.flatMap(BatchSelection.parseShard),
-                       followLinks: folders.followLinks)
+                       followLinks: folders.followLinks, hidden: folders.hidden)
     }
 
     /// The number of jobs: --jobs, else the online processors.

@@ -17,6 +17,9 @@ struct FolderOptions: ParsableArguments {
     @Flag(name: .customLong("all-files"), help: "Read every file found in a folder, not only those whose extension or first bytes say they are of the property-list family (--include globs choose files by name too).")
     var allFiles = false
 
+    @Flag(help: "Walk hidden files and folders too (names starting with a dot, such as .DS_Store), which folder walks otherwise leave out.")
+    var hidden = false
+
     @Flag(name: .customLong("follow-links"), help: "Take files reached through symbolic links that lead out of the folder given (otherwise skipped with a warning), and write results through links in the output folder.")
     var followLinks = false
 
