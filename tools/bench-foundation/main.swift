@@ -11,7 +11,8 @@
 //   bench-foundation copy FILE...             floor: read each file once and copy it in memory;
 //                                             prints `inprocess SECONDS`
 //   bench-foundation beside KIND ROUNDS FILE...  Archivist: read the files (dsstore: DSStoreReader;
-//                                             signed: SignedPlist, envelope and property list)
+//                                             signed: SignedPlist, envelope and property list;
+//                                             cookies: BinaryCookiesReader; bookmark: BookmarkFileReader)
 //                                             ROUNDS times in memory; prints `inprocess SECONDS`
 //
 // Inputs are deterministic (a fixed-seed generator), so two runs measure the same bytes.
@@ -439,7 +440,13 @@ func beside(_ kind: String, rounds: Int, _ paths: [String]) throws {
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<rounds {
         for bytes in files {
-            let document = kind == "dsstore" ? try DSStoreReader.read(bytes) : try SignedPlist.read(bytes)
+            let document: PlistDocument
+            switch kind {
+            case "dsstore": document = try DSStoreReader.read(bytes)
+            case "cookies": document = try BinaryCookiesReader.read(bytes)
+            case "bookmark": document = try bytes.withUnsafeBytes { try BookmarkFileReader.read($0) }
+            default: document = try SignedPlist.read(bytes)
+            }
             values += document.tree.count(of: document.tree.root)
         }
     }
@@ -472,8 +479,8 @@ do {
     case "copy":
         try copy(Array(args.dropFirst()))
     case "beside":
-        guard args.count >= 4, args[1] == "dsstore" || args[1] == "signed", let rounds = Int(args[2]) else {
-            fail("usage: beside dsstore|signed ROUNDS FILE...")
+        guard args.count >= 4, ["dsstore", "signed", "cookies", "bookmark"].contains(args[1]), let rounds = Int(args[2]) else {
+            fail("usage: beside dsstore|signed|cookies|bookmark ROUNDS FILE...")
         }
         try beside(args[1], rounds: rounds, Array(args.dropFirst(3)))
     default:

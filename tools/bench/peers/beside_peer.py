@@ -5,6 +5,8 @@ over files already in memory (as `bench-foundation beside` times Archivist):
     beside_peer.py dsstore ROUNDS FILE...   ds_store: every record (raw blobs, as the tests read them)
     beside_peer.py signed ROUNDS FILE...    asn1crypto: the envelope, its certificates and signers,
                                             and plistlib: the property list inside
+    beside_peer.py cookies ROUNDS FILE...   binarycookies: every cookie
+    beside_peer.py bookmark ROUNDS FILE...  mac_alias: the bookmark's tables
 
 Prints `inprocess SECONDS values N`.
 """
@@ -27,6 +29,18 @@ def main():
             for data in files:
                 with DSStore.open(io.BytesIO(data), "r") as d:
                     values += sum(1 for _ in d)
+    elif kind == "cookies":
+        import binarycookies
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for data in files:
+                values += len(binarycookies.load(io.BytesIO(data)))
+    elif kind == "bookmark":
+        from mac_alias import Bookmark
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for data in files:
+                values += len(Bookmark.from_bytes(data).tocs)
     else:
         from asn1crypto import cms
         start = time.perf_counter()
