@@ -120,7 +120,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-foundation",
-            dependencies: ["ArchivistCore", "ArchivistBatch", "ArchivistSigned"],
+            dependencies: ["ArchivistCore", "ArchivistBatch", "ArchivistSigned", "ArchivistArchive"],
             path: "tools/bench-foundation"
         ),
         // What every test target shares: where the repository's and the shared folders' data are.

@@ -12,10 +12,12 @@
 //                                             prints `inprocess SECONDS`
 //   bench-foundation beside KIND ROUNDS FILE...  Archivist: read the files (dsstore: DSStoreReader;
 //                                             signed: SignedPlist, envelope and property list;
-//                                             cookies: BinaryCookiesReader; bookmark: BookmarkFileReader)
+//                                             cookies: BinaryCookiesReader; bookmark: BookmarkFileReader and
+//                                             Bookmark.decode)
 //                                             ROUNDS times in memory; prints `inprocess SECONDS`
 //
 // Inputs are deterministic (a fixed-seed generator), so two runs measure the same bytes.
+import ArchivistArchive
 import ArchivistBatch
 import ArchivistCore
 import ArchivistSigned
@@ -432,6 +434,9 @@ func copy(_ paths: [String]) throws {
     print("inprocess \(seconds) bytes \(total)")
 }
 
+/// The entries of a document's top container.
+func entries(_ document: PlistDocument) -> Int { document.tree.count(of: document.tree.root) }
+
 /// The readers of the formats beside property lists, timed in-process over
 /// files already in memory (as tools/bench/peers/beside_peer.py times its oracle).
 func beside(_ kind: String, rounds: Int, _ paths: [String]) throws {
@@ -440,14 +445,15 @@ func beside(_ kind: String, rounds: Int, _ paths: [String]) throws {
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<rounds {
         for bytes in files {
-            let document: PlistDocument
             switch kind {
-            case "dsstore": document = try DSStoreReader.read(bytes)
-            case "cookies": document = try BinaryCookiesReader.read(bytes)
-            case "bookmark": document = try bytes.withUnsafeBytes { try BookmarkFileReader.read($0) }
-            default: document = try SignedPlist.read(bytes)
+            case "dsstore": values += entries(try DSStoreReader.read(bytes))
+            case "cookies": values += entries(try BinaryCookiesReader.read(bytes))
+            case "bookmark":
+                // The file's bookmark data (a Finder alias file's unwrapped), decoded as dump decodes it.
+                let document = try bytes.withUnsafeBytes { try BookmarkFileReader.read($0) }
+                values += document.tree.data(at: document.tree.root).flatMap(Bookmark.decode)?.tables.count ?? 0
+            default: values += entries(try SignedPlist.read(bytes))
             }
-            values += document.tree.count(of: document.tree.root)
         }
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
