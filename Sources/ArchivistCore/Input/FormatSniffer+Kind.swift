@@ -96,6 +96,42 @@ extension FormatSniffer {
         }
     }
 
+    /// The signatures `kind(_:)` compares, made once: an array literal at each
+    /// comparison would be built (allocated) at every call, two or three
+    /// times per file of a folder walk.
+    private enum Signature {
+        static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        static let dsStoreVersion: [UInt8] = [0, 0, 0, 1]
+        static let fourZeros: [UInt8] = [0, 0, 0, 0]
+        static let gzip: [UInt8] = [0x1F, 0x8B]
+        static let zipLocal: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+        static let zipEnd: [UInt8] = [0x50, 0x4B, 0x05, 0x06]
+        static let zipSpanned: [UInt8] = [0x50, 0x4B, 0x07, 0x08]
+        static let xz: [UInt8] = [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]
+        static let machO32: [UInt8] = [0xFE, 0xED, 0xFA, 0xCE]
+        static let machO64: [UInt8] = [0xFE, 0xED, 0xFA, 0xCF]
+        static let machO32Swapped: [UInt8] = [0xCE, 0xFA, 0xED, 0xFE]
+        static let machO64Swapped: [UInt8] = [0xCF, 0xFA, 0xED, 0xFE]
+        static let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46]
+        static let universal: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE]
+        static let universal64: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBF]
+        static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        static let tiffLittle: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+        static let tiffBig: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A]
+        static let nibArchive: [UInt8] = Array("NIBArchive".utf8)
+        static let bud1: [UInt8] = Array("Bud1".utf8)
+        static let cook: [UInt8] = Array("cook".utf8)
+        static let book: [UInt8] = Array("book".utf8)
+        static let mark: [UInt8] = Array("mark".utf8)
+        static let sqlite: [UInt8] = Array("SQLite format 3\u{0}".utf8)
+        static let bomStore: [UInt8] = Array("BOMStore".utf8)
+        static let aea1: [UInt8] = Array("AEA1".utf8)
+        static let gif87a: [UInt8] = Array("GIF87a".utf8)
+        static let gif89a: [UInt8] = Array("GIF89a".utf8)
+        static let ftyp: [UInt8] = Array("ftyp".utf8)
+        static let pdf: [UInt8] = Array("%PDF-".utf8)
+    }
+
     /// The kind of `bytes` when their first bytes are the signature of a
     /// format that is not a property list; nil for the property-list family,
     /// typedstreams, text and unknown data. Signatures made of letters are
@@ -106,45 +142,44 @@ extension FormatSniffer {
         func at(_ offset: Int, _ signature: [UInt8]) -> Bool {
             offset >= 0 && n - offset >= signature.count && bytes[offset..<(offset + signature.count)].elementsEqual(signature)
         }
-        func at(_ offset: Int, _ text: String) -> Bool { at(offset, Array(text.utf8)) }
         func u32be(_ o: Int) -> UInt32? {
             guard o >= 0, n - o >= 4 else { return nil }
             return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
         }
-        guard n >= 4 else { return n >= 3 && at(0, [0xFF, 0xD8, 0xFF]) ? .jpeg : nil }
-        if at(0, "NIBArchive"), n >= 18, bytes[11] == 0 || bytes[14] == 0 { return .nibArchive }
+        guard n >= 4 else { return n >= 3 && at(0, Signature.jpeg) ? .jpeg : nil }
+        if at(0, Signature.nibArchive), n >= 18, bytes[11] == 0 || bytes[14] == 0 { return .nibArchive }
         if isSignedEnvelope(bytes) { return .signedEnvelope }
-        if at(0, [0, 0, 0, 1]), at(4, "Bud1") { return .dsStore }
-        if at(0, "cook"), n >= 8, bytes[4] == 0 { return .binaryCookies }
+        if at(0, Signature.dsStoreVersion), at(4, Signature.bud1) { return .dsStore }
+        if at(0, Signature.cook), n >= 8, bytes[4] == 0 { return .binaryCookies }
         // Bookmark data: `book`, its length, a version (0x10040000 on disk);
         // a Finder alias file wraps it in `book\0\0\0\0mark\0\0\0\0`.
-        if at(0, "book"), n >= 16 {
-            if at(4, [0, 0, 0, 0]), at(8, "mark") { return .finderAlias }
+        if at(0, Signature.book), n >= 16 {
+            if at(4, Signature.fourZeros), at(8, Signature.mark) { return .finderAlias }
             if bytes[8..<12].contains(0), bytes[12..<16].contains(0) { return .bookmark }
         }
         if isAliasRecord(bytes) { return .alias }
-        if at(0, "SQLite format 3\u{0}") { return .sqlite }
-        if at(0, [0x1F, 0x8B]) { return .gzip }
-        if at(0, [0x50, 0x4B, 0x03, 0x04]) || at(0, [0x50, 0x4B, 0x05, 0x06]) || at(0, [0x50, 0x4B, 0x07, 0x08]) { return .zip }
-        if at(0, [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
-        if at(0, "BOMStore"), n >= 12, bytes[8] == 0 { return .bom }
-        if at(0, "AEA1"), n >= 8, bytes[5..<8].contains(0) { return .aea }
-        if at(0, [0xFE, 0xED, 0xFA, 0xCE]) || at(0, [0xFE, 0xED, 0xFA, 0xCF]) || at(0, [0xCE, 0xFA, 0xED, 0xFE]) || at(0, [0xCF, 0xFA, 0xED, 0xFE]) {
+        if at(0, Signature.sqlite) { return .sqlite }
+        if at(0, Signature.gzip) { return .gzip }
+        if at(0, Signature.zipLocal) || at(0, Signature.zipEnd) || at(0, Signature.zipSpanned) { return .zip }
+        if at(0, Signature.xz) { return .xz }
+        if at(0, Signature.bomStore), n >= 12, bytes[8] == 0 { return .bom }
+        if at(0, Signature.aea1), n >= 8, bytes[5..<8].contains(0) { return .aea }
+        if at(0, Signature.machO32) || at(0, Signature.machO64) || at(0, Signature.machO32Swapped) || at(0, Signature.machO64Swapped) {
             return .machO
         }
-        if at(0, [0x7F, 0x45, 0x4C, 0x46]) { return .elf }
+        if at(0, Signature.elf) { return .elf }
         // A universal binary's architecture count is small; a Java class file
         // (also `CAFEBABE`) has its version there, 45 or more.
-        if at(0, [0xCA, 0xFE, 0xBA, 0xBE]) || at(0, [0xCA, 0xFE, 0xBA, 0xBF]), let count = u32be(4), count >= 1, count < 45 { return .universalMachO }
-        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if at(0, "GIF87a") || at(0, "GIF89a"), n >= 10, bytes[6..<10].contains(where: { $0 < 0x20 || $0 > 0x7E }) { return .gif }
-        if at(4, "ftyp"), n >= 12, bytes[0] == 0 {
+        if at(0, Signature.universal) || at(0, Signature.universal64), let count = u32be(4), count >= 1, count < 45 { return .universalMachO }
+        if at(0, Signature.png) { return .png }
+        if at(0, Signature.jpeg) { return .jpeg }
+        if at(0, Signature.gif87a) || at(0, Signature.gif89a), n >= 10, bytes[6..<10].contains(where: { $0 < 0x20 || $0 > 0x7E }) { return .gif }
+        if at(4, Signature.ftyp), n >= 12, bytes[0] == 0 {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
             if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
         }
-        if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if at(0, "%PDF-") { return .pdf }
+        if at(0, Signature.tiffLittle) || at(0, Signature.tiffBig) { return .tiff }
+        if at(0, Signature.pdf) { return .pdf }
         return nil
     }
 
