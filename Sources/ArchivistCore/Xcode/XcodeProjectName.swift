@@ -26,14 +26,35 @@ package enum XcodeProjectName {
         return nil
     }
 
-    /// `App` for `.../App.xcodeproj/project.pbxproj`.
+    /// `App` for `.../App.xcodeproj/project.pbxproj`. Asked of every file a
+    /// batch writes, so it looks at the path's last bytes first and splits
+    /// nothing.
     package static func fromPath(_ path: String) -> String? {
-        let parts = path.split(separator: "/")
-        guard parts.count >= 2, parts[parts.count - 1] == "project.pbxproj" else { return nil }
-        let folder = parts[parts.count - 2]
-        guard folder.hasSuffix(".xcodeproj"), folder.count > 10 else { return nil }
-        return String(folder.dropLast(10))
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            let slash = UInt8(ascii: "/")
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == slash { end -= 1 }  // `a/project.pbxproj/` names the same file
+            let file = fileName.count, folderSuffix = xcodeprojSuffix.count
+            // At least "X.xcodeproj/project.pbxproj".
+            guard end >= file + 1 + folderSuffix + 1 else { return nil }
+            let fileStart = end - file
+            guard bytes[fileStart - 1] == slash,
+                  UnsafeBufferPointer(rebasing: bytes[fileStart..<end]).elementsEqual(fileName) else { return nil }
+            var folderEnd = fileStart - 1
+            while folderEnd > 0, bytes[folderEnd - 1] == slash { folderEnd -= 1 }
+            guard folderEnd >= folderSuffix + 1 else { return nil }
+            let nameEnd = folderEnd - folderSuffix
+            guard UnsafeBufferPointer(rebasing: bytes[nameEnd..<folderEnd]).elementsEqual(xcodeprojSuffix) else { return nil }
+            var nameStart = nameEnd
+            while nameStart > 0, bytes[nameStart - 1] != slash { nameStart -= 1 }
+            guard nameStart < nameEnd else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
+        }
     }
+
+    private static let fileName: [UInt8] = Array("project.pbxproj".utf8)
+    private static let xcodeprojSuffix: [UInt8] = Array(".xcodeproj".utf8)
 }
 
 extension PlistDocument {
