@@ -420,8 +420,9 @@ package struct BatchConverter: Sendable {
         fileprivate let original: Original?
 
         fileprivate init(_ input: InputBytes, original: Original?, options: ReadOptions) throws {
-            signed = input.withUnsafeBytes { SignedPlist.isSigned($0) }
-            document = try input.withUnsafeBytes { try SignedPlist.read($0, options: options) }
+            let isSigned = input.withUnsafeBytes { SignedPlist.isSigned($0) }
+            signed = isSigned
+            document = try input.withUnsafeBytes { try SignedPlist.read($0, signed: isSigned, options: options) }
             bytesIn = input.count
             self.original = original
         }

@@ -19,7 +19,13 @@ package enum SignedPlist {
     /// what `PropertyList.read` reads. An error in the inner property list
     /// says it is inside the envelope.
     package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
-        guard isSigned(buffer) else { return try PropertyList.read(buffer, options: options) }
+        try read(buffer, signed: isSigned(buffer), options: options)
+    }
+
+    /// The document `buffer` holds, when the caller has asked `isSigned`
+    /// already (the envelope is sniffed once per file).
+    package static func read(_ buffer: UnsafeRawBufferPointer, signed: Bool, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
+        guard signed else { return try PropertyList.read(buffer, options: options) }
         return try content(of: SignedEnvelope(buffer, limits: options.limits), options: options)
     }
 
