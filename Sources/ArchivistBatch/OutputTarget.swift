@@ -54,17 +54,89 @@ package enum OutputTarget: Sendable, Equatable {
         case .inPlace:
             return item.source
         case .directory(let dir):
-            // Names are split at their "/" bytes, as the file system does
-            // (and far faster than by characters).
-            let slash = UInt8(ascii: "/")
-            let path = item.relative ?? (item.source == "-" ? "stdin" : item.source.utf8.split(separator: slash).last.map { String(Substring($0)) } ?? "output")
-            let parts = path.utf8.split(separator: slash)
-            let name = parts.last.map { String(Substring($0)) } ?? "output"
-            let subfolders = parts.dropLast().filter { !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }.map { Substring($0) + "/" }.joined()
-            let folder = (dir.hasSuffix("/") ? dir : dir + "/") + subfolders
-            guard let format else { return folder + name }
-            let stem = name.utf8.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 == name.startIndex ? nil : name[..<$0] }.map(String.init) ?? name
-            return folder + stem + "." + Self.fileExtension(for: format)
+            return Self.destination(inFolder: dir, of: item, format: format)
         }
+    }
+
+    /// An item's result in the output folder `dir`: its relative path (or
+    /// its file name; `stdin` for standard input) below `dir`, without `.`
+    /// and `..` folders, its extension that of `format`. Asked for each item
+    /// several times a run (a batch keeps no list of destinations), so it is
+    /// built in one byte buffer: names are split at their "/" bytes, as the
+    /// file system splits them.
+    private static func destination(inFolder dir: String, of item: BatchItem, format: PlistFormat?) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(dir.utf8.count + (item.relative ?? item.source).utf8.count + 8)
+        out.append(contentsOf: dir.utf8)
+        if out.last != slash { out.append(slash) }
+        if let relative = item.relative {
+            appendRelative(relative, to: &out, format: format)
+        } else if item.source == "-" {
+            appendRelative("stdin", to: &out, format: format)
+        } else {
+            var source = item.source
+            source.withUTF8 { bytes in
+                if let name = lastComponent(bytes) {
+                    appendName(UnsafeBufferPointer(rebasing: bytes[name]), to: &out, format: format)
+                } else {
+                    outputName.withUnsafeBufferPointer { appendName($0, to: &out, format: format) }
+                }
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    /// The name of a result whose input path names none.
+    private static let outputName: [UInt8] = Array("output".utf8)
+
+    /// A relative path's folders (but `.` and `..`), each with a slash, then
+    /// its name as `appendName` writes it (`output` when it has none).
+    private static func appendRelative(_ path: String, to out: inout [UInt8], format: PlistFormat?) {
+        var path = path
+        path.withUTF8 { bytes in
+            guard let name = lastComponent(bytes) else {
+                outputName.withUnsafeBufferPointer { appendName($0, to: &out, format: format) }
+                return
+            }
+            var i = 0
+            while i < name.lowerBound {
+                if bytes[i] == slash { i += 1; continue }
+                var end = i
+                while end < name.lowerBound, bytes[end] != slash { end += 1 }
+                let count = end - i
+                let isDots = (count == 1 || count == 2) && bytes[i..<end].allSatisfy { $0 == UInt8(ascii: ".") }
+                if !isDots {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                    out.append(slash)
+                }
+                i = end
+            }
+            appendName(UnsafeBufferPointer(rebasing: bytes[name]), to: &out, format: format)
+        }
+    }
+
+    /// A file name, its extension replaced by `format`'s (a name starting
+    /// with its only dot keeps it: `.hidden` becomes `.hidden.plist`).
+    private static func appendName(_ name: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], format: PlistFormat?) {
+        guard let format else {
+            out.append(contentsOf: name)
+            return
+        }
+        var stem = name.count
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 { stem = dot }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: name[..<stem]))
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: fileExtension(for: format).utf8)
+    }
+
+    /// The last non-empty component of a path, nil when it has none.
+    private static func lastComponent(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == slash { end -= 1 }
+        guard end > 0 else { return nil }
+        var start = end
+        while start > 0, bytes[start - 1] != slash { start -= 1 }
+        return start..<end
     }
 }
