@@ -14,6 +14,10 @@ package enum ClassCatalogue {
         .nsISO8601DateFormatter,
         // AppKit
         .nsColor, .nsColorSpace, .nsFont, .nsCustomResource, .nsButtonImageSource, .nsResponder, .nsCell, .nsController,
+        .nsNibConnector,
+        .nsNibOutletConnector,
+        .nsNibControlConnector,
+        .nsNibBindingConnector,
     ]
 
     /// Each archived name's description (mutable variants included).
