@@ -15,6 +15,9 @@ package enum ClassCatalogue {
         // AppKit
         .nsColor, .nsColorSpace, .nsFont, .nsCustomResource, .nsButtonImageSource, .nsResponder, .nsCell, .nsController,
         .nsNibConnector,
+        .nsMenuItem,
+        .nsButtonCell,
+        .nsTextFieldCell,
         .nsNibOutletConnector,
         .nsNibControlConnector,
         .nsNibBindingConnector,

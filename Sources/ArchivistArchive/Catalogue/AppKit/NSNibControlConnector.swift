@@ -12,7 +12,7 @@ extension ClassDescription {
         examples: [
             .shared("real-world/sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib", shows: "action installUpdate: -> "),
             .shared("real-world/sparkle/Test_Application/English.lproj/MainMenu.nib/keyedobjects.nib",
-                    shows: "action orderFrontStandardAboutPanel: -> first responder from "),
+                    shows: "action print: -> first responder from "),
         ]
     )
 }
