@@ -21,6 +21,9 @@ package enum ClassCatalogue {
         .nsNibOutletConnector,
         .nsNibControlConnector,
         .nsNibBindingConnector,
+        // CloudKit
+        .ckRecordZoneID,
+        .ckRecordID,
     ]
 
     /// Each archived name's description (mutable variants included).
