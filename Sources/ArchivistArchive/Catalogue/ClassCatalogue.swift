@@ -14,6 +14,16 @@ package enum ClassCatalogue {
         .nsISO8601DateFormatter,
         // AppKit
         .nsColor, .nsColorSpace, .nsFont, .nsCustomResource, .nsButtonImageSource, .nsResponder, .nsCell, .nsController,
+        .nsNibConnector,
+        .nsMenuItem,
+        .nsButtonCell,
+        .nsTextFieldCell,
+        .nsNibOutletConnector,
+        .nsNibControlConnector,
+        .nsNibBindingConnector,
+        // CloudKit
+        .ckRecordZoneID,
+        .ckRecordID,
     ]
 
     /// Each archived name's description (mutable variants included).

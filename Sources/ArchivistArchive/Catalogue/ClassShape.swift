@@ -42,7 +42,7 @@ extension FoundationValue {
         case .date: return .date
         case .url: return .reference
         case .null: return .null
-        case .geometry, .appKit, .indexes: return .scalar
+        case .geometry, .appKit, .indexes, .line: return .scalar
         }
     }
 }

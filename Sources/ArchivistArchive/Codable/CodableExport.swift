@@ -213,7 +213,7 @@ struct CodableExporter {
             }
             return try fieldValue(value, path: path, depth: depth + 1)
         }
-        if let foundation = FoundationValue.interpret(o, in: graph) {
+        if let foundation = FoundationValue.standIn(o, in: graph) {
             return try self.foundation(foundation, path: path, depth: depth)
         }
         var out = PlistDictionary(minimumCapacity: o.fields.count + 1)
@@ -264,7 +264,7 @@ struct CodableExporter {
 
     /// A custom object that exports as an object of its own fields.
     private func isTaggable(_ o: ArchivedObject) -> Bool {
-        rules.codableRule(for: o.className)?.unwrap == nil && FoundationValue.interpret(o, in: graph) == nil
+        rules.codableRule(for: o.className)?.unwrap == nil && FoundationValue.standIn(o, in: graph) == nil
     }
 
     /// The discriminator of a class: its rule's `typeName`, else its struct name.
@@ -335,6 +335,17 @@ struct CodableExporter {
             return .string(value.text)
         case .indexes(let value):
             return value.plist
+        case .line(let line):
+            // The parts by name: texts as strings, objects as they export.
+            var out = PlistDictionary(minimumCapacity: line.parts.count)
+            for part in line.parts {
+                switch part.value {
+                case .word(let s), .text(let s): out[part.key] = .string(s)
+                case .object(let r):
+                    if let v = try object(r, path: ArchivePaths.joined(path, part.key), depth: depth + 1) { out[part.key] = v }
+                }
+            }
+            return .dictionary(out)
         }
     }
 

@@ -439,7 +439,7 @@ struct SchemaInference: Sendable {
                 if case .inline(.data(let bytes)) = inner { return try payload(bytes, name: name, path: path, depth: depth) }
                 return try field(inner, in: graph, tag: tag, hint: name, path: path, depth: depth)
             }
-            if let f = FoundationValue.interpret(o, in: graph) {
+            if let f = FoundationValue.standIn(o, in: graph) {
                 let key = tag + ":" + String(index)
                 if let known = foundationTypes[key] { return known }
                 foundationTypes[key] = .some(.unknown)
@@ -501,6 +501,16 @@ struct SchemaInference: Sendable {
         case .locale: return .locale
         case .timeZone: return .timeZone
         case .appKit: return .string
+        case .line(let line):
+            var v: CodableSchema.FieldType = .unknown
+            for part in line.parts {
+                switch part.value {
+                case .word, .text: v = v.unified(with: .string)
+                case .object(let r):
+                    if let t = try node(r, in: graph, tag: tag, path: path + "." + part.key, depth: depth + 1) { v = v.unified(with: t) }
+                }
+            }
+            return .dictionary(key: .string, value: v)
         case .indexes(.set): return .array(.array(.int))
         case .indexes(.path): return .array(.int)
         case .geometry(let g):

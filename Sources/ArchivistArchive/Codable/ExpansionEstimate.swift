@@ -106,7 +106,7 @@ extension CodableExporter {
             // counts an unwrapped wrapper's field only: both count as themselves.
             if options.requireClassRules, rule == nil, !SecurePolicy.isFrameworkClass(o.className) { return (1, 0) }
             if rules.codableRule(for: o.className)?.unwrap != nil { return (1, 0) }
-            if let foundation = FoundationValue.interpret(o, in: graph) {
+            if let foundation = FoundationValue.standIn(o, in: graph) {
                 switch foundation {
                 case .list(let refs):
                     references += refs
@@ -118,6 +118,8 @@ extension CodableExporter {
                         if case .null? = graph.nodes[safe: k] { continue }
                         references.append(v)
                     }
+                case .line(let line):
+                    references += line.references
                 case .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString, .indexes, .appKit:
                     break
                 }

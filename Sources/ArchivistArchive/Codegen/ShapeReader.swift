@@ -41,7 +41,7 @@ struct ShapeReader {
         case .value(let v)?: return Self.valueShape(v)
         case .object(let o)?:
             let name = o.className.archived
-            switch FoundationValue.interpret(o, in: graph) {
+            switch FoundationValue.standIn(o, in: graph) {
             case .list(let refs)?: return collection(name, refs, depth: depth)
             case .counted(let entries)?: return .foundation(className: name, holding: distinct(entries.map(\.object), depth: depth))
             case .map(let keys, let values)?:
@@ -52,7 +52,7 @@ struct ShapeReader {
                 return .foundation(className: name, holding: k + v.filter { !k.contains($0) })
             case .attributedString(_, let attributes?)? where attributes != 0:
                 return .foundation(className: name, holding: distinct([attributes], depth: depth))
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?:
+            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, .line?:
                 return SecureFieldShape.foundationObject(name)
             case nil:
                 return SwiftCodegen.isCustom(o, in: graph)

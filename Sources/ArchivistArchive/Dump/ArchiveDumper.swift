@@ -142,10 +142,10 @@ public struct ArchiveDumper {
             }
             onStack[i] = true
             defer { onStack[i] = false }
-            if let value = FoundationValue.interpret(o, in: graph) {
-                try foundation(value, o, i, indent: indent)
-            } else {
-                try generic(o, i, indent: indent)
+            switch FoundationValue.interpret(o, in: graph) {
+            case .line(let line)? where line.captions: try generic(o, i, indent: indent, caption: line)
+            case let value?: try foundation(value, o, i, indent: indent)
+            case nil: try generic(o, i, indent: indent)
             }
         }
     }
@@ -236,12 +236,34 @@ public struct ArchiveDumper {
             out += "\(name) \(value.text)"
         case .appKit(let value):
             out += TerminalText.escaped(value.text) + label(i)
+        case .line(let line):
+            out += name
+            for part in line.parts {
+                out += " "
+                if let word = part.label { out += word + " " }
+                switch part.value {
+                case .word(let w): out += TerminalText.escaped(w)
+                case .text(let t): out += options.paint(DumpText.quoted(t), .string)
+                case .object(let r): try lineObject(r, indent: indent)
+                }
+            }
         case .attributedString(let text, let attributes):
             out += "\(name) " + options.paint(DumpText.quoted(text), .string)
             if let attributes {
                 out += " attributes "
                 try node(attributes, indent: indent)
             }
+        }
+    }
+
+    /// An object a line names: `@N (Class)` once it has been shown, else in
+    /// full (so an object the line alone refers to is not hidden).
+    private mutating func lineObject(_ r: Int, indent: Int) throws {
+        if case .object(let o)? = graph.nodes[safe: r], onStack[r] || (shown[r] && incoming[r] > 1) {
+            try budget.spend(object: r)
+            out += options.paint("@\(labels[r] ?? r)", .label) + " (" + TerminalText.escaped(o.className.readable) + ")"
+        } else {
+            try node(r, indent: indent)
         }
     }
 
@@ -270,9 +292,21 @@ public struct ArchiveDumper {
         }
     }
 
-    private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int) throws {
+    private mutating func generic(_ o: ArchivedObject, _ i: Int, indent: Int, caption: ArchivedLine? = nil) throws {
         out += options.paint(TerminalText.escaped(o.className.description), .className)
         if incoming[i] > 1 { out += label(i) }
+        if let caption {
+            // A caption holds words and texts only: its objects are among the fields below.
+            for part in caption.parts {
+                out += " "
+                if let word = part.label { out += word + " " }
+                switch part.value {
+                case .word(let w): out += TerminalText.escaped(w)
+                case .text(let t): out += options.paint(DumpText.quoted(t), .string)
+                case .object(let r): out += "@\(labels[r] ?? r)"
+                }
+            }
+        }
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
         for field in options.stable ? o.fields.sorted(by: { $0.key < $1.key }) : o.fields {

@@ -103,14 +103,16 @@ package enum ArchiveGraphviz {
                 if isNode(target) { edges.append(Edge(label: name, target: target)) } else { lines.append("\(name) = \(text(target))") }
             }
             guard case .object(let o) = graph.nodes[index] else { return [] }
-            switch FoundationValue.interpret(o, in: graph) {
+            let value = FoundationValue.interpret(o, in: graph)
+            switch value {
             case .list(let refs)?:
                 for (i, r) in refs.enumerated() { add(String(i), r) }
             case .map(let keys, let values)?:
                 for (k, v) in zip(keys, values) { add(graph.string(.reference(k)) ?? text(k), v) }
             case .counted(let entries)?:
                 for (i, entry) in entries.enumerated() { add("\(i) × \(entry.count)", entry.object) }
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, nil:
+            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, .line?, nil:
+                if case .line(let line)? = value { lines.append(Self.clipped(line.text(in: graph))) }
                 for field in o.fields {
                     switch field.value {
                     case .inline(let v):
@@ -132,7 +134,8 @@ package enum ArchiveGraphviz {
             if let known = drawn[index] { return known }
             let node: Bool
             switch FoundationValue.interpret(o, in: graph) {
-            case nil, .list?, .map?, .counted?: node = true
+            // A line (a connector, a record ID) or caption is drawn with its fields, so its references stay edges.
+            case nil, .list?, .map?, .counted?, .line?: node = true
             case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?: node = false
             }
             drawn[index] = node
@@ -162,7 +165,7 @@ package enum ArchiveGraphviz {
                 case .timeZone(let zone)?: return "\(o.className.readable) \(DumpText.quoted(zone))"
                 case .appKit(let value)?: return Self.clipped(value.text)
                 case .indexes(let value)?: return Self.clipped("\(o.className.readable) \(value.text)")
-                case nil, .list?, .map?, .counted?: return o.className.readable
+                case nil, .list?, .map?, .counted?, .line?: return o.className.readable
                 }
             }
         }

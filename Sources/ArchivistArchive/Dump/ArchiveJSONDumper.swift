@@ -139,10 +139,12 @@ package struct ArchiveJSONDumper {
             }
             onStack[i] = true
             defer { onStack[i] = false }
-            if let value {
-                try foundation(value, depth: depth)
-            } else {
+            switch value {
+            case .line(let line)? where line.captions:
+                try lineParts(line, depth: depth)
                 try fields(o, depth: depth)
+            case let value?: try foundation(value, depth: depth)
+            case nil: try fields(o, depth: depth)
             }
             json.endObject()
         }
@@ -249,6 +251,10 @@ package struct ArchiveJSONDumper {
             json.string(value.text)
             json.key(value.kind)
             try json.value(value.fields)
+        case .line(let line):
+            json.key("value")
+            json.string(line.text(in: graph))
+            try lineParts(line, depth: depth)
         case .locale(let identifier):
             json.key("identifier")
             json.string(identifier)
@@ -263,6 +269,21 @@ package struct ArchiveJSONDumper {
                 try node(attributes, depth: depth + 1)
             }
         }
+    }
+
+    /// `"KIND": {"key": part, ...}` for a line's parts: words and texts as
+    /// strings, objects as they are shown anywhere else.
+    private mutating func lineParts(_ line: ArchivedLine, depth: Int) throws {
+        json.key(line.kind)
+        json.beginObject()
+        for part in line.parts {
+            json.key(part.key)
+            switch part.value {
+            case .word(let s), .text(let s): json.string(s)
+            case .object(let r): try node(r, depth: depth + 1)
+            }
+        }
+        json.endObject()
     }
 
     /// The keys of a dictionary when each is a string and no two are equal

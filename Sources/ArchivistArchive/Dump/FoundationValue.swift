@@ -36,12 +36,16 @@ enum FoundationValue {
     case appKit(AppKitValue)
     /// NSIndexSet's ranges and NSIndexPath's indexes.
     case indexes(ArchivedIndexes)
+    /// A value shown as one line of named parts (a nib connector, a person's
+    /// name, a CloudKit record ID), or a caption before the object's fields
+    /// (a cell's or a menu item's title).
+    case line(ArchivedLine)
 
     /// Whether key paths still reach the object's archived fields (`NSColorName`,
     /// `NSLocation`): true for the values read from AppKit's and the index classes' fields.
     var keepsFields: Bool {
         switch self {
-        case .appKit, .indexes: return true
+        case .appKit, .indexes, .line: return true
         case .list, .counted, .map, .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString: return false
         }
     }
@@ -59,6 +63,17 @@ enum FoundationValue {
     static func interpret(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         guard let read = ClassCatalogue.reader(of: o.className.archived) else { return nil }
         return read(o, graph)
+    }
+
+    /// The value that stands for the object in place of its fields, for the
+    /// views that show one or the other (Codable export and schema, the
+    /// graph, code generation): nil for other classes and for a caption (a
+    /// cell's title), whose object those views show by its fields.
+    @inline(__always)
+    static func standIn(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
+        let value = interpret(o, in: graph)
+        if case .line(let line)? = value, line.captions { return nil }
+        return value
     }
 
     static func uuidString(_ b: [UInt8]) -> String {

@@ -45,6 +45,9 @@ package struct FoundationObject: Sendable {
         package static let appKit = Kind("appKit")
         /// NSIndexSet and NSIndexPath: ``FoundationObject/indexes``.
         package static let indexes = Kind("indexes")
+        /// A nib connector, a person's name, a CloudKit record ID, a cell's or
+        /// a menu item's title: ``FoundationObject/line``.
+        package static let line = Kind("line")
     }
 
     private let value: FoundationValue
@@ -71,6 +74,7 @@ package struct FoundationObject: Sendable {
         case .attributedString: return .attributedString
         case .appKit: return .appKit
         case .indexes: return .indexes
+        case .line: return .line
         }
     }
 
@@ -79,7 +83,7 @@ package struct FoundationObject: Sendable {
     package var string: String? {
         switch value {
         case .string(let s), .uuid(let s), .locale(let s), .timeZone(let s), .attributedString(let s, _): return s
-        case .list, .counted, .map, .data, .date, .url, .null, .geometry, .appKit, .indexes: return nil
+        case .list, .counted, .map, .data, .date, .url, .null, .geometry, .appKit, .indexes, .line: return nil
         }
     }
 
@@ -134,6 +138,12 @@ package struct FoundationObject: Sendable {
     /// The colour, font or image an AppKit object describes.
     package var appKit: AppKitValue? {
         if case .appKit(let v) = value { return v }
+        return nil
+    }
+
+    /// The parts of a value shown as one line (a connector, a name, a record ID, a title).
+    package var line: ArchivedLine? {
+        if case .line(let v) = value { return v }
         return nil
     }
 

@@ -175,7 +175,7 @@ extension ContainerShape {
             self = .map(keys: keys.map { graph.string(.reference($0)) })
         case .attributedString?:
             self = .attributedString
-        case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .indexes?, .appKit?, nil:
+        case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .indexes?, .appKit?, .line?, nil:
             self = .fields
         }
     }

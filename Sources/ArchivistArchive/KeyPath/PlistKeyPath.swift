@@ -206,7 +206,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         return .node(graph, attributes)
                     case .string, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString:
                         throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
-                    case .appKit, .indexes:
+                    case .appKit, .indexes, .line:
                         // Shown as a value, still reached by its archived fields (`NSColorName`).
                         break
                     }

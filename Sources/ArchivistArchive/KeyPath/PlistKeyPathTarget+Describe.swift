@@ -26,7 +26,7 @@ extension PlistKeyPath.Target {
                 case .list?, .counted?: return "array"
                 case .map?: return "dictionary"
                 case .null?: return "null"
-                case .uuid?, .url?, .geometry?, .locale?, .timeZone?, .indexes?, .appKit?, nil: return o.className.readable
+                case .uuid?, .url?, .geometry?, .locale?, .timeZone?, .indexes?, .appKit?, .line?, nil: return o.className.readable
                 }
             }
         }

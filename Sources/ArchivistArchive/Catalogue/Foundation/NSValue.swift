@@ -19,6 +19,10 @@ extension ClassDescription {
             .foundation(shows: "NSValue size {3.0, 4.0}") { NSValue(size: NSSize(width: 3, height: 4)) },
             .foundation(shows: "NSValue rect {{1.0, 2.0}, {3.0, 4.0}}") { NSValue(rect: NSRect(x: 1, y: 2, width: 3, height: 4)) },
             .foundation(shows: "NSValue range {2, 5}") { NSValue(range: NSRange(location: 2, length: 5)) },
+            // Edge insets as Apple's Foundation writes them (swift-corelibs-foundation has no `NSValue(edgeInsets:)`).
+            .built("NSValue", [("NS.special", .int(12)), ("NS.edgeval.top", .double(1)), ("NS.edgeval.left", .double(2)),
+                               ("NS.edgeval.bottom", .double(3)), ("NS.edgeval.right", .double(4.5))],
+                   shows: "NSValue edgeInsets {1.0, 2.0, 3.0, 4.5}"),
         ]
     )
 }
