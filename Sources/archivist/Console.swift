@@ -25,7 +25,9 @@ enum Console {
     private static let pending = Locked<[UInt8]>([])
     /// Standard output is a terminal.
     private static let interactive = isatty(STDOUT_FILENO) == 1
-    /// The size at which the buffer is written.
+    /// The size at which the buffer is written, and the size of a sink's
+    /// buffer (`outputSink`, `dataSink`): a view streams out in pieces of
+    /// 64 KiB, whatever its size.
     private static let bufferSize = 1 << 16
 
     /// The `errno` of the first failed write to standard output.
@@ -120,7 +122,7 @@ enum Console {
         if painted { return dataSink() }
         var escaper = TerminalText.Escaper(keepingLayout: true)
         var scratch: [UInt8] = []
-        return ByteSink { bytes in
+        return ByteSink(capacity: bufferSize) { bytes in
             scratch.removeAll(keepingCapacity: true)
             escaper.escape(bytes.bindMemory(to: UInt8.self), into: &scratch)
             flush()
@@ -131,7 +133,7 @@ enum Console {
     /// A sink for a machine format (JSON) streamed to standard output
     /// unchanged; `finish()` it at the end.
     static func dataSink() -> ByteSink {
-        ByteSink { bytes in
+        ByteSink(capacity: bufferSize) { bytes in
             flush()
             try writeAll(bytes)
         }

@@ -81,7 +81,10 @@ public struct ArchiveDumper {
     /// Indents built once: rendering appends them rather than building a string per line.
     private static let pads: [String] = (0..<64).map { String(repeating: "  ", count: $0) }
 
-    private func pad(_ n: Int) -> String { n < Self.pads.count ? Self.pads[n] : String(repeating: "  ", count: n) }
+    /// Two spaces a level (both dumpers indent so).
+    static func pad(_ n: Int) -> String { n < pads.count ? pads[n] : String(repeating: "  ", count: n) }
+
+    private func pad(_ n: Int) -> String { Self.pad(n) }
 
     /// `{ topKey = object ... }` at an indent.
     mutating func body(indent: Int) throws {

@@ -19,8 +19,13 @@ package struct TreeDumper {
     /// `options.maxValues` values (archives nested in data included).
     package static func render(_ value: PlistValue, options: DumpOptions = DumpOptions()) throws -> String {
         let sink = ByteSink()
-        try render(try PlistTree(value), options: options, into: sink)
+        try render(value, options: options, into: sink)
         return sink.text()
+    }
+
+    /// Writes the text of a value (what a key path leads to) into `sink` as it is made.
+    package static func render(_ value: PlistValue, options: DumpOptions = DumpOptions(), into sink: ByteSink) throws {
+        try render(try PlistTree(value), options: options, into: sink)
     }
 
     /// Writes the text of a compact tree (a document's `tree`) into `sink` as it is made.
@@ -43,7 +48,7 @@ package struct TreeDumper {
         NestedDocuments.open(bytes, level: 0) != nil
     }
 
-    private func pad(_ n: Int) -> String { String(repeating: "  ", count: n) }
+    private func pad(_ n: Int) -> String { ArchiveDumper.pad(n) }
 
     /// A value (an archive's inline value), shown as its compact tree is.
     mutating func value(_ v: PlistValue, indent: Int) throws {
@@ -56,6 +61,15 @@ package struct TreeDumper {
     mutating func share(_ tree: PlistTree) {
         let nodes = PlistSharedNodes(tree)
         shared = nodes.any ? nodes : nil
+    }
+
+    /// `"key" => value` and its line break, one level in from `indent`.
+    private mutating func entry(_ key: String, _ item: Int, in tree: PlistTree, indent: Int) throws {
+        out += pad(indent + 1)
+        out += DumpText.quoted(key)
+        out += " => "
+        try node(item, in: tree, indent: indent + 1)
+        out += "\n"
     }
 
     mutating func node(_ n: Int, in tree: PlistTree, indent: Int) throws {
@@ -77,7 +91,8 @@ package struct TreeDumper {
             if indent >= options.depthLimit { out += "[ … \(counted(count, "item")) ]"; return }
             out += "[\n"
             for i in 0..<count {
-                out += pad(indent + 1) + "\(i) => "
+                out += pad(indent + 1)
+                out += "\(i) => "
                 try node(tree.element(i, of: n), in: tree, indent: indent + 1)
                 out += "\n"
             }
@@ -87,15 +102,19 @@ package struct TreeDumper {
             if count == 0 { out += "{}"; return }
             if indent >= options.depthLimit { out += "{ … \(counted(count, "key")) }"; return }
             out += "{\n"
-            var entries = (0..<count).map { i in
-                let (key, value) = tree.entry(i, of: n)
-                return (key: tree.string(at: key) ?? "", value: value)
-            }
-            if options.stable { entries.sort { $0.key < $1.key } }
-            for (k, item) in entries {
-                out += pad(indent + 1) + DumpText.quoted(k) + " => "
-                try node(item, in: tree, indent: indent + 1)
-                out += "\n"
+            if options.stable {
+                var entries = (0..<count).map { i in
+                    let (key, value) = tree.entry(i, of: n)
+                    return (key: tree.string(at: key) ?? "", value: value)
+                }
+                entries.sort { $0.key < $1.key }
+                for (k, item) in entries { try entry(k, item, in: tree, indent: indent) }
+            } else {
+                // In the order read, each key made as it is shown: no table of the entries.
+                for i in 0..<count {
+                    let (key, value) = tree.entry(i, of: n)
+                    try entry(tree.string(at: key) ?? "", value, in: tree, indent: indent)
+                }
             }
             out += pad(indent) + "}"
         case .data:

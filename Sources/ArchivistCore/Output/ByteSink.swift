@@ -187,6 +187,14 @@ package final class ByteSink {
         }
     }
 
+    /// Takes back the last byte appended when it is `byte` (`get -n` leaves
+    /// out the line break a view ends with). The last append is always still
+    /// in the buffer: a streaming sink hands its buffer on before an append
+    /// that does not fit, never after one.
+    package func dropLast(_ byte: UInt8) {
+        if count > 0, base[count - 1] == byte { count -= 1 }
+    }
+
     /// The bytes written, as an array (the sink may be reused or dropped after).
     package func bytes() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))

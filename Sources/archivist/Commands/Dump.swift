@@ -165,10 +165,11 @@ struct Dump: ParsableCommand {
     /// they are rendered.
     private func show(_ document: PlistDocument) throws {
         if format == .dot { return Console.text(try dot(document)) }
-        if let keyPath { return Console.text(try text(document, keyPath: keyPath), painted: options.color) }
         let sink = Console.outputSink(painted: options.color)
         let tree = document.tree
-        if !raw, KeyedArchive.looksLikeArchive(tree) {
+        if let keyPath {
+            try text(document, keyPath: keyPath, into: sink)
+        } else if !raw, KeyedArchive.looksLikeArchive(tree) {
             try ArchiveDumper.render(try ObjectGraph(tree), options: options, into: sink)
         } else {
             try TreeDumper.render(tree, options: options, into: sink)
@@ -213,18 +214,18 @@ struct Dump: ParsableCommand {
         return options
     }
 
-    /// The text view of what --key-path leads to.
-    private func text(_ document: PlistDocument, keyPath: String) throws -> String {
+    /// Writes the text view of what --key-path leads to into `sink`.
+    private func text(_ document: PlistDocument, keyPath: String, into sink: ByteSink) throws {
         let options = self.options
         switch try PlistKeyPath(keyPath).resolve(in: document.tree) {
         case .value(let v):
-            return try TreeDumper.render(v, options: options)
+            try TreeDumper.render(v, options: options, into: sink)
         case .archive(let graph):
-            return try ArchiveDumper.render(graph, options: options)
+            try ArchiveDumper.render(graph, options: options, into: sink)
         case .node(let graph, let i):
-            return try ArchiveDumper.render(graph, node: i, options: options)
+            try ArchiveDumper.render(graph, node: i, options: options, into: sink)
         case .references(let graph, let refs):
-            return try refs.map { try ArchiveDumper.render(graph, node: $0, options: options) }.joined()
+            for r in refs { try ArchiveDumper.render(graph, node: r, options: options, into: sink) }
         }
     }
 

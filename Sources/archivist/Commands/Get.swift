@@ -83,20 +83,7 @@ struct Get: ParsableCommand {
     }
 
     private func print(_ target: PlistKeyPath.Target) throws {
-        let scalar: PlistValue?
-        switch target {
-        case .value(let v): scalar = v
-        case .node(let graph, let i):
-            if graph.nodes.indices.contains(i), case .value(let v) = graph.nodes[i] { scalar = v } else {
-                let plain = try target.plainValue()
-                switch plain {
-                case .string, .integer, .real, .bool, .date, .data: scalar = plain
-                default: scalar = nil
-                }
-            }
-        case .references, .archive: scalar = nil
-        }
-        switch scalar {
+        switch try target.printedScalar() {
         case .string(let s)?: Console.data(s, terminator: newline)
         case .integer(let i)?: line(i.description)
         case .real(let r)?: line(r.description)
@@ -107,16 +94,19 @@ struct Get: ParsableCommand {
             if raw {
                 try FileIO.writeAtomically(bytes, to: "-")
             } else if TreeDumper.showsDecoded(bytes) {
-                block(try TreeDumper.render(.data(bytes)))
+                try block { try TreeDumper.render(.data(bytes), into: $0) }
             } else {
                 line(String(decoding: Base64.encode(bytes), as: UTF8.self))
             }
         case .null?, .array?, .dictionary?, nil:
             switch target {
-            case .value(let v): block(try TreeDumper.render(v))
-            case .archive(let graph): block(try ArchiveDumper.render(graph))
-            case .node(let graph, let i): block(try ArchiveDumper.render(graph, node: i))
-            case .references(let graph, let refs): block(try refs.map { try ArchiveDumper.render(graph, node: $0) }.joined())
+            case .value(let v): try block { try TreeDumper.render(v, into: $0) }
+            case .archive(let graph): try block { try ArchiveDumper.render(graph, into: $0) }
+            case .node(let graph, let i): try block { try ArchiveDumper.render(graph, node: i, into: $0) }
+            case .references(let graph, let refs):
+                try block { sink in
+                    for r in refs { try ArchiveDumper.render(graph, node: r, into: sink) }
+                }
             }
         }
     }
@@ -129,8 +119,13 @@ struct Get: ParsableCommand {
         Console.data(TerminalText.escaped(text), terminator: newline)
     }
 
-    /// Prints a dump (ending with a newline, which -n leaves out).
-    private func block(_ text: String) {
-        Console.text(noNewline && text.hasSuffix("\n") ? String(text.dropLast()) : text)
+    /// Prints a dump as it is rendered into the sink `render` is given, its
+    /// control characters escaped (line feeds and tabs kept); -n leaves out
+    /// the newline it ends with.
+    private func block(_ render: (ByteSink) throws -> Void) throws {
+        let sink = Console.outputSink()
+        try render(sink)
+        if noNewline { sink.dropLast(UInt8(ascii: "\n")) }
+        try sink.finish()
     }
 }
