@@ -69,4 +69,29 @@ package enum ClassCatalogue {
     package static func names(of framework: ClassFramework) -> Set<String> {
         Set(all.filter { $0.framework == framework }.flatMap(\.names))
     }
+
+    /// The class that stands for each plain value (``ClassDescription/standsFor``).
+    private static let standing: [ArchivedValueKind: ClassDescription] = {
+        var out: [ArchivedValueKind: ClassDescription] = [:]
+        for d in all { if let kind = d.standsFor, out[kind] == nil { out[kind] = d } }
+        return out
+    }()
+
+    /// The class a plain value stands for in an archive: the one the encoder
+    /// and the editor write it as (`NSDate` for a date). `ClassCatalogueTests`
+    /// proves every kind has one; `NSObject` answers otherwise.
+    package static func standing(for kind: ArchivedValueKind) -> ClassDescription {
+        standing[kind] ?? .nsObject
+    }
+
+    /// The descriptions with private subclasses (``ClassDescription/family``).
+    private static let families: [ClassDescription] = all.filter { $0.family != nil }
+
+    /// The description of a class or of a private subclass of one
+    /// (`NSUnitLength` gives `NSUnit`'s), or nil.
+    package static func description(orFamilyOf name: String) -> ClassDescription? {
+        if let d = description(of: name) { return d }
+        guard name.hasPrefix("NS") else { return nil }
+        return families.first { $0.family?.contains(name) == true }
+    }
 }

@@ -56,6 +56,10 @@ enum FoundationValue {
     /// reader in ``ClassCatalogue``), or nil for other classes and for objects
     /// whose fields do not have the form their class writes.
     @inline(__always)
+    /// The archived names of the class that stands for a string (`NSString`,
+    /// `NSMutableString`): a short list, compared name by name.
+    static let stringClasses: [String] = ClassCatalogue.standing(for: .string).names
+
     static func interpret(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         guard let read = ClassCatalogue.reader(of: o.className.archived) else { return nil }
         return read(o, graph)
@@ -75,7 +79,7 @@ extension ObjectGraph {
         case .reference(let r)?:
             switch nodes[safe: r] {
             case .value(.string(let s))?: return s
-            case .object(let o)? where o.className.archived == "NSString" || o.className.archived == "NSMutableString":
+            case .object(let o)? where FoundationValue.stringClasses.contains(o.className.archived):
                 if case .string(let s)? = FoundationValue.interpret(o, in: self) { return s }
                 return nil
             default: return nil
