@@ -70,18 +70,17 @@ package enum ClassCatalogue {
         Set(all.filter { $0.framework == framework }.flatMap(\.names))
     }
 
-    /// The class that stands for each plain value (``ClassDescription/standsFor``).
-    private static let standing: [ArchivedValueKind: ClassDescription] = {
-        var out: [ArchivedValueKind: ClassDescription] = [:]
-        for d in all { if let kind = d.standsFor, out[kind] == nil { out[kind] = d } }
-        return out
-    }()
+    /// The class that stands for each plain value (``ClassDescription/standsFor``),
+    /// by the value's raw value: the encoder asks once per value it writes.
+    private static let standing: [ClassDescription] = ArchivedValueKind.allCases.map { kind in
+        all.first { $0.standsFor == kind } ?? .nsObject
+    }
 
     /// The class a plain value stands for in an archive: the one the encoder
     /// and the editor write it as (`NSDate` for a date). `ClassCatalogueTests`
     /// proves every kind has one; `NSObject` answers otherwise.
     package static func standing(for kind: ArchivedValueKind) -> ClassDescription {
-        standing[kind] ?? .nsObject
+        standing.indices.contains(kind.rawValue) ? standing[kind.rawValue] : .nsObject
     }
 
     /// The descriptions with private subclasses (``ClassDescription/family``).

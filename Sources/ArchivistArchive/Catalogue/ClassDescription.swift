@@ -145,7 +145,7 @@ package enum SwiftBridge: Sendable, Equatable {
 }
 
 /// A plain value that one catalogued class stands for in an archive.
-package enum ArchivedValueKind: Sendable, Equatable, CaseIterable {
+package enum ArchivedValueKind: Int, Sendable, Equatable, CaseIterable {
     case string, number, data, date, array, dictionary, uuid, url
 }
 
