@@ -49,10 +49,10 @@ public enum UnarchiverCheck {
                 out.append(PlistError(.archive, "the class dictionary of \(className) (object \(c)) has an empty $classes",
                                       at: .archive(object: Int(c), keyPath: ArchivePaths.joined(path(to: index), "$class") + ".$classes")))
             }
-            guard FoundationPayload.checks(className.archived) else { continue }
+            guard let check = ClassCatalogue.description(of: className.archived)?.check else { continue }
             if made == nil, case .object(let o) = graph.nodes[index] { made = o }
             guard let o = made else { continue }
-            for problem in FoundationPayload(o, in: graph).problems {
+            for problem in check(FoundationPayload(o, in: graph)) {
                 out.append(PlistError(.archive, "\(className.readable): \(problem)", at: .archive(object: index, keyPath: path(to: index))))
             }
         }
@@ -99,89 +99,39 @@ struct FoundationPayload {
         self.graph = graph
     }
 
-    /// What is wrong, one sentence each naming the field; empty for other classes.
-    /// The classes whose payload `problems` checks; any other has none.
-    static func checks(_ name: String) -> Bool {
-        FoundationValue.listClasses.contains(name) || FoundationValue.mapClasses.contains(name) || fixedKeyClasses.contains(name)
+    // The classes' own checks are in their catalogue files
+    // (`ClassDescription.check`); these are the pieces they share.
+
+    /// A list of `NS.objects` references (NSArray, NSSet), or the numbered
+    /// `NS.object.N` references swift-corelibs-foundation writes for NSOrderedSet.
+    func sequence(numbered: Bool = false) -> [String] {
+        if object["NS.objects"] != nil || !numbered { return referenceList("NS.objects") }
+        return numberedReferences()
     }
 
-    /// The classes of `problems`' switch, read by fixed keys.
-    private static let fixedKeyClasses: Set<String> = [
-        "NSString", "NSMutableString", "NSData", "NSMutableData", "NSDate", "NSUUID", "NSURL", "NSCountedSet",
-        "NSValue", "NSLocale", "NSTimeZone", "NSAttributedString", "NSMutableAttributedString",
-    ]
+    /// `NS.keys` and `NS.objects`, lists of references of one length.
+    func map() -> [String] {
+        var found = referenceList("NS.keys") + referenceList("NS.objects")
+        if found.isEmpty, let keys = count("NS.keys"), let values = count("NS.objects"), keys != values {
+            found.append("NS.keys holds \(keys) references and NS.objects \(values); the decoder pairs them one to one")
+        }
+        return found
+    }
 
-    var problems: [String] {
-        let name = object.className.archived
-        guard Self.checks(name) else { return [] }
-        if FoundationValue.listClasses.contains(name) {
-            if object["NS.objects"] != nil || !name.hasSuffix("OrderedSet") { return referenceList("NS.objects") }
-            return numberedReferences()
-        }
-        if FoundationValue.mapClasses.contains(name) {
-            var found = referenceList("NS.keys") + referenceList("NS.objects")
-            if found.isEmpty, let keys = count("NS.keys"), let values = count("NS.objects"), keys != values {
-                found.append("NS.keys holds \(keys) references and NS.objects \(values); the decoder pairs them one to one")
-            }
-            return found
-        }
-        switch name {
-        case "NSString", "NSMutableString":
-            if case .inline(.string)? = object["NS.string"] { return [] }
-            if case .inline(.data)? = object["NS.bytes"] { return [] }
-            return [object["NS.string"] == nil && object["NS.bytes"] == nil ? "has neither NS.string nor NS.bytes"
-                : "NS.string is \(describe(object["NS.string"])), not a string"]
-        case "NSData", "NSMutableData":
-            if case .inline(.data)? = object["NS.data"] ?? object["NS.bytes"] { return [] }
-            return ["NS.data is \(describe(object["NS.data"] ?? object["NS.bytes"])), not data"]
-        case "NSDate":
-            switch object["NS.time"] {
-            case .inline(.real)?, .inline(.integer)?: return []
-            default: return ["NS.time is \(describe(object["NS.time"])), not a real (seconds since 2001)"]
-            }
-        case "NSUUID":
-            if case .inline(.data(let bytes))? = object["NS.uuidbytes"] {
-                return bytes.count == 16 ? [] : ["NS.uuidbytes holds \(bytes.count) bytes, not 16"]
-            }
-            return ["NS.uuidbytes is \(describe(object["NS.uuidbytes"])), not 16 bytes of data"]
-        case "NSURL":
-            var found: [String] = []
-            if graph.string(object["NS.relative"]) == nil || !isReference(object["NS.relative"]) {
-                found.append("NS.relative is \(describe(object["NS.relative"])), not a reference to a string")
-            }
-            if let base = object["NS.base"], !isReference(base) {
-                found.append("NS.base is \(describe(base)), not a reference")
-            }
-            return found
-        case "NSCountedSet":
-            return countedSet()
-        case "NSValue":
-            return nsValue()
-        case "NSLocale":
-            return graph.string(object["NS.identifier"]) == nil ? ["NS.identifier is \(describe(object["NS.identifier"])), not a string"] : []
-        case "NSTimeZone":
-            return graph.string(object["NS.name"]) == nil ? ["NS.name is \(describe(object["NS.name"])), not a string"] : []
-        case "NSAttributedString", "NSMutableAttributedString":
-            var found: [String] = []
-            if graph.string(object["NSString"]) == nil { found.append("NSString is \(describe(object["NSString"])), not a string") }
-            if let attributes = object["NSAttributes"], !isReference(attributes) {
-                found.append("NSAttributes is \(describe(attributes)), not a reference")
-            }
-            return found
-        default:
-            return []
-        }
+    /// `key` refers to a string.
+    func string(_ key: String) -> [String] {
+        graph.string(object[key]) == nil ? ["\(key) is \(describe(object[key])), not a string"] : []
     }
 
     /// `key` is absent, an empty array, or a list of references.
-    private func referenceList(_ key: String) -> [String] {
+    func referenceList(_ key: String) -> [String] {
         switch object[key] {
         case nil, .references?, .inline(.array([]))?: return []
         case let other?: return ["\(key) is \(describe(other)), not an array of references"]
         }
     }
 
-    private func count(_ key: String) -> Int? {
+    func count(_ key: String) -> Int? {
         switch object[key] {
         case nil, .inline(.array([]))?: return 0
         case .references(let refs)?: return refs.count
@@ -190,13 +140,13 @@ struct FoundationPayload {
     }
 
     /// NSOrderedSet as swift-corelibs-foundation writes it: `NS.object.N` references.
-    private func numberedReferences() -> [String] {
+    func numberedReferences() -> [String] {
         object.fields.filter { $0.key.hasPrefix("NS.object.") && !isReference($0.value) }
             .map { "\($0.key) is \(describe($0.value)), not a reference" }
     }
 
     /// `NS.count` entries, each an `NS.objectN` reference with an integer `NS.countN`.
-    private func countedSet() -> [String] {
+    func countedSet() -> [String] {
         guard case .inline(.integer(let total))? = object["NS.count"], let n = total.int64Value, n >= 0 else {
             return ["NS.count is \(describe(object["NS.count"])), not a count"]
         }
@@ -214,7 +164,7 @@ struct FoundationPayload {
 
     /// `NS.special` and the fields of the geometric kinds dump shows (an
     /// NSValue without `NS.special` holds a concrete value: `NS.objctype`).
-    private func nsValue() -> [String] {
+    func nsValue() -> [String] {
         guard let field = object["NS.special"] else { return [] }
         guard case .inline(.integer(let special)) = field else {
             return ["NS.special is \(describe(field)), not an integer"]
@@ -235,13 +185,13 @@ struct FoundationPayload {
         }
     }
 
-    private func isReference(_ field: FieldValue?) -> Bool {
+    func isReference(_ field: FieldValue?) -> Bool {
         if case .reference? = field { return true }
         return false
     }
 
     /// A field in words: `missing`, `an integer`, `a reference to a string`.
-    private func describe(_ field: FieldValue?) -> String {
+    func describe(_ field: FieldValue?) -> String {
         switch field {
         case nil: return "missing"
         case .inline(let v)?: return v.aTypeName

@@ -79,4 +79,28 @@ package enum ClassCatalogue {
     package static func names(of framework: ClassFramework) -> Set<String> {
         Set(all.filter { $0.framework == framework }.flatMap(\.names))
     }
+
+    /// The class that stands for each plain value (``ClassDescription/standsFor``),
+    /// by the value's raw value: the encoder asks once per value it writes.
+    private static let standing: [ClassDescription] = ArchivedValueKind.allCases.map { kind in
+        all.first { $0.standsFor == kind } ?? .nsObject
+    }
+
+    /// The class a plain value stands for in an archive: the one the encoder
+    /// and the editor write it as (`NSDate` for a date). `ClassCatalogueTests`
+    /// proves every kind has one; `NSObject` answers otherwise.
+    package static func standing(for kind: ArchivedValueKind) -> ClassDescription {
+        standing.indices.contains(kind.rawValue) ? standing[kind.rawValue] : .nsObject
+    }
+
+    /// The descriptions with private subclasses (``ClassDescription/family``).
+    private static let families: [ClassDescription] = all.filter { $0.family != nil }
+
+    /// The description of a class or of a private subclass of one
+    /// (`NSUnitLength` gives `NSUnit`'s), or nil.
+    package static func description(orFamilyOf name: String) -> ClassDescription? {
+        if let d = description(of: name) { return d }
+        guard name.hasPrefix("NS") else { return nil }
+        return families.first { $0.family?.contains(name) == true }
+    }
 }

@@ -30,15 +30,35 @@ package struct ClassDescription: Sendable {
     package var swiftType: String
     /// Whether a secure unarchiver decodes the class unnamed.
     package var secureCoding: SecureCodingStatus
+    /// How generated code takes an object of the class from `decodeObject(of:forKey:)`.
+    package var bridge: SwiftBridge
+    /// The plain value an object of the class stands for: the encoder and
+    /// the editor write that value as an object of the class (its `fields`,
+    /// in order), and a plain value of `$objects` is that class to
+    /// generated code and `diff`. At most one class stands for each value.
+    package var standsFor: ArchivedValueKind?
+    /// How NSArchiver writes the class in a typedstream, which the
+    /// typedstream bridge puts in the keyed form (nil: numbered fields).
+    package var typedstream: TypedstreamForm?
+    /// The private subclasses that count as the class's framework's
+    /// (`NSUnitLength` for `NSUnit`), besides `names`.
+    package var family: ClassFamily?
     /// The reader; nil for a class known by name only.
     var read: Reader?
+    /// What the unarchiver check finds wrong in an object's fields, against
+    /// what the class's decoder reads; nil when it checks none.
+    var check: PayloadCheck?
     /// Archives holding the class, which the catalogue's generated tests decode.
     package var examples: [ClassExample]
+
+    /// The unarchiver check of one object: one sentence per problem, each naming the field.
+    typealias PayloadCheck = @Sendable (FoundationPayload) -> [String]
 
     init(
         _ names: [String], chain: [String]? = nil, framework: ClassFramework, fields: [ClassField] = [],
         shape: ClassShape = .opaque, swiftType: String? = nil, secureCoding: SecureCodingStatus = .secure,
-        read: Reader? = nil, examples: [ClassExample] = []
+        bridge: SwiftBridge = .none, standsFor: ArchivedValueKind? = nil, typedstream: TypedstreamForm? = nil,
+        family: ClassFamily? = nil, check: PayloadCheck? = nil, read: Reader? = nil, examples: [ClassExample] = []
     ) {
         self.names = names
         self.chain = chain ?? [names.first ?? "", "NSObject"]
@@ -47,8 +67,20 @@ package struct ClassDescription: Sendable {
         self.shape = shape
         self.swiftType = swiftType ?? names.first ?? ""
         self.secureCoding = secureCoding
+        self.bridge = bridge
+        self.standsFor = standsFor
+        self.typedstream = typedstream
+        self.family = family
         self.read = read
+        self.check = check
         self.examples = examples
+    }
+
+    /// An object of the class as the encoder and the editor write it: its
+    /// fields' keys in order, with `values` (one per field).
+    func written(_ values: [FieldValue]) -> ArchivedObject {
+        ArchivedObject(className: ClassName(archived: name), classChain: [name] + chain.dropFirst(),
+                       fields: zip(fields, values).map { Field(key: $0.key, value: $1) })
     }
 
     /// Whether the class declares a field of this key.
@@ -97,6 +129,58 @@ package struct ClassField: Sendable, Equatable {
 
     package static func numbered(_ prefix: String, _ kind: String = "object") -> ClassField {
         ClassField(key: prefix, kind: kind, storage: .numbered, optional: true)
+    }
+}
+
+/// How generated code takes an object of a class from `decodeObject(of:forKey:)`.
+package enum SwiftBridge: Sendable, Equatable {
+    /// As the class (`NSValue`, `NSOrderedSet`).
+    case none
+    /// As its Swift value type, ``ClassDescription/swiftType`` (`NSString` as `String`).
+    case value
+    /// As a Swift array of its elements' one type (`[E]`).
+    case array
+    /// As a Swift set of its elements' one type (`Set<E>`).
+    case set
+}
+
+/// A plain value that one catalogued class stands for in an archive.
+package enum ArchivedValueKind: Int, Sendable, Equatable, CaseIterable {
+    case string, number, data, date, array, dictionary, uuid, url
+}
+
+/// How NSArchiver writes a class's contents in a typedstream.
+package enum TypedstreamForm: Sendable, Equatable {
+    /// `+` text: a plain string.
+    case string
+    /// `*` type, then the number: a plain number.
+    case number
+    /// `i` length, then `[Nc]` bytes: plain data.
+    case data
+    /// A count, then the members (`NS.objects`).
+    case list
+    /// A count, then keys and values alternating (`NS.keys`, `NS.objects`).
+    case map
+    /// `c` 1 and the base URL, or `c` 0; then the string (`NS.base`, `NS.relative`).
+    case url
+    /// The string, then its attribute runs (`NSString`, `NSAttributes`, `NSAttributeInfo`).
+    case attributedString
+}
+
+/// Private subclasses of a class, by their names: `NS` plus a prefix
+/// (`NSUnitLength`) or a suffix (`NSSimpleRegularExpressionCheckingResult`).
+package struct ClassFamily: Sendable, Equatable {
+    package var prefix: String?
+    package var suffix: String?
+
+    package static func prefix(_ p: String) -> ClassFamily { ClassFamily(prefix: p, suffix: nil) }
+    package static func suffix(_ s: String) -> ClassFamily { ClassFamily(prefix: nil, suffix: s) }
+
+    /// Whether an `NS` class name belongs to the family.
+    func contains(_ name: String) -> Bool {
+        if let prefix, !name.hasPrefix(prefix) { return false }
+        if let suffix, !name.hasSuffix(suffix) { return false }
+        return prefix != nil || suffix != nil
     }
 }
 

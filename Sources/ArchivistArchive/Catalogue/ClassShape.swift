@@ -45,4 +45,10 @@ extension FoundationValue {
         case .geometry, .appKit, .indexes, .line: return .scalar
         }
     }
+
+    /// The keys of a value of the ``ClassShape/map`` shape; empty for others.
+    var mapKeys: [Int] {
+        if case .map(let keys, _) = self { return keys }
+        return []
+    }
 }

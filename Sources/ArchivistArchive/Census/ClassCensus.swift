@@ -84,13 +84,10 @@ package struct ClassCensus: Sendable {
 
 /// Foundation's classes that archives hold.
 package enum FoundationClasses {
-    /// Foundation's classes in `ClassCatalogue`, every archived name.
-    static let names: Set<String> = ClassCatalogue.names(of: .foundation)
-
-    /// True when a class name is one of Foundation's (or a Foundation private
-    /// subclass such as `NSSimpleRegularExpressionCheckingResult` or `NSUnitLength`).
+    /// True when a class name is one of Foundation's in `ClassCatalogue` (or
+    /// a private subclass of one, its ``ClassDescription/family``, such as
+    /// `NSSimpleRegularExpressionCheckingResult` or `NSUnitLength`).
     package static func isFoundation(_ name: String) -> Bool {
-        if names.contains(name) { return true }
-        return name.hasPrefix("NS") && (name.hasSuffix("CheckingResult") || name.hasPrefix("NSUnit") || name.hasPrefix("__NS"))
+        ClassCatalogue.description(orFamilyOf: name)?.framework == .foundation
     }
 }

@@ -255,7 +255,12 @@ struct ArchiveGraphBuilder {
     }
 
     private mutating func object(_ name: String, _ fields: [Field]) -> Int {
-        append(.object(ArchivedObject(className: ClassName(archived: name), classChain: [name, "NSObject"], fields: fields)))
+        append(.object(ArchivedObject(className: ClassName(archived: name), classChain: [name, ClassDescription.nsObject.name], fields: fields)))
+    }
+
+    /// An object of the class that stands for a value, its fields as the catalogue lists them.
+    private mutating func object(standingFor kind: ArchivedValueKind, _ values: [FieldValue]) -> Int {
+        append(.object(ClassCatalogue.standing(for: kind).written(values)))
     }
 
     /// The archived name of a Swift type: `classNames` by the full name, the
@@ -283,23 +288,23 @@ struct ArchiveGraphBuilder {
         case .scalar(let v):
             return append(.value(v))
         case .date(let t):
-            return object("NSDate", [Field(key: "NS.time", value: .inline(.double(t)))])
+            return object(standingFor: .date, [.inline(.double(t))])
         case .uuid(let bytes):
-            return object("NSUUID", [Field(key: "NS.uuidbytes", value: .inline(.data(bytes)))])
+            return object(standingFor: .uuid, [.inline(.data(bytes))])
         case .url(let text):
             let relative = try node({ let s = EncodedNode(); s.content = .scalar(.string(text)); return s }())
-            return object("NSURL", [Field(key: "NS.base", value: .reference(0)), Field(key: "NS.relative", value: .reference(relative))])
+            return object(standingFor: .url, [.reference(0), .reference(relative)])
         case .unkeyed(let items):
             var refs: [Int] = []
             for item in items { refs.append(try node(item)) }
-            return object("NSArray", [Field(key: "NS.objects", value: .references(refs))])
+            return object(standingFor: .array, [.references(refs)])
         case .keyed(nil, let fields):
             var keys: [Int] = [], values: [Int] = []
             for (key, value) in fields {
                 keys.append(try node({ let s = EncodedNode(); s.content = .scalar(.string(key)); return s }()))
                 values.append(try node(value))
             }
-            return object("NSDictionary", [Field(key: "NS.keys", value: .references(keys)), Field(key: "NS.objects", value: .references(values))])
+            return object(standingFor: .dictionary, [.references(keys), .references(values)])
         case .keyed(let typeName?, let fields):
             var out: [Field] = []
             for (key, value) in fields {

@@ -135,7 +135,7 @@ struct CodableUpgradeRenderer {
             return Converted(e)
         case (.custom, .named):
             return Converted("try conversion.upgrade(\(e))", true)
-        case (.list(let className, let element?), .array(let t)) where !SecureFieldShape.setClasses.contains(className):
+        case (.list(let className, let element?), .array(let t)) where SecureFieldShape.bridge(of: className) != .set:
             let item = "item\(depth)"
             let inner = try object(item, element, to: t, depth: depth + 1, target, key)
             if inner.expression == item { return Converted(e) }

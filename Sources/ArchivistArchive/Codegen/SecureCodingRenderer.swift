@@ -103,7 +103,7 @@ enum SecureCodingRenderer {
     /// The shape a field is read as (only-null fields as strings).
     private static func shape(_ f: SecureCodingClass.Field) -> SecureFieldShape {
         if case .object(let s?) = f.storage { return s }
-        return SecureFieldShape.foundationObject("NSString")
+        return SecureFieldShape.standing(for: .string)
     }
 
     private static func type(_ f: SecureCodingClass.Field) -> String {

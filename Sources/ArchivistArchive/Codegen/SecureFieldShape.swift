@@ -28,8 +28,9 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         case .foundation(let className, _): return className
         case .custom(let type, _): return type
         case .list(let className, let element):
-            guard let element, element.isHashable || !Self.setClasses.contains(className) else { return className }
-            return Self.setClasses.contains(className) ? "Set<\(element.swift)>" : "[\(element.swift)]"
+            let isSet = Self.bridge(of: className) == .set
+            guard let element, element.isHashable || !isSet else { return className }
+            return isSet ? "Set<\(element.swift)>" : "[\(element.swift)]"
         case .map(let className, let key, let value):
             guard let key, let value, key.isHashable else { return className }
             return "[\(key.swift): \(value.swift)]"
@@ -66,7 +67,7 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         var out: [String] = []
         func add(_ name: String) { if !out.contains(name) { out.append(name) } }
         switch self {
-        case .number: add("NSNumber")
+        case .number: add(ClassCatalogue.standing(for: .number).name)
         case .bridged(let className, _): add(className)
         case .foundation(let className, let holding):
             add(className)
@@ -118,16 +119,22 @@ indirect enum SecureFieldShape: Sendable, Equatable {
         return a.merged(with: b).map { .some($0) }
     }
 
-    static let setClasses: Set<String> = ["NSSet", "NSMutableSet"]
-    static let arrayClasses: Set<String> = ["NSArray", "NSMutableArray"]
-    static let bridges: [String: String] = [
-        "NSString": "String", "NSMutableString": "String", "NSData": "Data", "NSMutableData": "Data", "NSDate": "Date",
-        "NSUUID": "UUID", "NSURL": "URL", "NSLocale": "Locale", "NSTimeZone": "TimeZone",
-    ]
+    /// How a class bridges to Swift, from the catalogue (``ClassDescription/bridge``).
+    static func bridge(of className: String) -> SwiftBridge {
+        ClassCatalogue.description(of: className)?.bridge ?? .none
+    }
 
     /// The bridged shape of a Foundation class, or the class as it is.
     static func foundationObject(_ className: String) -> SecureFieldShape {
-        bridges[className].map { .bridged(className: className, swift: $0) } ?? .foundation(className: className, holding: [])
+        if let d = ClassCatalogue.description(of: className), d.bridge == .value {
+            return .bridged(className: className, swift: d.swiftType)
+        }
+        return .foundation(className: className, holding: [])
+    }
+
+    /// The shape of an object of the class that stands for a plain value (`NSString` for a string).
+    static func standing(for kind: ArchivedValueKind) -> SecureFieldShape {
+        foundationObject(ClassCatalogue.standing(for: kind).name)
     }
 }
 

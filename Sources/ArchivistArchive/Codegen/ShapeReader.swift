@@ -15,11 +15,11 @@ struct ShapeReader {
     static func valueShape(_ v: PlistValue) -> SecureFieldShape? {
         if let kind = SecureNumberKind(v) { return .number(kind) }
         switch v {
-        case .string: return SecureFieldShape.foundationObject("NSString")
-        case .data: return SecureFieldShape.foundationObject("NSData")
-        case .date: return SecureFieldShape.foundationObject("NSDate")
-        case .array: return .list(className: "NSArray", element: nil)
-        case .dictionary: return .map(className: "NSDictionary", key: nil, value: nil)
+        case .string: return SecureFieldShape.standing(for: .string)
+        case .data: return SecureFieldShape.standing(for: .data)
+        case .date: return SecureFieldShape.standing(for: .date)
+        case .array: return .list(className: ClassCatalogue.standing(for: .array).name, element: nil)
+        case .dictionary: return .map(className: ClassCatalogue.standing(for: .dictionary).name, key: nil, value: nil)
         case .integer, .real, .bool, .uid, .null: return nil
         }
     }
@@ -66,7 +66,8 @@ struct ShapeReader {
     /// collection class with the classes it holds.
     mutating func collection(_ name: String, _ refs: [Int], depth: Int) -> SecureFieldShape {
         let shapes = distinct(refs, depth: depth)
-        let bridged = SecureFieldShape.arrayClasses.contains(name) || SecureFieldShape.setClasses.contains(name)
+        let bridge = SecureFieldShape.bridge(of: name)
+        let bridged = bridge == .array || bridge == .set
         if bridged, shapes.isEmpty { return .list(className: name, element: nil) }
         if bridged, let element = Self.single(shapes) { return .list(className: name, element: element) }
         return .foundation(className: name, holding: shapes)

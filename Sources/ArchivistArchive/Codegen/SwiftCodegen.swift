@@ -55,7 +55,7 @@ public struct SwiftCodegen: Sendable {
         // here must not refuse a class the rules file does not allow yet:
         // allowing NSObject allows every class derived from it.
         var ruleSet = rules
-        ruleSet.allowedClasses.append("NSObject")
+        ruleSet.allowedClasses.append(ClassDescription.nsObject.name)
         let migrated: PlistTree
         do {
             migrated = migrating ? try Migrator(rules: ruleSet).migrate(tree).tree : tree
@@ -144,7 +144,7 @@ public struct SwiftCodegen: Sendable {
                 case .reference(let r):
                     found.append((field.key, .object(shapes.shape(of: r, depth: 0))))
                 case .references(let rs):
-                    found.append((field.key, .object(shapes.collection("NSArray", rs, depth: 0))))
+                    found.append((field.key, .object(shapes.collection(ClassCatalogue.standing(for: .array).name, rs, depth: 0))))
                 }
             }
             let line = [o.className] + ancestors

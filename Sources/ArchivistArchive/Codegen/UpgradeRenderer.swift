@@ -68,7 +68,7 @@ enum UpgradeRenderer {
             return "try conversion.upgrade(\(expression))"
         case .list(let className, let element?):
             let each = "try \(expression).map { \(item) in \(try converted(item, element, optional: false, depth: depth + 1, plan: plan, r, key)) }"
-            return SecureFieldShape.setClasses.contains(className) ? "Set(\(each))" : each
+            return SecureFieldShape.bridge(of: className) == .set ? "Set(\(each))" : each
         case .map(_, let keyShape, let valueShape?) where !(keyShape?.customTypes.contains(where: plan.isChanged) ?? false):
             return "try \(expression).mapValues { \(item) in \(try converted(item, valueShape, optional: false, depth: depth + 1, plan: plan, r, key)) }"
         case .custom, .list, .map, .foundation, .number, .bridged:

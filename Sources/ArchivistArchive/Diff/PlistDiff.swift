@@ -91,7 +91,7 @@ package struct PlistDiff: Sendable {
         func type(_ v: PlistValue?, inline: PlistValue?, otherInline: PlistValue?) -> String? {
             if let inline { return "inline " + inline.typeName }
             guard let v else { return nil }
-            if otherInline != nil, SecureCodingCheck.isPrimitive(v) { return "NSNumber" }
+            if otherInline != nil, SecureCodingCheck.isPrimitive(v) { return ClassCatalogue.standing(for: .number).name }
             return v.typeName
         }
         changes.append(Change(kind: kind, path: PlistKeyPath(components: path).description,

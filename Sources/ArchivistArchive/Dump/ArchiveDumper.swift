@@ -219,7 +219,7 @@ public struct ArchiveDumper {
                 try node(base, indent: indent)
             }
         case .null:
-            out += "NSNull"
+            out += ClassDescription.nsNull.name
         case .counted(let entries):
             if entries.isEmpty { out += "\(name) []"; return }
             out += "\(name) [\n"

@@ -133,10 +133,12 @@ package enum ArchiveGraphviz {
             guard case .object(let o)? = graph.nodes[safe: index] else { return false }
             if let known = drawn[index] { return known }
             let node: Bool
-            switch FoundationValue.interpret(o, in: graph) {
+            let value = FoundationValue.interpret(o, in: graph)
+            switch value?.shape {
+            case nil, .sequence?, .map?, .countedSet?, .opaque?: node = true
             // A line (a connector, a record ID) or caption is drawn with its fields, so its references stay edges.
-            case nil, .list?, .map?, .counted?, .line?: node = true
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?: node = false
+            case .scalar? where value?.isLine == true: node = true
+            case .text?, .attributedText?, .bytes?, .date?, .reference?, .null?, .scalar?: node = false
             }
             drawn[index] = node
             return node
@@ -159,7 +161,7 @@ package enum ArchiveGraphviz {
                     let rel = relative.flatMap { graph.string(.reference($0)) }.map(DumpText.quoted) ?? "nil"
                     let b = base.flatMap { graph.string(.reference($0)) }.map { " relative to " + DumpText.quoted($0) } ?? ""
                     return Self.clipped("URL " + rel + b)
-                case .null?: return "NSNull"
+                case .null?: return ClassDescription.nsNull.name
                 case .geometry(let g)?: return "\(o.className.readable) \(g.kind) \(g.text)"
                 case .locale(let id)?: return "\(o.className.readable) \(DumpText.quoted(id))"
                 case .timeZone(let zone)?: return "\(o.className.readable) \(DumpText.quoted(zone))"

@@ -76,7 +76,7 @@ package enum ArchivedColor: Equatable, Sendable {
             guard AppKitValue.only(o, ["NSColorSpace", "NSComponents", "NSCustomColorSpace"], optional: componentFields),
                   let components = Self.components(graph.bytes(o["NSComponents"])),
                   case .reference(let r)? = o["NSCustomColorSpace"], let colorSpace = graph.object(r),
-                  colorSpace.className.archived == "NSColorSpace" else { return nil }
+                  ClassDescription.nsColorSpace.names.contains(colorSpace.className.archived) else { return nil }
             var model: Int?
             if case .inline(.integer(let m))? = colorSpace["NSModel"], let m64 = m.int64Value { model = Int(exactly: m64) }
             self = .custom(model: model, profile: graph.bytes(colorSpace["NSICC"]).flatMap(ICCProfile.description), components: components)

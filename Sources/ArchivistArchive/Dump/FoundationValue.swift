@@ -50,6 +50,13 @@ enum FoundationValue {
         }
     }
 
+    /// Whether the value is a line or caption (a connector, a record ID, a
+    /// cell's title), whose object's references stay edges in a graph.
+    var isLine: Bool {
+        if case .line = self { return true }
+        return false
+    }
+
     /// The catalogued classes whose elements are the references of `NS.objects`
     /// (a sequence that declares the field): the arrays, sets and ordered sets.
     static let listClasses: Set<String> = ClassCatalogue.names { $0.shape == .sequence && $0.declares("NS.objects") }
@@ -60,6 +67,10 @@ enum FoundationValue {
     /// reader in ``ClassCatalogue``), or nil for other classes and for objects
     /// whose fields do not have the form their class writes.
     @inline(__always)
+    /// The archived names of the class that stands for a string (`NSString`,
+    /// `NSMutableString`): a short list, compared name by name.
+    static let stringClasses: [String] = ClassCatalogue.standing(for: .string).names
+
     static func interpret(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         guard let read = ClassCatalogue.reader(of: o.className.archived) else { return nil }
         return read(o, graph)
@@ -90,7 +101,7 @@ extension ObjectGraph {
         case .reference(let r)?:
             switch nodes[safe: r] {
             case .value(.string(let s))?: return s
-            case .object(let o)? where o.className.archived == "NSString" || o.className.archived == "NSMutableString":
+            case .object(let o)? where FoundationValue.stringClasses.contains(o.className.archived):
                 if case .string(let s)? = FoundationValue.interpret(o, in: self) { return s }
                 return nil
             default: return nil

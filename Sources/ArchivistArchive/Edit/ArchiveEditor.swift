@@ -271,21 +271,18 @@ struct ArchiveEditor {
         case .string, .integer, .real, .bool, .data:
             return graph.append(.value(v))
         case .date(let d):
-            return graph.append(.object(ArchivedObject(className: ClassName(archived: "NSDate"), classChain: ["NSDate", "NSObject"],
-                                                       fields: [Field(key: "NS.time", value: .inline(.double(d.secondsSinceReferenceDate)))])))
+            return graph.append(.object(ClassCatalogue.standing(for: .date).written([.inline(.double(d.secondsSinceReferenceDate))])))
         case .array(let items):
             var rs: [Int] = []
             for item in items { rs.append(try encode(item)) }
-            return graph.append(.object(ArchivedObject(className: ClassName(archived: "NSArray"), classChain: ["NSArray", "NSObject"],
-                                                       fields: [Field(key: "NS.objects", value: .references(rs))])))
+            return graph.append(.object(ClassCatalogue.standing(for: .array).written([.references(rs)])))
         case .dictionary(let d):
             var ks: [Int] = [], vs: [Int] = []
             for (key, item) in d {
                 ks.append(graph.append(.value(.string(key))))
                 vs.append(try encode(item))
             }
-            return graph.append(.object(ArchivedObject(className: ClassName(archived: "NSDictionary"), classChain: ["NSDictionary", "NSObject"],
-                                                       fields: [Field(key: "NS.keys", value: .references(ks)), Field(key: "NS.objects", value: .references(vs))])))
+            return graph.append(.object(ClassCatalogue.standing(for: .dictionary).written([.references(ks), .references(vs)])))
         case .uid, .null:
             throw PlistError(.notRepresentable, "\(v.aTypeName) cannot be written into an archive")
         }

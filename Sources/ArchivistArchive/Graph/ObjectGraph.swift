@@ -168,14 +168,15 @@ public struct ObjectGraph: Sendable {
 extension ContainerShape {
     /// The shape `get` sees: a Foundation collection only when it reads as one.
     init(_ o: ArchivedObject, in graph: ObjectGraph) {
-        switch FoundationValue.interpret(o, in: graph) {
-        case .list?, .counted?:
+        let value = FoundationValue.interpret(o, in: graph)
+        switch value?.shape {
+        case .sequence?, .countedSet?:
             self = .list
-        case .map(let keys, _)?:
-            self = .map(keys: keys.map { graph.string(.reference($0)) })
-        case .attributedString?:
+        case .map?:
+            self = .map(keys: value?.mapKeys.map { graph.string(.reference($0)) } ?? [])
+        case .attributedText?:
             self = .attributedString
-        case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .indexes?, .appKit?, .line?, nil:
+        case .text?, .bytes?, .date?, .reference?, .null?, .scalar?, .opaque?, nil:
             self = .fields
         }
     }

@@ -1,12 +1,10 @@
 import ArchivistCore
 
 /// Foundation's classes as NSArchiver writes them, put in the keyed form
-/// NSKeyedArchiver gives them, so the views show them as values.
+/// NSKeyedArchiver gives them, so the views show them as values. Which
+/// classes are written in which form is the catalogue's
+/// (``ClassDescription/typedstream``); this turns each form into fields.
 enum TypedstreamFoundation {
-    static let lists: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet"]
-    static let maps: Set<String> = ["NSDictionary", "NSMutableDictionary"]
-    static let attributedStrings: Set<String> = ["NSAttributedString", "NSMutableAttributedString"]
-
     /// An attributed string's attribute dictionaries, in the order written
     /// (each run is `iI`, its attribute number and length, and the dictionary
     /// follows the first run that uses it).
@@ -51,18 +49,18 @@ enum TypedstreamFoundation {
 
     /// NSString (`+`), NSNumber (`*` type, then the number) and NSData (`i`
     /// length, then `[Nc]`) as the plain values a keyed archive holds.
-    static func plainValue(_ name: String, _ values: [TypedstreamValue]) -> PlistValue? {
-        switch name {
-        case "NSString", "NSMutableString":
+    static func plainValue(_ form: TypedstreamForm?, _ values: [TypedstreamValue]) -> PlistValue? {
+        switch form {
+        case .string?:
             guard values.count == 1, case .text(let b) = values[0] else { return nil }
             return .string(String(decoding: b, as: UTF8.self))
-        case "NSNumber":
+        case .number?:
             guard values.count == 2, case .text = values[0] else { return nil }
             switch values[1] {
             case .int, .uint, .real, .bool: return values[1].plist
             default: return nil
             }
-        case "NSData", "NSMutableData":
+        case .data?:
             guard values.count == 2, let n = count(values[0]), case .bytes(let b) = values[1], b.count == n else { return nil }
             return .data(b)
         default:
@@ -78,15 +76,16 @@ enum TypedstreamFoundation {
     ///
     /// `attributes` is an attributed string's `NSAttributes`: its one
     /// dictionary, or an NSArray of its dictionaries (``attributeDictionaries(_:)``).
-    static func keyedFields(_ name: String, _ values: [TypedstreamValue], attributes: Int? = nil) -> [(String, PlistValue)]? {
-        if lists.contains(name) || maps.contains(name) {
+    static func keyedFields(_ form: TypedstreamForm, _ values: [TypedstreamValue], attributes: Int? = nil) -> [(String, PlistValue)]? {
+        switch form {
+        case .list, .map:
             guard let first = values.first, let n = count(first) else { return nil }
             let members = values.dropFirst().compactMap { v -> UInt64? in
                 if case .object(let i) = v { return UInt64(i) }
                 return nil
             }
             guard members.count == values.count - 1 else { return nil }
-            if lists.contains(name) {
+            if form == .list {
                 guard members.count == n else { return nil }
                 return [("NS.objects", .array(members.map { .uid($0) }))]
             }
@@ -94,15 +93,13 @@ enum TypedstreamFoundation {
             let keys = stride(from: 0, to: members.count, by: 2).map { PlistValue.uid(members[$0]) }
             let objects = stride(from: 1, to: members.count, by: 2).map { PlistValue.uid(members[$0]) }
             return [("NS.keys", .array(keys)), ("NS.objects", .array(objects))]
-        }
-        if name == "NSURL" {
+        case .url:
             // `c` 1 and the base URL, or `c` 0; then the string.
             guard let last = values.last, case .object(let relative) = last, values.count == 2 || values.count == 3 else { return nil }
             var base = 0
             if values.count == 3, case .object(let b) = values[1] { base = b }
             return [("NS.base", .uid(UInt64(base))), ("NS.relative", .uid(UInt64(relative)))]
-        }
-        if attributedStrings.contains(name) {
+        case .attributedString:
             guard case .object(let string)? = values.first, string > 0 else { return nil }
             var fields: [(String, PlistValue)] = [("NSString", .uid(UInt64(string)))]
             if let attributes { fields.append(("NSAttributes", .uid(UInt64(attributes)))) }
@@ -111,8 +108,9 @@ enum TypedstreamFoundation {
             // The runs as written (attribute numbers, lengths, dictionaries), numbered as other objects' values are.
             for (i, v) in rest.enumerated() { fields.append((String(i + 1), v.plist)) }
             return fields
+        case .string, .number, .data:
+            return nil
         }
-        return nil
     }
 
     /// A non-negative count.

@@ -31,6 +31,16 @@ struct TypedstreamReader {
         var depth: Int
         /// Its class description's index in `$objects`, once an object uses it.
         var node: Int?
+        /// How NSArchiver writes the class, from the catalogue (looked up once per class).
+        var form: TypedstreamForm?
+
+        init(name: String, superclass: Int?, depth: Int, node: Int?) {
+            self.name = name
+            self.superclass = superclass
+            self.depth = depth
+            self.node = node
+            form = ClassCatalogue.description(of: name)?.typedstream
+        }
     }
 
     private var cursor: TypedstreamCursor
@@ -227,16 +237,16 @@ struct TypedstreamReader {
                 try group(head: next, into: &values)
             }
             // NSString, NSNumber and NSData are plain values, with no class description.
-            if let plain = TypedstreamFoundation.plainValue(classes[c].name, values) {
+            let form = classes[c].form
+            if let plain = TypedstreamFoundation.plainValue(form, values) {
                 objects[index] = plain
             } else {
-                let name = classes[c].name
                 var attributes: Int?
-                if TypedstreamFoundation.attributedStrings.contains(name) {
+                if form == .attributedString {
                     let dictionaries = TypedstreamFoundation.attributeDictionaries(values)
                     attributes = dictionaries.count > 1 ? try foundationArray(dictionaries) : dictionaries.first
                 }
-                objects[index] = archived(values, of: try classNode(c), name: name, attributes: attributes)
+                objects[index] = archived(values, of: try classNode(c), form: form, attributes: attributes)
             }
             return index
         default:
@@ -252,8 +262,10 @@ struct TypedstreamReader {
         if let known = arrayClass {
             c = known
         } else {
-            classes.append(ClassEntry(name: "NSObject", superclass: nil, depth: 1, node: nil))
-            classes.append(ClassEntry(name: "NSArray", superclass: classes.count - 1, depth: 2, node: nil))
+            let array = ClassCatalogue.standing(for: .array)
+            for (k, name) in array.chain.reversed().enumerated() {
+                classes.append(ClassEntry(name: name, superclass: k == 0 ? nil : classes.count - 1, depth: k + 1, node: nil))
+            }
             c = classes.count - 1
             arrayClass = c
         }
@@ -285,9 +297,9 @@ struct TypedstreamReader {
     /// An object's `$objects` entry: Foundation's collections, URLs and
     /// attributed strings in their keyed form when their values have the
     /// expected shape, others with numbered fields.
-    private func archived(_ values: [TypedstreamValue], of classNode: Int, name: String, attributes: Int?) -> PlistValue {
+    private func archived(_ values: [TypedstreamValue], of classNode: Int, form: TypedstreamForm?, attributes: Int?) -> PlistValue {
         var fields: [(String, PlistValue)] = [("$class", .uid(UInt64(classNode)))]
-        if let keyed = TypedstreamFoundation.keyedFields(name, values, attributes: attributes) {
+        if let form, let keyed = TypedstreamFoundation.keyedFields(form, values, attributes: attributes) {
             fields += keyed
         } else {
             for (i, v) in values.enumerated() { fields.append((String(i), v.plist)) }

@@ -88,16 +88,16 @@ final class TypedstreamOracleTests: XCTestCase {
                 return try items.map { try field($0, depth) }
             }
             let numbered = try (0..<o.count).compactMap { i in try o[String(i)].map { try field($0, depth) } }
-            switch name {
-            case _ where TypedstreamFoundation.lists.contains(name):
+            switch ClassCatalogue.description(of: name)?.typedstream {
+            case .list?:
                 return name + "[" + (try list("NS.objects")).joined(separator: ",") + "]"
-            case _ where TypedstreamFoundation.maps.contains(name):
+            case .map?:
                 return name + "{" + zip(try list("NS.keys"), try list("NS.objects")).map { $0 + "=" + $1 }.joined(separator: ",") + "}"
-            case "NSURL":
+            case .url?:
                 return "url(" + (try field(o["NS.base"] ?? .uid(0), depth)) + "," + (try field(o["NS.relative"] ?? .uid(0), depth)) + ")"
-            case "NSAttributedString", "NSMutableAttributedString":
+            case .attributedString?:
                 return name + "(" + ([try field(o["NSString"] ?? .uid(0), depth)] + numbered).joined(separator: ",") + ")"
-            default:
+            case .string?, .number?, .data?, nil:
                 return name + "(" + numbered.joined(separator: ",") + ")"
             }
         }

@@ -5,7 +5,8 @@ extension ClassDescription {
     /// `NSArray` and `NSMutableArray`: the elements in `NS.objects`.
     static let nsArray = ClassDescription(
         ["NSArray", "NSMutableArray"], framework: .foundation, fields: [.references("NS.objects")],
-        shape: .sequence, swiftType: "[Any]", read: FoundationValue.list,
+        shape: .sequence, swiftType: "[Any]", bridge: .array, standsFor: .array, typedstream: .list, check: { $0.sequence() },
+        read: FoundationValue.list,
         examples: [.foundation(shows: "NSArray [") { NSArray(array: [NSString(string: "a"), NSString(string: "b")]) }]
     )
 }

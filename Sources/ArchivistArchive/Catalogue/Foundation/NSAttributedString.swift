@@ -8,7 +8,15 @@ extension ClassDescription {
     static let nsAttributedString = ClassDescription(
         ["NSAttributedString", "NSMutableAttributedString"], framework: .foundation,
         fields: [.reference("NSString", "string"), .reference("NSAttributes", optional: true), .reference("NSAttributeInfo", "data", optional: true)],
-        shape: .attributedText, swiftType: "String", read: FoundationValue.attributedString,
+        shape: .attributedText, swiftType: "String", typedstream: .attributedString,
+        check: { p in
+            var found = p.string("NSString")
+            if let attributes = p.object["NSAttributes"], !p.isReference(attributes) {
+                found.append("NSAttributes is \(p.describe(attributes)), not a reference")
+            }
+            return found
+        },
+        read: FoundationValue.attributedString,
         examples: [.foundation(shows: "NSAttributedString \"bold\"") {
             NSAttributedString(string: "bold", attributes: [NSAttributedString.Key("k"): NSString(string: "v")])
         }]

@@ -6,7 +6,8 @@ extension ClassDescription {
     static let nsCountedSet = ClassDescription(
         ["NSCountedSet"], chain: ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"], framework: .foundation,
         fields: [.inline("NS.count", "integer"), .numbered("NS.object"), .numbered("NS.count", "integer")],
-        shape: .countedSet, swiftType: "[Any]", read: FoundationValue.counted,
+        shape: .countedSet, swiftType: "[Any]", check: { $0.countedSet() },
+        read: FoundationValue.counted,
         examples: [.foundation(shows: "× 2") { NSCountedSet(array: [NSString(string: "a"), NSString(string: "a")]) }]
     )
 }

@@ -6,7 +6,12 @@ extension ClassDescription {
     static let nsData = ClassDescription(
         ["NSData", "NSMutableData"], framework: .foundation,
         fields: [.inline("NS.data", "data", optional: true), .inline("NS.bytes", "data", optional: true)],
-        shape: .bytes, swiftType: "Data", read: FoundationValue.data,
+        shape: .bytes, swiftType: "Data", bridge: .value, standsFor: .data, typedstream: .data,
+        check: { p in
+            if case .inline(.data)? = p.object["NS.data"] ?? p.object["NS.bytes"] { return [] }
+            return ["NS.data is \(p.describe(p.object["NS.data"] ?? p.object["NS.bytes"])), not data"]
+        },
+        read: FoundationValue.data,
         examples: [.foundation(shows: "<data 3 bytes 0x010203>") { NSMutableData(bytes: [1, 2, 3] as [UInt8], length: 3) }]
     )
 }

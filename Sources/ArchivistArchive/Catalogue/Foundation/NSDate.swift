@@ -5,7 +5,14 @@ extension ClassDescription {
     /// `NSDate`: seconds since 2001 in `NS.time`.
     static let nsDate = ClassDescription(
         ["NSDate"], framework: .foundation, fields: [.inline("NS.time", "real")],
-        shape: .date, swiftType: "Date", read: FoundationValue.date,
+        shape: .date, swiftType: "Date", bridge: .value, standsFor: .date,
+        check: { p in
+            switch p.object["NS.time"] {
+            case .inline(.real)?, .inline(.integer)?: return []
+            default: return ["NS.time is \(p.describe(p.object["NS.time"])), not a real (seconds since 2001)"]
+            }
+        },
+        read: FoundationValue.date,
         examples: [.foundation(shows: "2001-01-01T00:01:40Z") { NSDate(timeIntervalSinceReferenceDate: 100) }]
     )
 }

@@ -6,7 +6,8 @@ extension ClassDescription {
     static let nsDictionary = ClassDescription(
         ["NSDictionary", "NSMutableDictionary"], framework: .foundation,
         fields: [.references("NS.keys"), .references("NS.objects")],
-        shape: .map, swiftType: "[String: Any]", read: FoundationValue.dictionary,
+        shape: .map, swiftType: "[String: Any]", standsFor: .dictionary, typedstream: .map, check: { $0.map() },
+        read: FoundationValue.dictionary,
         examples: [.foundation(shows: "NSDictionary {\n  \"k\" => \"v\"\n}") { NSDictionary(dictionary: ["k": NSString(string: "v")]) }]
     )
 }

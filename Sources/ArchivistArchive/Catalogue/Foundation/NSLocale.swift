@@ -5,7 +5,8 @@ extension ClassDescription {
     /// `NSLocale`: its identifier in `NS.identifier`.
     static let nsLocale = ClassDescription(
         ["NSLocale"], framework: .foundation, fields: [.reference("NS.identifier", "string")],
-        shape: .text, swiftType: "Locale", read: FoundationValue.locale,
+        shape: .text, swiftType: "Locale", bridge: .value, check: { $0.string("NS.identifier") },
+        read: FoundationValue.locale,
         examples: [.foundation(shows: "NSLocale \"fr_CH\"") { NSLocale(localeIdentifier: "fr_CH") }]
     )
 }

@@ -7,7 +7,8 @@ extension ClassDescription {
     static let nsOrderedSet = ClassDescription(
         ["NSOrderedSet", "NSMutableOrderedSet"], framework: .foundation,
         fields: [.references("NS.objects", optional: true), .numbered("NS.object.")],
-        shape: .sequence, swiftType: "[Any]", read: FoundationValue.list,
+        shape: .sequence, swiftType: "[Any]",
+        check: { $0.sequence(numbered: true) }, read: FoundationValue.list,
         examples: [.foundation(shows: "NSOrderedSet [\n  \"x\"\n  \"y\"\n]") { NSOrderedSet(array: [NSString(string: "x"), NSString(string: "y")]) }]
     )
 }

@@ -6,7 +6,14 @@ extension ClassDescription {
     static let nsString = ClassDescription(
         ["NSString", "NSMutableString"], framework: .foundation,
         fields: [.inline("NS.string", "string", optional: true), .inline("NS.bytes", "data", optional: true)],
-        shape: .text, swiftType: "String", read: FoundationValue.string,
+        shape: .text, swiftType: "String", bridge: .value, standsFor: .string, typedstream: .string,
+        check: { p in
+            if case .inline(.string)? = p.object["NS.string"] { return [] }
+            if case .inline(.data)? = p.object["NS.bytes"] { return [] }
+            return [p.object["NS.string"] == nil && p.object["NS.bytes"] == nil ? "has neither NS.string nor NS.bytes"
+                : "NS.string is \(p.describe(p.object["NS.string"])), not a string"]
+        },
+        read: FoundationValue.string,
         examples: [
             // Foundation writes strings inline; objects of the class are older archives' and typedstreams'.
             .built("NSMutableString", [("NS.string", .string("héllo"))], shows: "\"héllo\""),

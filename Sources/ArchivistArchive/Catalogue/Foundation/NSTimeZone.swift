@@ -5,7 +5,8 @@ extension ClassDescription {
     /// `NSTimeZone`: its name in `NS.name` (Foundation adds the zone's data in `NS.data`).
     static let nsTimeZone = ClassDescription(
         ["NSTimeZone"], framework: .foundation, fields: [.reference("NS.name", "string"), .reference("NS.data", "data", optional: true)],
-        shape: .text, swiftType: "TimeZone", read: FoundationValue.timeZone,
+        shape: .text, swiftType: "TimeZone", bridge: .value, check: { $0.string("NS.name") },
+        read: FoundationValue.timeZone,
         examples: [.foundation(shows: "NSTimeZone \"Europe/Zurich\"") { NSTimeZone(name: "Europe/Zurich") ?? NSTimeZone.default as NSTimeZone }]
     )
 }

@@ -5,7 +5,14 @@ extension ClassDescription {
     /// `NSUUID`: 16 bytes in `NS.uuidbytes`.
     static let nsUUID = ClassDescription(
         ["NSUUID"], framework: .foundation, fields: [.inline("NS.uuidbytes", "data")],
-        shape: .text, swiftType: "UUID", read: FoundationValue.uuid,
+        shape: .text, swiftType: "UUID", bridge: .value, standsFor: .uuid,
+        check: { p in
+            if case .inline(.data(let bytes))? = p.object["NS.uuidbytes"] {
+                return bytes.count == 16 ? [] : ["NS.uuidbytes holds \(bytes.count) bytes, not 16"]
+            }
+            return ["NS.uuidbytes is \(p.describe(p.object["NS.uuidbytes"])), not 16 bytes of data"]
+        },
+        read: FoundationValue.uuid,
         examples: [.foundation(shows: "UUID 0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") {
             NSUUID(uuidString: "0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") ?? NSUUID()
         }]

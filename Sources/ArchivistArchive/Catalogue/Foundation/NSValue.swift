@@ -13,6 +13,7 @@ extension ClassDescription {
                  .inline("NS.edgeval.top", "real", optional: true), .inline("NS.edgeval.left", "real", optional: true),
                  .inline("NS.edgeval.bottom", "real", optional: true), .inline("NS.edgeval.right", "real", optional: true)],
         shape: .scalar, swiftType: "NSValue",
+        check: { $0.nsValue() },
         read: { o, graph in NSValueGeometry(o, in: graph).map { .geometry($0) } },
         examples: [
             .foundation(shows: "NSValue point {1.5, 2.0}") { NSValue(point: NSPoint(x: 1.5, y: 2)) },
