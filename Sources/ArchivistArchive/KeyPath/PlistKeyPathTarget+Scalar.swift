@@ -20,7 +20,7 @@ extension PlistKeyPath.Target {
             if case .value(let v)? = graph.nodes[safe: i] { return v }
             if case .object(let o)? = graph.nodes[safe: i] {
                 switch FoundationValue.interpret(o, in: graph) {
-                case .list?, .counted?, .map?, .geometry?, .locale?, .timeZone?, .null?, nil: return nil
+                case .list?, .counted?, .map?, .geometry?, .locale?, .timeZone?, .null?, .line?, nil: return nil
                 case .string?, .data?, .date?, .uuid?, .url?, .attributedString?, .appKit?, .indexes?: break
                 }
             }
