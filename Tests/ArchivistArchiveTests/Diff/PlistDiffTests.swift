@@ -89,4 +89,60 @@ final class PlistDiffTests: XCTestCase {
             "~ root.cpu_coder.cores.1.constant: inline integer 1494 -> NSNumber 1494",
         ])
     }
+
+    /// An archive of `rings` rings of `size` objects: each object's `next` is
+    /// the next of its ring (a cycle), its `owner` the root array (a cycle
+    /// back), its `style` its ring's one shared object, its `name` one shared
+    /// string; the root array lists every object.
+    static func cyclicArchive(rings: Int, size: Int, renaming changed: Int? = nil) -> PlistValue {
+        let n = rings * size
+        // 0 $null, 1 root array, 2 name, 3 other name, 4 NSArray class, 5 Node class, 6 Style class,
+        // 7..<7+n the nodes, then one style per ring.
+        let firstNode = 7, firstStyle = 7 + n
+        var objects: [PlistValue] = [
+            .string("$null"),
+            .dictionary(PlistDictionary([("NS.objects", .array((0..<n).map { .uid(UInt64(firstNode + $0)) })), ("$class", .uid(4))])),
+            .string("name"), .string("renamed"),
+            .dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))])),
+            .dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node"), .string("NSObject")]))])),
+            .dictionary(PlistDictionary([("$classname", .string("Style")), ("$classes", .array([.string("Style"), .string("NSObject")]))])),
+        ]
+        objects.reserveCapacity(firstStyle + rings)
+        for i in 0..<n {
+            let ring = i / size, next = ring * size + (i % size + 1) % size
+            objects.append(.dictionary(PlistDictionary([
+                ("next", .uid(UInt64(firstNode + next))), ("owner", .uid(1)), ("style", .uid(UInt64(firstStyle + ring))),
+                ("name", .uid(i == changed ? 3 : 2)), ("index", .int(Int64(i))), ("$class", .uid(5)),
+            ])))
+        }
+        for ring in 0..<rings {
+            objects.append(.dictionary(PlistDictionary([("ring", .int(Int64(ring))), ("$class", .uid(6))])))
+        }
+        return .dictionary(PlistDictionary([
+            ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100_000)),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
+        ]))
+    }
+
+    /// A cyclic graph of 100,000 objects diffs in work linear in its objects:
+    /// each pair of objects is compared once, however many references lead to it.
+    func testCyclicGraphDiffTakesLinearWork() throws {
+        let rings = 1_000, size = 100, n = rings * size
+        let a = try PlistTree(Self.cyclicArchive(rings: rings, size: size), limits: .writing)
+        let b = try PlistTree(Self.cyclicArchive(rings: rings, size: size, renaming: 4_321), limits: .writing)
+        let counter = WorkCounter()
+        try WorkCounter.$current.withValue(counter) {
+            XCTAssertEqual(try PlistDiff(a, a).changes, [])
+        }
+        // Each object: itself, its four fields; each style: itself and its field; the root.
+        XCTAssertGreaterThanOrEqual(counter.count(of: .diffStep), 5 * n)
+        XCTAssertLessThanOrEqual(counter.count(of: .diffStep), 6 * n + 2 * rings + 10)
+        let changedCounter = WorkCounter()
+        try WorkCounter.$current.withValue(changedCounter) {
+            // Met first from its ring's first object, by `next` (depth first, in key order).
+            let path = "root.4300" + String(repeating: ".next", count: 21) + ".name"
+            XCTAssertEqual(try PlistDiff(a, b).lines, ["~ \(path): string \"name\" -> string \"renamed\""])
+        }
+        XCTAssertLessThanOrEqual(changedCounter.count(of: .diffStep), 6 * n + 2 * rings + 10)
+    }
 }
