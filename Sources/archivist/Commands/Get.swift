@@ -85,6 +85,7 @@ struct Get: ParsableCommand {
     private func print(_ target: PlistKeyPath.Target) throws {
         let scalar: PlistValue?
         switch target {
+        case .tree(let node): scalar = node.kind == .array || node.kind == .dictionary ? nil : node.value
         case .value(let v): scalar = v
         case .node(let graph, let i):
             if graph.nodes.indices.contains(i), case .value(let v) = graph.nodes[i] { scalar = v } else {
@@ -113,6 +114,7 @@ struct Get: ParsableCommand {
             }
         case .null?, .array?, .dictionary?, nil:
             switch target {
+            case .tree(let node): block(try TreeDumper.render(node.value))
             case .value(let v): block(try TreeDumper.render(v))
             case .archive(let graph): block(try ArchiveDumper.render(graph))
             case .node(let graph, let i): block(try ArchiveDumper.render(graph, node: i))
