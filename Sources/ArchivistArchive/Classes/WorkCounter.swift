@@ -8,6 +8,8 @@ package final class WorkCounter: Sendable {
     package enum Step: Sendable {
         /// A class name demangled (every class-name comparison needs one).
         case demangle
+        /// A pair of values compared by a diff.
+        case diffStep
     }
 
     /// The counter of the current task, if a test set one.

@@ -85,8 +85,9 @@ struct CodableExporter {
     /// The `$objects` entries written so far.
     var exported: Set<Int> = []
     let nesting: Int
-    /// For each object on the current path, the path at which it was entered.
-    private var entered: [Int: String] = [:]
+    /// For each object on the current path, the path at which it was entered
+    /// (a diff walking beside the export marks its own path here).
+    var entered: [Int: String] = [:]
     /// When set, each custom object also gets this key holding its class
     /// (readable and archived) followed by its `$classes` chain (for diffs,
     /// where a class change is a change).
@@ -102,7 +103,24 @@ struct CodableExporter {
     /// the width, to tell a width change from a change of value.
     var keepsRealWidth = false
 
-    /// How deep archives may nest inside data.
+    /// When set, a custom object deeper than this is not exported but stood
+    /// for by `.uid(n)`, `n` its index in `deferred`, to export when it is
+    /// read (`exportDeferred(_:)`): `KeyedArchiveDecoder` reads the graph so,
+    /// one object at a time, as the decoded type asks for it.
+    var shallowBelow: Int?
+    /// The objects a shallow export stood for by UIDs.
+    var deferred: [DeferredObject] = []
+
+    /// A custom object left for later by a shallow export: where it was met,
+    /// with the objects then on the path (a reference back to one of them
+    /// is a cycle), and the type tag of a mixed array it is in.
+    struct DeferredObject {
+        var index: Int
+        var path: String
+        var depth: Int
+        var entered: [Int: String]
+        var tag: (key: String, name: String)?
+    }
 
     init(graph: ObjectGraph, rules: MigrationRules, options: CodableOptions, budget: Int, nesting: Int) {
         self.graph = graph
@@ -115,6 +133,20 @@ struct CodableExporter {
         sharedLimit = graph.inputMeasure.map { limits.repeatBudget(forInput: $0) } ?? options.maxSharedBytes
         sharedBytes = sharedLimit
         self.nesting = nesting
+    }
+
+    /// Exports an object a shallow export left for later, one level deep.
+    mutating func exportDeferred(_ k: Int) throws -> PlistValue {
+        let d = deferred[k]
+        entered = d.entered
+        shallowBelow = d.depth
+        defer { entered = [:] }
+        var v = try object(d.index, path: d.path, depth: d.depth) ?? .null
+        if let tag = d.tag, case .dictionary(var dict) = v {
+            dict[tag.key] = .string(tag.name)
+            v = .dictionary(dict)
+        }
+        return v
     }
 
     /// Exports a tree that may be an archive (its graph is built on the
@@ -131,11 +163,14 @@ struct CodableExporter {
     }
 
     mutating func root() throws -> PlistValue {
+        // A shallow export reads the root one level deep: nothing to refuse, nothing whole.
+        let whole = shallowBelow == nil
+        if whole { WholeDocumentConversions.note() }
         if let root = graph.top.first(where: { $0.key == "root" }) {
-            try refuseExpansion(of: [root.object], path: "root")
+            if whole { try refuseExpansion(of: [root.object], path: "root") }
             return try object(root.object, path: "root", depth: 0) ?? .null
         }
-        try refuseExpansion(of: graph.top.map(\.object), path: "")
+        if whole { try refuseExpansion(of: graph.top.map(\.object), path: "") }
         var out = PlistDictionary(minimumCapacity: graph.top.count + graph.topValues.count)
         for (key, entry) in graph.topEntries {
             switch entry {
@@ -170,6 +205,11 @@ struct CodableExporter {
         }
         guard depth < options.maxDepth else {
             throw PlistError(.limitExceeded, "objects nest deeper than \(options.maxDepth)", at: .archive(object: index, keyPath: path))
+        }
+        if let shallowBelow, depth > shallowBelow, case .object(let o) = graph.nodes[index], entered[index] == nil,
+           FoundationValue.interpret(o, in: graph) == nil {
+            deferred.append(DeferredObject(index: index, path: path, depth: depth, entered: entered))
+            return .uid(UInt64(deferred.count - 1))
         }
         let first = exported.insert(index).inserted
         switch graph.nodes[index] {
@@ -253,9 +293,13 @@ struct CodableExporter {
         items.reserveCapacity(min(refs.count, 1 << 16))
         for (i, r) in refs.enumerated() {
             guard var v = try object(r, path: "\(path).\(i)", depth: depth + 1) else { continue }
-            if let typeKey, let o = graph.object(r), isTaggable(o), case .dictionary(var d) = v {
-                d[typeKey] = .string(Self.typeName(of: o.className, rules: rules))
-                v = .dictionary(d)
+            if let typeKey, let o = graph.object(r), isTaggable(o) {
+                if case .dictionary(var d) = v {
+                    d[typeKey] = .string(Self.typeName(of: o.className, rules: rules))
+                    v = .dictionary(d)
+                } else if shallowBelow != nil, case .uid(let k) = v, let k = Int(exactly: k), deferred.indices.contains(k) {
+                    deferred[k].tag = (typeKey, Self.typeName(of: o.className, rules: rules))
+                }
             }
             items.append(v)
         }
@@ -279,7 +323,7 @@ struct CodableExporter {
         return full.split(separator: ".").last.map(String.init) ?? full
     }
 
-    private mutating func foundation(_ value: FoundationValue, path: String, depth: Int) throws -> PlistValue? {
+    mutating func foundation(_ value: FoundationValue, path: String, depth: Int) throws -> PlistValue? {
         switch value {
         case .list(let refs):
             return .array(try list(refs, path: path, depth: depth))

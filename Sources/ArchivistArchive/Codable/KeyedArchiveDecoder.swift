@@ -63,30 +63,62 @@ public struct KeyedArchiveDecoder: Sendable {
     /// - Throws: `PlistError` when the tree is no readable archive; a
     ///   `DecodingError` with the coding path when the value does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from tree: PlistTree) throws -> T {
-        let exported = try CodableExport.value(tree, rules: rules, options: CodableOptions(cycles: cycles, nativeLeaves: true))
-        return try TreeDecoder(exported, codingPath: []).decodeValue(type)
+        let options = CodableOptions(cycles: cycles, nativeLeaves: true)
+        guard KeyedArchive.looksLikeArchive(tree) else {
+            let exported = try CodableExport.value(tree, rules: rules, options: options)
+            return try TreeDecoder(exported, codingPath: [], exports: nil).decodeValue(type)
+        }
+        // The graph is read as the type asks: each custom object exported
+        // one level deep when its container is decoded, never the whole.
+        var exporter = CodableExporter(graph: try ObjectGraph(tree), rules: rules, options: options, budget: options.maxValues, nesting: 0)
+        exporter.shallowBelow = 0
+        let exports = DeferredExports(exporter)
+        return try TreeDecoder(try exports.root(), codingPath: [], exports: exports).decodeValue(type)
     }
 }
 
-/// A `Decoder` over a Codable-shaped tree.
+/// A shallow export of an archive (``CodableExporter/shallowBelow``) that
+/// decoders share, to export the objects it left for later as they are read.
+final class DeferredExports {
+    private var exporter: CodableExporter
+
+    init(_ exporter: CodableExporter) {
+        self.exporter = exporter
+    }
+
+    func root() throws -> PlistValue {
+        try exporter.root()
+    }
+
+    /// What stands at a value: a deferred object exported one level deep,
+    /// or the value itself.
+    func resolve(_ value: PlistValue) throws -> PlistValue {
+        guard case .uid(let k) = value, let k = Int(exactly: k), exporter.deferred.indices.contains(k) else { return value }
+        return try exporter.exportDeferred(k)
+    }
+}
+
+/// A `Decoder` over a Codable-shaped tree (for an archive, exported as it is read).
 struct TreeDecoder: Decoder {
     let value: PlistValue
     let codingPath: [any CodingKey]
+    let exports: DeferredExports?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: PlistValue, codingPath: [any CodingKey]) {
-        self.value = value
+    init(_ value: PlistValue, codingPath: [any CodingKey], exports: DeferredExports?) throws {
+        self.value = try exports?.resolve(value) ?? value
         self.codingPath = codingPath
+        self.exports = exports
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .dictionary(let d) = value else { throw mismatch([String: Any].self) }
-        return KeyedDecodingContainer(TreeKeyedContainer<Key>(d, codingPath: codingPath))
+        return KeyedDecodingContainer(TreeKeyedContainer<Key>(d, codingPath: codingPath, exports: exports))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let items) = value else { throw mismatch([Any].self) }
-        return TreeUnkeyedContainer(items, codingPath: codingPath)
+        return TreeUnkeyedContainer(items, codingPath: codingPath, exports: exports)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -171,10 +203,12 @@ struct TreeDecoder: Decoder {
 struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let dictionary: PlistDictionary
     let codingPath: [any CodingKey]
+    let exports: DeferredExports?
 
-    init(_ dictionary: PlistDictionary, codingPath: [any CodingKey]) {
+    init(_ dictionary: PlistDictionary, codingPath: [any CodingKey], exports: DeferredExports?) {
         self.dictionary = dictionary
         self.codingPath = codingPath
+        self.exports = exports
     }
 
     var allKeys: [Key] { dictionary.compactMap { Key(stringValue: $0.0) } }
@@ -185,7 +219,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let v = dictionary[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(key.stringValue)\" (keys: \(dictionary.map(\.0).joined(separator: ", ")))"))
         }
-        return TreeDecoder(v, codingPath: codingPath + [key])
+        return try TreeDecoder(v, codingPath: codingPath + [key], exports: exports)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -219,11 +253,11 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        TreeDecoder(dictionary["super"] ?? .null, codingPath: codingPath + [TreeIndexKey(stringValue: "super")])
+        try TreeDecoder(dictionary["super"] ?? .null, codingPath: codingPath + [TreeIndexKey(stringValue: "super")], exports: exports)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        TreeDecoder(dictionary[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        try TreeDecoder(dictionary[key.stringValue] ?? .null, codingPath: codingPath + [key], exports: exports)
     }
 }
 
@@ -231,11 +265,13 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct TreeUnkeyedContainer: UnkeyedDecodingContainer {
     let items: [PlistValue]
     let codingPath: [any CodingKey]
+    let exports: DeferredExports?
     private(set) var currentIndex = 0
 
-    init(_ items: [PlistValue], codingPath: [any CodingKey]) {
+    init(_ items: [PlistValue], codingPath: [any CodingKey], exports: DeferredExports?) {
         self.items = items
         self.codingPath = codingPath
+        self.exports = exports
     }
 
     var count: Int? { items.count }
@@ -247,7 +283,7 @@ struct TreeUnkeyedContainer: UnkeyedDecodingContainer {
                                                           debugDescription: "the array has only \(items.count) elements"))
         }
         defer { currentIndex += 1 }
-        return TreeDecoder(items[currentIndex], codingPath: codingPath + [TreeIndexKey(intValue: currentIndex)])
+        return try TreeDecoder(items[currentIndex], codingPath: codingPath + [TreeIndexKey(intValue: currentIndex)], exports: exports)
     }
 
     mutating func decodeNil() throws -> Bool {

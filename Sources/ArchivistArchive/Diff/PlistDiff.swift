@@ -45,37 +45,15 @@ package struct PlistDiff: Sendable {
     /// The most changes collected; a diff beyond stops there.
     package static let maxChanges = 100_000
 
-    /// Compares two compact trees (documents' `tree`s): archives' graphs are
-    /// built on the trees, not on values converted from them.
+    /// Compares two compact trees (documents' `tree`s). Archives are
+    /// compared as object graphs, walked from `$top` in step: objects are
+    /// paired by reference, and a pair met again (a shared object, a cycle)
+    /// is not compared again, so the work is linear in the objects. A change
+    /// inside an object shared on both sides is reported once, at the key
+    /// path where the walk first meets it.
     package init(_ a: PlistTree, _ b: PlistTree) throws {
-        compare(try Self.comparable(a), try Self.comparable(b), path: [], depth: 0, levels: 0)
-    }
-
-    /// The tree compared for a file: an archive as its objects.
-    static func comparable(_ tree: PlistTree) throws -> PlistValue {
-        guard KeyedArchive.looksLikeArchive(tree) else { return tree.value }
-        return try comparable(try ObjectGraph(tree))
-    }
-
-    /// An archive's objects, keyed by `$top` key.
-    private static func comparable(_ graph: ObjectGraph) throws -> PlistValue {
-        var exporter = CodableExporter(graph: graph, rules: MigrationRules(),
-                                       options: CodableOptions(cycles: .omit, nativeLeaves: true), budget: 1_000_000, nesting: 0)
-        exporter.classKey = classKey
-        exporter.inlineKey = inlineKey
-        exporter.keepsRealWidth = true
-        // Archives in data are compared as archives, by `$top` key (root.data.root.name).
-        exporter.expandsNestedArchives = false
-        try exporter.refuseExpansion(of: graph.top.map(\.object), path: graph.top.count == 1 ? graph.top[0].key : "")
-        var top = PlistDictionary()
-        for (key, entry) in graph.topEntries {
-            switch entry {
-            case .object(let index): top[key] = try exporter.object(index, path: key, depth: 0) ?? .null
-            case .value(let value): top[key] = value
-            }
-        }
-        // Keyed by $top keys, so paths read as `get` takes them (root.name).
-        return .dictionary(top)
+        let pair = DiffPair(try DiffSide(a), try DiffSide(b))
+        try compare(pair.a.root, pair.b.root, in: pair, path: [], depth: 0, levels: 0)
     }
 
     /// The key of an archived object's class in the compared tree: its
@@ -83,6 +61,13 @@ package struct PlistDiff: Sendable {
     static let classKey = "$class"
     /// The key of the one-entry dictionary that stands for an inline primitive.
     static let inlineKey = "$inline"
+
+    private mutating func record(_ kind: Change.Kind, _ path: [String], _ old: DiffItem?, _ new: DiffItem?,
+                                 in pair: DiffPair, depth: Int) throws {
+        guard changes.count < Self.maxChanges else { return }
+        record(kind, path, try old.map { try pair.a.value(of: $0, path: path, depth: depth) },
+                   try new.map { try pair.b.value(of: $0, path: path, depth: depth) })
+    }
 
     private mutating func record(_ kind: Change.Kind, _ path: [String], _ old: PlistValue?, _ new: PlistValue?) {
         guard changes.count < Self.maxChanges else { return }
@@ -112,13 +97,27 @@ package struct PlistDiff: Sendable {
         return names.compactMap(\.stringValue)
     }
 
-    private mutating func compare(_ a: PlistValue, _ b: PlistValue, path: [String], depth: Int, levels: Int) {
+    private mutating func compare(_ a: DiffItem, _ b: DiffItem, in pair: DiffPair, path: [String], depth: Int, levels: Int) throws {
         guard changes.count < Self.maxChanges else { return }
-        switch (a, b) {
-        case (.dictionary(let x), .dictionary(let y)) where depth < 1_000 && Self.inlined(a) == nil && Self.inlined(b) == nil:
-            let xClass = Self.classEntry(x), yClass = Self.classEntry(y)
+        WorkCounter.note(.diffStep)
+        // Objects on the path are marked on their side: references back to them are left out.
+        let objectA = pair.a.object(a), objectB = pair.b.object(b)
+        if let objectA, let objectB, !pair.visited.insert(PairKey(objectA, objectB)).inserted { return }
+        // (The path an object was entered at names a cycle in an error; a diff omits cycles.)
+        if let objectA { pair.a.exporter.entered[objectA] = "" }
+        if let objectB { pair.b.exporter.entered[objectB] = "" }
+        // Off the path again; and before the pair itself is built whole for a change.
+        func leave() {
+            if let objectA { pair.a.exporter.entered[objectA] = nil }
+            if let objectB { pair.b.exporter.entered[objectB] = nil }
+        }
+        defer { leave() }
+        let x = try pair.a.shape(of: a, path: path, depth: depth), y = try pair.b.shape(of: b, path: path, depth: depth)
+        switch (x, y) {
+        case (.dictionary(let xKeys, let xValues, let xClass), .dictionary(let yKeys, let yValues, let yClass)) where depth < 1_000:
             if (xClass == nil) != (yClass == nil) {
-                record(.changed, path, a, b)
+                leave()
+                try record(.changed, path, a, b, in: pair, depth: depth)
                 return
             }
             if let xClass, let yClass, xClass != yClass {
@@ -129,35 +128,57 @@ package struct PlistDiff: Sendable {
             }
             // Keys match only with the same code points, as CoreFoundation's do.
             var yIndex: [PlistKey: Int] = [:]
-            for (i, k) in y.keys.enumerated() { yIndex[PlistKey(k)] = i }
-            var xKeys = Set<PlistKey>()
-            for (k, v) in x {
-                xKeys.insert(PlistKey(k))
-                if xClass != nil, PlistKeys.same(k, Self.classKey) { continue }
-                if let i = yIndex[PlistKey(k)] { compare(v, y.values[i], path: path + [k], depth: depth + 1, levels: levels) } else { record(.removed, path + [k], v, nil) }
+            yIndex.reserveCapacity(yKeys.count)
+            for (i, k) in yKeys.enumerated() where yIndex[PlistKey(k)] == nil { yIndex[PlistKey(k)] = i }
+            var seen = Set<PlistKey>()
+            seen.reserveCapacity(xKeys.count)
+            for (k, v) in zip(xKeys, xValues) {
+                seen.insert(PlistKey(k))
+                if let i = yIndex[PlistKey(k)] {
+                    try compare(v, yValues[i], in: pair, path: path + [k], depth: depth + 1, levels: levels)
+                } else {
+                    try record(.removed, path + [k], v, nil, in: pair, depth: depth + 1)
+                }
             }
-            for (k, v) in y where !xKeys.contains(PlistKey(k)) && !(yClass != nil && PlistKeys.same(k, Self.classKey)) { record(.added, path + [k], nil, v) }
-        case (.array(let x), .array(let y)) where depth < 1_000:
-            for i in 0..<max(x.count, y.count) {
-                if i < x.count, i < y.count { compare(x[i], y[i], path: path + [String(i)], depth: depth + 1, levels: levels) }
-                else if i < x.count { record(.removed, path + [String(i)], x[i], nil) }
-                else { record(.added, path + [String(i)], nil, y[i]) }
+            for (k, v) in zip(yKeys, yValues) where !seen.contains(PlistKey(k)) {
+                try record(.added, path + [k], nil, v, in: pair, depth: depth + 1)
             }
-        case (.data(let x), .data(let y)) where x != y && depth < 1_000 && NestedDocuments.mayOpen(level: levels):
-            // Documents in data are compared by content.
-            if let dx = NestedDocuments.open(x, level: levels), let dy = NestedDocuments.open(y, level: levels),
-               let cx = try? Self.comparable(dx.document.tree), let cy = try? Self.comparable(dy.document.tree) {
-                compare(cx, cy, path: path, depth: depth + 1, levels: levels + 1)
-            } else {
-                record(.changed, path, a, b)
+        case (.array(let xs), .array(let ys)) where depth < 1_000:
+            for i in 0..<max(xs.count, ys.count) {
+                if i < xs.count, i < ys.count { try compare(xs[i], ys[i], in: pair, path: path + [String(i)], depth: depth + 1, levels: levels) }
+                else if i < xs.count { try record(.removed, path + [String(i)], xs[i], nil, in: pair, depth: depth + 1) }
+                else { try record(.added, path + [String(i)], nil, ys[i], in: pair, depth: depth + 1) }
             }
+        case (.leaf(.data(let dx)), .leaf(.data(let dy))) where dx != dy && depth < 1_000 && NestedDocuments.mayOpen(level: levels):
+            // Documents in data are compared by content; one that cannot be compared is changed data.
+            let before = (changes.count, widthChanges.count)
+            do {
+                guard let nx = NestedDocuments.open(dx, level: levels), let ny = NestedDocuments.open(dy, level: levels) else {
+                    throw PlistError(.invalidValue, "no document")
+                }
+                let nested = DiffPair(try DiffSide(nx.document.tree), try DiffSide(ny.document.tree))
+                try compare(nested.a.root, nested.b.root, in: nested, path: path, depth: depth + 1, levels: levels + 1)
+            } catch {
+                changes.removeSubrange(before.0...)
+                widthChanges.removeSubrange(before.1...)
+                record(.changed, path, .data(dx), .data(dy))
+            }
+        case (.leaf(let va), .leaf(let vb)):
+            leaves(va, vb, path: path)
         default:
-            if Self.differOnlyInWidth(a, b) {
-                if widthChanges.count < Self.maxChanges { widthChanges.append(PlistKeyPath(components: path).description) }
-                return
-            }
-            if a != b { record(.changed, path, a, b) }
+            // Containers of different kinds (or nested too deep): compared whole.
+            leave()
+            let va = try pair.a.value(of: a, path: path, depth: depth), vb = try pair.b.value(of: b, path: path, depth: depth)
+            leaves(va, vb, path: path)
         }
+    }
+
+    private mutating func leaves(_ a: PlistValue, _ b: PlistValue, path: [String]) {
+        if Self.differOnlyInWidth(a, b) {
+            if widthChanges.count < Self.maxChanges { widthChanges.append(PlistKeyPath(components: path).description) }
+            return
+        }
+        if a != b { record(.changed, path, a, b) }
     }
 
     /// True for two reals (plain, or both inline in an archive) of different

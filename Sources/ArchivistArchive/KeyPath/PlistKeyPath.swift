@@ -41,7 +41,9 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
 
     /// What a path leads to.
     public enum Target {
-        /// A value of a plain tree (or an inline field of an archived object).
+        /// A node of a plain tree, as read (nothing converted).
+        case tree(PlistNode)
+        /// A value stored in an archived object (an inline field, a `$top` value).
         case value(PlistValue)
         /// A whole archive, where a path into it starts (its next component
         /// is a `$top` key).
@@ -57,7 +59,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// through node by node, and only what the path leads to becomes a
     /// value. Data on the way is stepped into through the nested-document
     /// service, the document it holds read the same way (no whole document
-    /// converted).
+    /// converted): a plain tree's target is its node (``Target/tree(_:)``).
     ///
     /// - Parameter tree: A document's tree.
     /// - Returns: What the path leads to: a value, or a node of an archive's graph.
@@ -70,30 +72,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
 
     /// Components `first...` in a tree: the input's, or one held in data.
     private func resolve(in tree: PlistTree, from first: Int, levels: inout Int) throws -> Target {
-        if KeyedArchive.looksLikeArchive(tree) {
-            return try steps(from: .archive(try ObjectGraph(tree)), at: first, levels: &levels)
-        }
-        var node = tree.root
-        for n in first..<components.count {
-            let component = components[n]
-            let next: Int?
-            switch tree.kind(of: node) {
-            case .dictionary:
-                next = tree.node(forKey: component, in: node)
-            case .array:
-                next = Int(component).flatMap { i in i >= 0 && i < tree.count(of: node) ? tree.element(i, of: node) : nil }
-            case .string, .integer, .real, .bool, .date, .data, .uid, .null:
-                next = nil
-            }
-            if let next {
-                node = next
-                continue
-            }
-            if let bytes = tree.data(at: node) { return try enter(bytes, at: n, levels: &levels) }
-            // Every miss (whose message names what is there) goes on from the value the node holds.
-            return try steps(from: .value(tree.value(at: node)), at: n, levels: &levels)
-        }
-        return .value(tree.value(at: node))
+        try steps(from: try Self.start(tree), at: first, levels: &levels)
     }
 
     /// Component `n` and those after it, in the document data holds.
@@ -119,6 +98,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     private static func heldData(_ target: Target) -> [UInt8]? {
         switch target {
         case .value(.data(let bytes)): return bytes
+        case .tree(let node): return node.dataValue
         case .node(let graph, let i):
             switch graph.nodes[safe: i] {
             case .value(.data(let bytes))?: return bytes
@@ -135,13 +115,13 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         self.components = components
     }
 
-    /// A document held in data: an archive starts as its graph (built on its
-    /// tree; its first component is a `$top` key), a plain tree as its value.
+    /// Where a document's path starts: an archive as its graph (built on its
+    /// tree; its first component is a `$top` key), a plain tree at its root node.
     private static func start(_ document: PlistTree) throws -> Target {
         if KeyedArchive.looksLikeArchive(document) {
             return .archive(try ObjectGraph(document))
         }
-        return .value(document.value)
+        return .tree(document.rootNode)
     }
 
     private static func fail(_ path: PlistKeyPath, _ message: String) -> PlistError {
@@ -152,6 +132,19 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
     /// far (a property list whose root is data holding another counts twice).
     private static func step(_ target: Target, _ key: String, path: PlistKeyPath, levels: inout Int) throws -> Target {
         switch target {
+        case .tree(let node):
+            switch node.kind {
+            case .dictionary:
+                if let next = node[key] { return .tree(next) }
+                let keys = node.entries.map(\.key)
+                let hint = PlistKeys.normalisationHint(for: key, in: keys)
+                throw fail(path, "no key \"\(key)\" (dictionary of \(counted(keys.count, "key"))\(hint.isEmpty ? nearMiss(key, among: keys) : hint))")
+            case .array:
+                return .tree(node.elements[try index(key, count: node.count, path: path)])
+            case .string, .integer, .real, .bool, .date, .data, .uid, .null:
+                // Data was stepped into before (`heldData`); a scalar has no keys.
+                return try step(.value(node.value), key, path: path, levels: &levels)
+            }
         case .value(let v):
             switch v {
             case .dictionary(let d):

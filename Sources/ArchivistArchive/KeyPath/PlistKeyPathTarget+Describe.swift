@@ -7,6 +7,8 @@ extension PlistKeyPath.Target {
     /// and other archived objects by their class.
     package var typeName: String {
         switch self {
+        case .tree(let node):
+            return node.kind.name
         case .value(let v):
             return v.typeName
         case .references:
@@ -36,6 +38,8 @@ extension PlistKeyPath.Target {
     /// `CodableExport` writes them), for writing in a format.
     package func plainValue() throws -> PlistValue {
         switch self {
+        case .tree(let node):
+            return node.value
         case .value(let v):
             return v
         case .archive(let graph):

@@ -12,6 +12,8 @@ extension PlistKeyPath.Target {
     /// FILE root` of a big archive built it all before printing).
     package func printedScalar() throws -> PlistValue? {
         switch self {
+        case .tree(let node):
+            return node.kind == .array || node.kind == .dictionary ? nil : node.value
         case .value(let v):
             return v
         case .archive, .references:

@@ -57,6 +57,7 @@ extension PlistTree {
             let item = view.item(node)
             // A node without children converts alone: no record of shared nodes.
             if let leaf = PlistValueConversion.leaf(item) { return leaf }
+            if node == root { WholeDocumentConversions.note() }
             var conversion = PlistValueConversion(view, wholeTree: node == root)
             return conversion.value(node)
         }

@@ -218,6 +218,8 @@ struct Dump: ParsableCommand {
     private func text(_ document: PlistDocument, keyPath: String, into sink: ByteSink) throws {
         let options = self.options
         switch try PlistKeyPath(keyPath).resolve(in: document.tree) {
+        case .tree(let node):
+            return try TreeDumper.render(node.value, options: options)
         case .value(let v):
             try TreeDumper.render(v, options: options, into: sink)
         case .archive(let graph):
@@ -237,7 +239,7 @@ struct Dump: ParsableCommand {
             switch try PlistKeyPath(keyPath).resolve(in: tree) {
             case .node(let graph, let i): return ArchiveGraphviz.render(graph, from: i, named: keyPath)
             case .archive(let graph): return ArchiveGraphviz.render(graph)
-            case .value, .references: throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
+            case .tree, .value, .references: throw PlistError(.invalidValue, "--format dot draws archived objects, and \(keyPath) leads to none")
             }
         }
         guard KeyedArchive.looksLikeArchive(tree) else {

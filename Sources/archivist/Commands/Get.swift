@@ -100,6 +100,7 @@ struct Get: ParsableCommand {
             }
         case .null?, .array?, .dictionary?, nil:
             switch target {
+            case .tree(let node): try block { try TreeDumper.render(node.value, into: $0) }
             case .value(let v): try block { try TreeDumper.render(v, into: $0) }
             case .archive(let graph): try block { try ArchiveDumper.render(graph, into: $0) }
             case .node(let graph, let i): try block { try ArchiveDumper.render(graph, node: i, into: $0) }

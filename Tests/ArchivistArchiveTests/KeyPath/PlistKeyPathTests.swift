@@ -17,8 +17,10 @@ final class PlistKeyPathTests: XCTestCase {
 
     func testPlainTreesAndNestedArchives() throws {
         let info = try load("foundation/info-plist.bplist")
-        guard case .value(let v) = try PlistKeyPath("CFBundleURLTypes.0.CFBundleURLSchemes.0").resolve(in: info) else { return XCTFail() }
-        XCTAssertEqual(v, .string("archivist"))
+        // A plain tree's target is its node, nothing converted.
+        guard case .tree(let node) = try PlistKeyPath("CFBundleURLTypes.0.CFBundleURLSchemes.0").resolve(in: info) else { return XCTFail() }
+        XCTAssertEqual(node.stringValue, "archivist")
+        XCTAssertEqual(node.tree.nodeCount, info.nodeCount, "a node of the file's own tree")
         XCTAssertThrowsError(try PlistKeyPath("CFBundleURLTypes.3").resolve(in: info)) { e in
             XCTAssertEqual((e as? PlistError)?.message, "CFBundleURLTypes.3: index 3 out of range (array of 1)")
         }
