@@ -8,6 +8,8 @@ package final class WorkCounter: Sendable {
     package enum Step: Sendable {
         /// A class name demangled (every class-name comparison needs one).
         case demangle
+        /// An object visited by the secure-coding check.
+        case secureObjectVisit
     }
 
     /// The counter of the current task, if a test set one.
@@ -27,5 +29,11 @@ package final class WorkCounter: Sendable {
     @inline(__always) static func note(_ step: Step) {
         guard let counter = current else { return }
         counter.counts.withLock { $0[step, default: 0] += 1 }
+    }
+
+    /// Counts `n` steps at once (a loop counts locally, then notes its total).
+    static func note(_ step: Step, times n: Int) {
+        guard n > 0, let counter = current else { return }
+        counter.counts.withLock { $0[step, default: 0] += n }
     }
 }
