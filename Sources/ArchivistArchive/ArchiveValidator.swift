@@ -28,7 +28,7 @@ enum ArchiveValidator {
         while head < queue.count {
             let object = queue[head]
             head += 1
-            let shape = ContainerShape(object, in: tree, objects: objects, kinds: &kinds)
+            let shape = ContainerShape(object, classUID: classUID(of: Int(objects[object]), in: view), in: tree, objects: objects, kinds: &kinds)
             try forEachUID(in: Int(objects[object]), of: view, steps: &steps) { uid, steps in
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
@@ -46,7 +46,8 @@ enum ArchiveValidator {
         // Every object, reachable or not: UIDs in range (those reached were
         // checked above), classes well formed.
         var classes = [UInt32](repeating: ArchiveStorage.noClass, count: count)
-        var checkedClasses: Set<Int> = []
+        // Each class dictionary is checked once, by its index.
+        var checkedClasses = [Bool](repeating: false, count: count)
         for object in 0..<count {
             func base() -> String { paths.path(to: object) ?? "" }
             let node = Int(objects[object])
@@ -62,7 +63,7 @@ enum ArchiveValidator {
             }
             guard tree.kind(of: node) == .dictionary else { continue }
             // A dictionary in $objects is an object (with $class) or a class description.
-            guard let cls = tree.node(forKey: "$class", in: node) else {
+            guard let cls = classNode(in: node, of: view) else {
                 if tree.node(forKey: "$classname", in: node) != nil { continue }
                 throw PlistError(.archive, "object \(object) is a dictionary with neither $class nor $classname",
                                  at: .archive(object: object, keyPath: base()))
@@ -72,9 +73,9 @@ enum ArchiveValidator {
             }
             // In range: checked with every UID above.
             let index = Int(c)
-            if !checkedClasses.contains(index) {
+            if !checkedClasses[index] {
                 try checkClass(index, tree: tree, objects: objects, from: object, path: { join(base(), "$class") })
-                checkedClasses.insert(index)
+                checkedClasses[index] = true
             }
             classes[object] = UInt32(truncatingIfNeeded: index)
         }
@@ -98,6 +99,30 @@ enum ArchiveValidator {
                                  at: .archive(object: index, keyPath: path() + ".$classes"))
             }
         }
+    }
+
+    /// The value of a dictionary's first `$class` key (`tree.node(forKey:in:)`),
+    /// comparing each key's length before its bytes: no call per key.
+    private static func classNode(in node: Int, of view: PlistTree.View) -> Int? {
+        let n = view.nodes[node]
+        guard n.kind == .dictionary else { return nil }
+        for i in 0..<n.count {
+            let key = view.nodes[view.key(i, of: node)]
+            guard key.kind == .string, key.count == 6 else { continue }
+            let b = view.bytes
+            let at = key.start
+            if b[at] == UInt8(ascii: "$"), b[at + 1] == UInt8(ascii: "c"), b[at + 2] == UInt8(ascii: "l"), b[at + 3] == UInt8(ascii: "a"),
+               b[at + 4] == UInt8(ascii: "s"), b[at + 5] == UInt8(ascii: "s") {
+                return view.value(i, of: node)
+            }
+        }
+        return nil
+    }
+
+    /// The UID of a dictionary's `$class`, when it is one.
+    private static func classUID(of node: Int, in view: PlistTree.View) -> UInt64? {
+        guard let cls = classNode(in: node, of: view), view.nodes[cls].kind == .uid else { return nil }
+        return view.nodes[cls].payload
     }
 
     private static func join(_ base: String, _ field: String) -> String {
@@ -192,12 +217,13 @@ extension ContainerShape {
         case list, map, fields
     }
 
-    /// The shape of an entry of `$objects` not yet validated: Foundation
+    /// The shape of an entry of `$objects` not yet validated (`classUID`: the
+    /// UID of its `$class`, when it is a dictionary with one): Foundation
     /// collections by their class name, dictionary keys where they are strings.
     /// `kinds` keeps each class's kind, by the UID of its class dictionary.
-    init(_ object: Int, in tree: PlistTree, objects: [UInt32], kinds: inout [UInt64: ClassKind]) {
+    init(_ object: Int, classUID: UInt64?, in tree: PlistTree, objects: [UInt32], kinds: inout [UInt64: ClassKind]) {
         let node = Int(objects[object])
-        guard tree.kind(of: node) == .dictionary, let cls = tree.node(forKey: "$class", in: node), let c = tree.uid(at: cls) else {
+        guard let c = classUID else {
             self = .fields
             return
         }

@@ -14,77 +14,52 @@ public enum UnarchiverCheck {
     /// - Parameter archive: The validated archive.
     /// - Returns: Each problem as a located error.
     public static func errors(in archive: KeyedArchive) -> [PlistError] {
-        let graph = ObjectGraph(archive)
-        // The key paths of `graph.paths()` are made only for a problem:
-        // most archives have none, and they cost a table entry per object.
-        var shown: ArchivePaths?
-        func path(to index: Int) -> String {
-            let paths = shown ?? graph.paths()
-            shown = paths
-            return paths.path(to: index) ?? ""
-        }
         var out: [PlistError] = []
-        for (key, index) in archive.top {
-            if case .classDescription = graph.nodes[index] {
-                out.append(PlistError(.archive, "$top.\(key) refers to object \(index), a class description, not an object",
-                                      at: .archive(object: index, keyPath: "$top." + PlistKeyPath(components: [key]).description)))
-            }
-        }
-        var classesSeen: Set<Int> = []
-        let reached = reachedObjects(graph)
-        for index in graph.nodes.indices where reached[index] {
-            // The class from the archive's storage; the object's fields are
-            // made only for a class whose payload is checked.
-            let className: ClassName
-            var made: ArchivedObject?
-            if let storage = graph.nodes.unedited(index) {
-                guard let c = storage.classOf(index), let info = storage.classInfo[c] else { continue }
-                className = info.name
-            } else {
-                guard case .object(let o) = graph.nodes[index] else { continue }
-                (className, made) = (o.className, o)
-            }
-            if let c = archive.storage.classOf(index), classesSeen.insert(Int(c)).inserted,
-               let info = archive.storage.classInfo[c], info.listsClasses, info.chain.isEmpty {
-                out.append(PlistError(.archive, "the class dictionary of \(className) (object \(c)) has an empty $classes",
-                                      at: .archive(object: Int(c), keyPath: ArchivePaths.joined(path(to: index), "$class") + ".$classes")))
-            }
-            guard let check = ClassCatalogue.description(of: className.archived)?.check else { continue }
-            if made == nil, case .object(let o) = graph.nodes[index] { made = o }
-            guard let o = made else { continue }
-            for problem in check(FoundationPayload(o, in: graph)) {
-                out.append(PlistError(.archive, "\(className.readable): \(problem)", at: .archive(object: index, keyPath: path(to: index))))
-            }
-        }
+        forEachError(in: archive, walk: ArchiveCheckWalk(ObjectGraph(archive))) { out.append($0) }
         return out
     }
 
-    /// For each node, whether `graph.paths()` reaches it: the same walk from
-    /// `$top` along reference fields, without making paths or nodes.
-    private static func reachedObjects(_ graph: ObjectGraph) -> [Bool] {
-        var reached = [Bool](repeating: false, count: graph.nodes.count)
-        var queue: [Int] = []
-        for (_, object) in graph.top where graph.nodes.indices.contains(object) && !reached[object] {
-            reached[object] = true
-            queue.append(object)
-        }
-        var edges: [Int] = []
-        var head = 0
-        while head < queue.count {
-            let index = queue[head]
-            head += 1
-            edges.removeAll(keepingCapacity: true)
-            if let storage = graph.nodes.unedited(index) {
-                storage.edges(of: index, into: &edges)
-            } else {
-                edges = graph.edges(of: index)
-            }
-            for r in edges where graph.nodes.indices.contains(r) && !reached[r] {
-                reached[r] = true
-                queue.append(r)
+    /// `errors(in:)`, each problem handed to `body` as it is found. Each
+    /// class is looked at once (its `$classes`, whether its payload is
+    /// checked); an object's fields are made only when its class's payload is.
+    static func forEachError(in archive: KeyedArchive, walk: ArchiveCheckWalk, _ body: (PlistError) throws -> Void) rethrows {
+        let graph = walk.graph
+        for (key, index) in archive.top {
+            if case .classDescription = graph.nodes[index] {
+                try body(PlistError(.archive, "$top.\(key) refers to object \(index), a class description, not an object",
+                                    at: .archive(object: index, keyPath: "$top." + PlistKeyPath(components: [key]).description)))
             }
         }
-        return reached
+        let storage = archive.storage
+        // What each class is to this check, by the index of its class
+        // dictionary: 0 not looked at yet, else `checked` when its objects'
+        // payload is checked.
+        let unseen: UInt8 = 0, seen: UInt8 = 1, checked: UInt8 = 2
+        var classes = [UInt8](repeating: unseen, count: storage.objects.count)
+        // The payload check of each checked class, by the same index.
+        var checks: [Int: PayloadCheck] = [:]
+        for index in graph.nodes.indices where walk.reached[index] {
+            // The graph is the archive's own (no edits): each object's class
+            // comes from the storage, and its fields are made only for a
+            // class whose payload is checked.
+            guard let c = storage.classOf(index) else { continue }
+            var state = classes[Int(c)]
+            if state == unseen {
+                guard let info = storage.classInfo[c] else { continue }
+                let check = ClassCatalogue.description(of: info.name.archived)?.check
+                state = check == nil ? seen : checked
+                if let check { checks[Int(c)] = check }
+                classes[Int(c)] = state
+                if info.listsClasses, info.chain.isEmpty {
+                    try body(PlistError(.archive, "the class dictionary of \(info.name) (object \(c)) has an empty $classes",
+                                        at: .archive(object: Int(c), keyPath: ArchivePaths.joined(walk.path(to: index), "$class") + ".$classes")))
+                }
+            }
+            guard state == checked, let check = checks[Int(c)], case .object(let o) = graph.nodes[index] else { continue }
+            for problem in check(FoundationPayload(o, in: graph)) {
+                try body(PlistError(.archive, "\(o.className.readable): \(problem)", at: .archive(object: index, keyPath: walk.path(to: index))))
+            }
+        }
     }
 }
 

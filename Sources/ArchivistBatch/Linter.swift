@@ -100,6 +100,21 @@ package enum Linter {
     package static func findings(in buffer: UnsafeRawBufferPointer, path: String, options: ReadOptions = ReadOptions(),
                                 inPlace: Bool = false, requiredFormat: PlistFormat? = nil,
                                 check: (PlistDocument) throws -> [PlistError] = { _ in [] }) -> [Finding] {
+        var found: [Finding] = []
+        forEachFinding(in: buffer, path: path, options: options, inPlace: inPlace, requiredFormat: requiredFormat,
+                       check: { document, emit in for error in try check(document) { emit(error) } }, { found.append($0) })
+        return found
+    }
+
+    /// `findings(in:path:options:inPlace:requiredFormat:check:)`, each finding
+    /// handed to `found` as it is known, in the same order: `check` hands
+    /// its problems to the function it is given as it finds them (a problem
+    /// it throws comes after them), so that the findings of an input need not
+    /// all be held at once.
+    package static func forEachFinding(in buffer: UnsafeRawBufferPointer, path: String, options: ReadOptions = ReadOptions(),
+                                       inPlace: Bool = false, requiredFormat: PlistFormat? = nil,
+                                       check: (PlistDocument, (PlistError) -> Void) throws -> Void,
+                                       _ found: (Finding) -> Void) {
         if inPlace, buffer.count <= options.limits.maxInputSize, FormatSniffer.guess(buffer) == .format(.binary) {
             // Archives are checked as archives, from their tree: asked
             // first, so that an archive's view (its tables) is never made.
@@ -107,25 +122,25 @@ package enum Linter {
                 do {
                     var view = try BinaryPlistView(buffer, limits: options.limits)
                     try view.check()
-                    return findings(path: path, diagnostics: view.diagnostics) + formatFindings(.binary, required: requiredFormat, path: path)
+                    (findings(path: path, diagnostics: view.diagnostics) + formatFindings(.binary, required: requiredFormat, path: path)).forEach(found)
                 } catch {
-                    return [finding(for: error, path: path)]
+                    found(finding(for: error, path: path))
                 }
+                return
             }
         }
         let document: PlistDocument
         do {
             document = try SignedPlist.read(buffer, options: options)
         } catch {
-            return [finding(for: error, path: path)]
+            return found(finding(for: error, path: path))
         }
-        var found = findings(path: path, diagnostics: document.diagnostics) + formatFindings(document.format, required: requiredFormat, path: path)
+        (findings(path: path, diagnostics: document.diagnostics) + formatFindings(document.format, required: requiredFormat, path: path)).forEach(found)
         do {
-            found += try check(document).map { Finding(path: path, error: $0) }
+            try withoutActuallyEscaping(found) { found in try check(document) { found(Finding(path: path, error: $0)) } }
         } catch {
-            found.append(finding(for: error, path: path))
+            found(finding(for: error, path: path))
         }
-        return found
     }
 
     /// The findings of a reader's diagnostics, in order.

@@ -10,6 +10,8 @@ package final class WorkCounter: Sendable {
         case demangle
         /// A pair of values compared by a diff.
         case diffStep
+        /// An object visited by the secure-coding check.
+        case secureObjectVisit
     }
 
     /// The counter of the current task, if a test set one.
@@ -29,5 +31,11 @@ package final class WorkCounter: Sendable {
     @inline(__always) static func note(_ step: Step) {
         guard let counter = current else { return }
         counter.counts.withLock { $0[step, default: 0] += 1 }
+    }
+
+    /// Counts `n` steps at once (a loop counts locally, then notes its total).
+    static func note(_ step: Step, times n: Int) {
+        guard n > 0, let counter = current else { return }
+        counter.counts.withLock { $0[step, default: 0] += n }
     }
 }

@@ -107,6 +107,21 @@ final class ArchiveStorage: Sendable {
         return tree.kind(of: node) == .dictionary && tree.node(forKey: "$classname", in: node).flatMap { tree.string(at: $0) } != nil
     }
 
+    /// False when entry `index`, as ``node(_:)`` reads it, is neither data
+    /// nor an object with an inline data field (read without making the node).
+    func holdsData(_ index: Int) -> Bool {
+        guard index > 0, index < objects.count else { return index == 0 ? false : true }
+        let node = Int(objects[index])
+        switch tree.kind(of: node) {
+        case .data: return true
+        case .dictionary:
+            guard classOf(index) != nil else { return false }
+            for i in 0..<tree.count(of: node) where tree.kind(of: tree.entry(i, of: node).value) == .data { return true }
+            return false
+        case .string, .integer, .real, .bool, .date, .array, .uid, .null: return false
+        }
+    }
+
     /// The `$objects` indices an object refers to, in field order, read from the
     /// tree without making its fields.
     func edges(of index: Int, into out: inout [Int]) {

@@ -15,16 +15,62 @@ package struct RulesCensus: Sendable {
 
     /// Adds the keyed archives of one input's tree (the tree itself and those
     /// its data holds, as ``NestedArchiveWalk`` finds them).
-    package mutating func add(_ tree: PlistTree) {
-        try? NestedArchiveWalk.archives(in: tree, broken: .skip) { archive in
+    /// `archive`, when given, is `tree` already validated as a keyed archive.
+    package mutating func add(_ tree: PlistTree, archive: KeyedArchive? = nil) {
+        try? NestedArchiveWalk.archives(in: tree, archive: archive, broken: .skip) { archive in
             guard archive.kind != .typedstream else { return }
-            for node in archive.graph.nodes {
-                guard case .object(let o) = node else { continue }
-                for name in [o.className.archived] + o.classChain where seen.insert(name).inserted {
-                    classNames.append(ClassName(archived: name))
-                }
+            add(archive.graph)
+        }
+    }
+
+    /// The classes and keys of one graph's objects. An object read from the
+    /// archive is read from its tree: its class once per class dictionary,
+    /// and its keys as key nodes, skipped when they are those of the last
+    /// object of its class (objects of a class mostly share their keys).
+    private mutating func add(_ graph: ObjectGraph) {
+        // For each class dictionary met: the key nodes of its objects, and
+        // the node of its last object.
+        var classKeys: [UInt32: (keys: Set<Int>, last: Int)] = [:]
+        var order: [UInt32] = []
+        for index in graph.nodes.indices {
+            guard let storage = graph.nodes.unedited(index) else {
+                guard case .object(let o) = graph.nodes[index] else { continue }
+                add(o.className, chain: o.classChain)
                 keys[o.className.archived, default: []].formUnion(o.fields.lazy.map { PlistKey($0.key) })
+                continue
             }
+            guard let c = storage.classOf(index), let info = storage.classInfo[c] else { continue }
+            let tree = storage.tree, node = Int(storage.objects[index])
+            guard var entry = classKeys[c] else {
+                add(info.name, chain: info.chain)
+                order.append(c)
+                var keyNodes = Set<Int>()
+                for i in 0..<tree.count(of: node) where !storage.isClassKey(tree.entry(i, of: node).key) {
+                    keyNodes.insert(tree.entry(i, of: node).key)
+                }
+                classKeys[c] = (keyNodes, node)
+                continue
+            }
+            let count = tree.count(of: node)
+            if count == tree.count(of: entry.last), (0..<count).allSatisfy({ tree.entry($0, of: node).key == tree.entry($0, of: entry.last).key }) {
+                continue
+            }
+            classKeys[c] = nil
+            for i in 0..<count where !storage.isClassKey(tree.entry(i, of: node).key) { entry.keys.insert(tree.entry(i, of: node).key) }
+            entry.last = node
+            classKeys[c] = entry
+        }
+        guard let tree = graph.nodes.storage?.tree, let storage = graph.nodes.storage else { return }
+        for c in order {
+            guard let info = storage.classInfo[c], let entry = classKeys[c] else { continue }
+            keys[info.name.archived, default: []].formUnion(entry.keys.lazy.map { PlistKey(tree.string(at: $0) ?? "") })
+        }
+    }
+
+    /// A class and its chain, each name once.
+    private mutating func add(_ name: ClassName, chain: [String]) {
+        for name in [name.archived] + chain where seen.insert(name).inserted {
+            classNames.append(ClassName(archived: name))
         }
     }
 

@@ -32,21 +32,23 @@ package enum NestedArchiveWalk {
     /// Visits every archive in `tree`. A node several containers share is
     /// walked once (at the first key path that reaches it), so the walk is
     /// linear in the tree's size.
-    package static func archives(in tree: PlistTree, broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
-        try walk(tree, keyPath: "", level: 0, kind: nil, size: 0, broken: broken, visit)
+    /// `archive`, when given, is `tree` already validated as a keyed archive.
+    package static func archives(in tree: PlistTree, archive: KeyedArchive? = nil, broken: Broken,
+                                 _ visit: (NestedArchive) throws -> Void) throws {
+        try walk(tree, validated: archive, keyPath: "", level: 0, kind: nil, size: 0, broken: broken, visit)
     }
 
-    private static func walk(_ tree: PlistTree, keyPath: String, level: Int, kind: NestedData.Kind?, size: Int,
-                             broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
+    private static func walk(_ tree: PlistTree, validated: KeyedArchive? = nil, keyPath: String, level: Int, kind: NestedData.Kind?,
+                             size: Int, broken: Broken, _ visit: (NestedArchive) throws -> Void) throws {
         func data(_ bytes: [UInt8], at path: String) throws {
             guard let nested = NestedDocuments.open(bytes, level: level) else { return }
             let inner = nested.document.tree
             try walk(inner, keyPath: path, level: level + 1, kind: nested.kind, size: bytes.count, broken: broken, visit)
         }
-        if KeyedArchive.looksLikeArchive(tree) {
+        if validated != nil || KeyedArchive.looksLikeArchive(tree) {
             let graph: ObjectGraph
             do {
-                graph = try ObjectGraph(tree)
+                graph = try validated.map { ObjectGraph($0) } ?? ObjectGraph(tree)
             } catch let error as PlistError {
                 guard broken == .fail else { return }
                 throw NestedDocuments.relocated(error, under: keyPath)
@@ -60,8 +62,10 @@ package enum NestedArchiveWalk {
                 let path = field.map { NestedDocuments.path(ofField: $0.key, of: $0.object, at: base, in: graph) } ?? base
                 return ArchivePaths.nested(path, in: keyPath)
             }
-            for (index, node) in graph.nodes.enumerated() {
-                switch node {
+            for index in graph.nodes.indices {
+                // Read from the archive's tree: a node is made only where data is.
+                if let storage = graph.nodes.unedited(index), !storage.holdsData(index) { continue }
+                switch graph.nodes[index] {
                 case .value(.data(let bytes)):
                     try data(bytes, at: path(to: index))
                 case .object(let o):

@@ -44,23 +44,94 @@ public enum SecureCodingCheck {
     ///   - policy: What the secure decoder is given.
     /// - Returns: Each violation, located.
     public static func violations(in graph: ObjectGraph, policy: SecurePolicy) -> [SecureCodingViolation] {
-        let paths = graph.paths()
         var found: [SecureCodingViolation] = []
-        for index in graph.nodes.indices where paths.isReached(index) {
-            guard case .object(let o) = graph.nodes[index] else { continue }
-            if !policy.allows(o.className, chain: o.classChain) {
-                found.append(SecureCodingViolation(problem: .classNotAllowed, className: o.className, object: index,
-                                                   keyPath: paths.path(to: index) ?? ""))
+        forEachViolation(in: ArchiveCheckWalk(graph), policy: policy) { found.append($0) }
+        return found
+    }
+
+    /// `violations(in:policy:)`, each handed to `body` as it is found: one
+    /// visit of each reached object, its class judged once per class, its
+    /// fields read from the archive's tree (no node made) and a key path made
+    /// only for a violation.
+    static func forEachViolation(in walk: ArchiveCheckWalk, policy: SecurePolicy,
+                                 _ body: (SecureCodingViolation) throws -> Void) rethrows {
+        let graph = walk.graph
+        // The verdict on the last class met, and on every class by the index
+        // of its class dictionary.
+        var verdicts: [UInt32: ClassVerdict] = [:]
+        var last: (c: UInt32, verdict: ClassVerdict)?
+        var visited = 0
+        defer { WorkCounter.note(.secureObjectVisit, times: visited) }
+        for index in graph.nodes.indices where walk.reached[index] {
+            guard let storage = graph.nodes.unedited(index) else {
+                guard case .object(let o) = graph.nodes[index] else { continue }
+                visited += 1
+                try check(o, at: index, walk: walk, policy: policy, body)
+                continue
             }
-            guard !SecurePolicy.isFrameworkClass(o.className) else { continue }
-            for field in o.fields {
-                guard case .inline(let v) = field.value, isPrimitive(v), !policy.acceptsInline(key: field.key, of: o.className) else { continue }
-                let base = paths.path(to: index) ?? ""
-                found.append(SecureCodingViolation(problem: .inlinePrimitive(key: field.key, value: v), className: o.className,
-                                                   object: index, keyPath: ArchivePaths.joined(base, field.key)))
+            guard let c = storage.classOf(index), let info = storage.classInfo[c] else { continue }
+            visited += 1
+            let verdict: ClassVerdict
+            if let last, last.c == c {
+                verdict = last.verdict
+            } else if let known = verdicts[c] {
+                verdict = known
+            } else {
+                verdict = ClassVerdict(info, policy: policy)
+                verdicts[c] = verdict
+            }
+            last = (c, verdict)
+            if !verdict.allowed {
+                try body(SecureCodingViolation(problem: .classNotAllowed, className: info.name, object: index, keyPath: walk.path(to: index)))
+            }
+            // No inline field to report when the policy takes every one of the class's.
+            guard !verdict.framework, verdict.acceptsEveryInline != true else { continue }
+            let tree = storage.tree
+            let node = Int(storage.objects[index])
+            for i in 0..<tree.count(of: node) {
+                let (key, value) = tree.entry(i, of: node)
+                switch tree.kind(of: value) {
+                case .integer, .real, .bool: break
+                case .string, .date, .data, .array, .dictionary, .uid, .null: continue
+                }
+                if storage.isClassKey(key) { continue }
+                let name = tree.string(at: key) ?? ""
+                if verdict.acceptsEveryInline == nil, policy.acceptsInline(key: name, of: info.name) { continue }
+                try body(SecureCodingViolation(problem: .inlinePrimitive(key: name, value: tree.value(at: value)), className: info.name,
+                                               object: index, keyPath: ArchivePaths.joined(walk.path(to: index), name)))
             }
         }
-        return found
+    }
+
+    /// What a policy makes of a class, worked out once per class.
+    private struct ClassVerdict {
+        /// A secure decoder given the policy decodes its objects.
+        var allowed: Bool
+        /// One of Apple's frameworks' classes: its inline fields are never reported.
+        var framework: Bool
+        /// True or false when the policy takes every inline primitive of the
+        /// class alike (no rule names it); nil when each key is asked.
+        var acceptsEveryInline: Bool?
+
+        init(_ info: ArchiveStorage.ClassInfo, policy: SecurePolicy) {
+            allowed = policy.allows(info.name, chain: info.chain)
+            framework = SecurePolicy.isFrameworkClass(info.name)
+            acceptsEveryInline = policy.acceptsEveryInline(of: info.name)
+        }
+    }
+
+    /// The violations of one object made by an edit (not read from the archive's tree).
+    private static func check(_ o: ArchivedObject, at index: Int, walk: ArchiveCheckWalk, policy: SecurePolicy,
+                              _ body: (SecureCodingViolation) throws -> Void) rethrows {
+        if !policy.allows(o.className, chain: o.classChain) {
+            try body(SecureCodingViolation(problem: .classNotAllowed, className: o.className, object: index, keyPath: walk.path(to: index)))
+        }
+        guard !SecurePolicy.isFrameworkClass(o.className) else { return }
+        for field in o.fields {
+            guard case .inline(let v) = field.value, isPrimitive(v), !policy.acceptsInline(key: field.key, of: o.className) else { continue }
+            try body(SecureCodingViolation(problem: .inlinePrimitive(key: field.key, value: v), className: o.className,
+                                           object: index, keyPath: ArchivePaths.joined(walk.path(to: index), field.key)))
+        }
     }
 
     /// Every violation in a tree: a keyed archive, and archives nested in its
@@ -79,7 +150,7 @@ public enum SecureCodingCheck {
         var out: [PlistError] = []
         try NestedArchiveWalk.archives(in: tree, broken: .fail) { archive in
             guard archive.kind != .typedstream else { return }
-            for violation in violations(in: archive.graph, policy: policy) {
+            try forEachViolation(in: ArchiveCheckWalk(archive.graph), policy: policy) { violation in
                 out.append(NestedDocuments.relocated(violation.error, under: archive.keyPath))
             }
         }

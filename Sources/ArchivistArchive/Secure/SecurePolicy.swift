@@ -64,6 +64,12 @@ public struct SecurePolicy: Sendable {
         return !rules.boxPrimitives
     }
 
+    /// What `acceptsInline(key:of:)` answers for every key of a class no
+    /// rule names (nil when a rule names it: each key is asked).
+    package func acceptsEveryInline(of className: ClassName) -> Bool? {
+        rules.rule(for: className) == nil ? !rules.boxPrimitives : nil
+    }
+
     /// True when a class is one of Apple's frameworks' (`NS` or `UI` followed by
     /// a capital letter), whose own coding reads its inline fields: those are
     /// never boxed or reported.

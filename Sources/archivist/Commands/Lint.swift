@@ -259,17 +259,23 @@ struct Lint: ParsableCommand {
             }
         }
         var skipped = 0, skippedBlobs = 0
-        if census != nil || jobCount == 1 {
+        if census != nil || jobCount == 1 || items.count == 1 {
             // Checking against rules fills one census: one input at a time.
-            for (item, listing) in items where report(check(item, listing, policy: policy, census: &census), into: &reporter) {
-                skipped += 1
+            // Each input's findings are printed as they are found (one
+            // input need not hold them all: `lint --secure` may find millions).
+            for (item, listing) in items {
+                let checked = check(item, listing, policy: policy, census: &census) { reporter.found($0) }
+                if report(checked, into: &reporter) { skipped += 1 }
             }
         } else {
             let shared = Locked((reporter: reporter, skipped: 0))
             let command = self, inputs = items
             _ = BatchRunner<Checked>(count: inputs.count, jobs: jobCount).run({ i in
                 var none: RulesCensus?
-                return command.check(inputs[i].item, inputs[i].listing, policy: policy, census: &none)
+                var found: [Linter.Finding] = []
+                let checked = command.check(inputs[i].item, inputs[i].listing, policy: policy, census: &none) { found.append($0) }
+                if case .findings(let path, _) = checked { return .findings(path, found) }
+                return checked
             }, report: { _, checked in
                 shared.withLock { state in
                     if command.report(checked, into: &state.reporter) { state.skipped += 1 }
@@ -318,7 +324,8 @@ struct Lint: ParsableCommand {
             skipped += 1
             if folders.verbose { Console.error(FolderOptions.skippedLine(row.label, reason: kind)) }
         }) { row in
-            reporter.add(row.label, row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, policy: policy, census: &census) })
+            row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, policy: policy, census: &census) { reporter.found($0) } }
+            reporter.add(row.label, [])
         }
         return skipped
     }
@@ -328,8 +335,11 @@ struct Lint: ParsableCommand {
         jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// Reads and checks one input (`listing`: why a path could not even be listed).
-    private func check(_ item: BatchItem, _ listing: PlistError?, policy: SecurePolicy?, census: inout RulesCensus?) -> Checked {
+    /// Reads and checks one input (`listing`: why a path could not even be
+    /// listed), handing each finding to `found` as it is found (`.findings`
+    /// then holds none).
+    private func check(_ item: BatchItem, _ listing: PlistError?, policy: SecurePolicy?, census: inout RulesCensus?,
+                       found: (Linter.Finding) -> Void) -> Checked {
         if let listing { return .unreadable(item.source, listing) }
         do {
             let input = try FileIO.input(item, maxSize: limits.readOptions.limits.maxInputSize)
@@ -341,15 +351,17 @@ struct Lint: ParsableCommand {
             }
             // Once the input is read into a tree, its mapped pages go back to
             // the system while the archive checks run.
-            let found = input.withUnsafeBytes {
-                findings(in: $0, path: item.source, policy: policy, census: &census, afterRead: input.releaseResidentPages)
+            withoutActuallyEscaping(found) { found in
+                input.withUnsafeBytes {
+                    findings(in: $0, path: item.source, policy: policy, census: &census, afterRead: input.releaseResidentPages) { finding in
+                        // A file of another kind says what to use instead (`--sqlite`).
+                        var hinted = finding
+                        hinted.message = FormatHint.adding(to: finding.message, path: item.source)
+                        found(hinted)
+                    }
+                }
             }
-            // A file of another kind says what to use instead (`--sqlite`).
-            return .findings(item.source, found.map { finding in
-                var hinted = finding
-                hinted.message = FormatHint.adding(to: finding.message, path: item.source)
-                return hinted
-            })
+            return .findings(item.source, [])
         } catch let error as PlistError {
             return .unreadable(item.source, error)
         } catch {
@@ -389,28 +401,30 @@ struct Lint: ParsableCommand {
     /// binary plist that is no archive is checked in place, building no tree.
     /// `afterRead` runs once a document is read, before its checks (the
     /// bytes are not read again by these checks).
+    /// Each finding goes to `found` as it is found.
     private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?,
-                          afterRead: () -> Void = {}) -> [Linter.Finding] {
-        if Typedstream.isArchiveStream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census) }
+                          afterRead: () -> Void = {}, _ found: (Linter.Finding) -> Void) {
+        if Typedstream.isArchiveStream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census).forEach(found) }
         var expiry: Linter.Finding?
-        let found = Linter.findings(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
-                        requiredFormat: requireFormat) { document -> [PlistError] in
+        Linter.forEachFinding(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
+                              requiredFormat: requireFormat, check: { document, emit in
             afterRead()
             // A signed profile reads as its property list: an expired one is a warning.
             if SignedPlist.isSigned(bytes) { expiry = Self.expiryWarning(document.tree, path: path) }
-            var extra: [PlistError] = []
-            // Every check reads the compact tree reading built.
+            // Every check reads the compact tree reading built, and the
+            // archive checks share one walk of the archive.
             let tree = document.tree
-            if KeyedArchive.looksLikeArchive(tree) { extra += UnarchiverCheck.errors(in: try KeyedArchive(tree)) }
+            let archive = KeyedArchive.looksLikeArchive(tree) ? try KeyedArchive(tree) : nil
+            let checks = ArchiveChecks(tree, archive: archive)
+            checks.unarchiverErrors(emit)
             // A bookmark file reads as its data: lint checks that it decodes.
             if let kind = FormatSniffer.kind(bytes), kind == .bookmark || kind == .finderAlias, Bookmark.decode(Array(bytes)) == nil {
-                extra.append(PlistError(.corrupt, "\(kind.name) that does not decode as a bookmark", at: .binary(offset: 0, object: nil)))
+                emit(PlistError(.corrupt, "\(kind.name) that does not decode as a bookmark", at: .binary(offset: 0, object: nil)))
             }
-            census?.add(tree)
-            if let policy { extra += try SecureCodingCheck.errors(in: tree, policy: policy) }
-            return extra
-        }
-        return found + (expiry.map { [$0] } ?? [])
+            census?.add(tree, archive: archive)
+            if let policy { try checks.secureErrors(policy: policy, emit) }
+        }, found)
+        if let expiry { found(expiry) }
     }
 
     /// A warning when a provisioning profile's `ExpirationDate` has passed
@@ -443,9 +457,11 @@ struct Lint: ParsableCommand {
         }
         do {
             let tree = try Typedstream.readDocument(Array(bytes)).tree
-            errors += UnarchiverCheck.errors(in: try KeyedArchive(tree))
-            census?.add(tree)
-            if let policy { errors += try SecureCodingCheck.errors(in: tree, policy: policy) }
+            let archive = try KeyedArchive(tree)
+            let checks = ArchiveChecks(tree, archive: archive)
+            checks.unarchiverErrors { errors.append($0) }
+            census?.add(tree, archive: archive)
+            if let policy { try checks.secureErrors(policy: policy) { errors.append($0) } }
         } catch let error as PlistError {
             errors.append(error)
         } catch {

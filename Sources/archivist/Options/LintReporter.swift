@@ -18,25 +18,42 @@ struct LintReporter {
         self.color = color
     }
 
-    /// One checked input.
+    /// Whether the input being reported has an error so far.
+    private var inputInvalid = false
+    /// The JSON problems of the input being reported.
+    private var problems: [PlistValue] = []
+
+    /// One finding of the input being reported, printed at once (kept for
+    /// the JSON report); `add` ends the input.
+    mutating func found(_ f: Linter.Finding) {
+        if f.severity == .error { inputInvalid = true }
+        switch format {
+        case .text: Console.output(f.line, color: color ? (f.severity == .error ? .red : .yellow) : nil)
+        case .github: Console.output(f.githubAnnotation)
+        case .xcode: Console.output(f.xcodeLine)
+        case .json: problems.append(Self.json(f))
+        }
+    }
+
+    /// One checked input: its last `findings` (after those given to `found`).
     /// Warnings are printed too, and leave the input valid.
     mutating func add(_ path: String, _ findings: [Linter.Finding]) {
-        let valid = !findings.contains { $0.severity == .error }
+        for f in findings { found(f) }
+        let valid = !inputInvalid
         if !valid { invalid = true }
         switch format {
         case .text:
-            for f in findings { Console.output(f.line, color: color ? (f.severity == .error ? .red : .yellow) : nil) }
             if valid, !quiet { Console.output("\(path): OK", color: color ? .green : nil) }
-        case .github:
-            for f in findings { Console.output(f.githubAnnotation) }
-        case .xcode:
-            for f in findings { Console.output(f.xcodeLine) }
+        case .github, .xcode:
+            break
         case .json:
             report.append(.dictionary(PlistDictionary([
                 ("path", .string(path)), ("valid", .bool(valid)),
-                ("problems", .array(findings.map(Self.json))),
+                ("problems", .array(problems)),
             ])))
         }
+        inputInvalid = false
+        problems = []
     }
 
     /// An input that could not be read (already reported on standard error).

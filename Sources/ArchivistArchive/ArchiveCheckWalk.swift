@@ -1,0 +1,93 @@
+import ArchivistCore
+
+/// What the checks of one archive share (the unarchiver check, then the
+/// secure-coding check): which objects a walk from `$top` along reference
+/// fields reaches (the objects of `graph.paths()`, found once, without making
+/// a node), and the key paths, made at the first finding only.
+final class ArchiveCheckWalk {
+    let graph: ObjectGraph
+    /// For each node, whether it is reached from `$top`.
+    let reached: [Bool]
+    private var shown: ArchivePaths?
+
+    init(_ graph: ObjectGraph) {
+        self.graph = graph
+        reached = Self.reachedObjects(graph)
+    }
+
+    /// The key path of a reached object (`graph.paths()`, made once when a
+    /// finding first asks).
+    func path(to index: Int) -> String {
+        let paths = shown ?? graph.paths()
+        shown = paths
+        return paths.path(to: index) ?? ""
+    }
+
+    /// For each node, whether `graph.paths()` reaches it: the same walk from
+    /// `$top` along reference fields, without making paths or nodes.
+    private static func reachedObjects(_ graph: ObjectGraph) -> [Bool] {
+        var reached = [Bool](repeating: false, count: graph.nodes.count)
+        var queue: [Int] = []
+        for (_, object) in graph.top where graph.nodes.indices.contains(object) && !reached[object] {
+            reached[object] = true
+            queue.append(object)
+        }
+        var edges: [Int] = []
+        var head = 0
+        while head < queue.count {
+            let index = queue[head]
+            head += 1
+            edges.removeAll(keepingCapacity: true)
+            if let storage = graph.nodes.unedited(index) {
+                storage.edges(of: index, into: &edges)
+            } else {
+                edges = graph.edges(of: index)
+            }
+            for r in edges where graph.nodes.indices.contains(r) && !reached[r] {
+                reached[r] = true
+                queue.append(r)
+            }
+        }
+        return reached
+    }
+}
+
+/// The archive checks `lint` runs on a document: the unarchiver check of its
+/// archive, then (with a policy) the secure-coding check of that archive and
+/// of the archives its data holds, sharing one walk of the archive. Each
+/// problem goes to `emit` as it is found, in the order `lint` prints them.
+package struct ArchiveChecks {
+    private let tree: PlistTree
+    private let archive: KeyedArchive?
+    private let walk: ArchiveCheckWalk?
+
+    /// The checks of `tree`, validated as `archive` when it is a keyed archive.
+    package init(_ tree: PlistTree, archive: KeyedArchive?) {
+        self.tree = tree
+        self.archive = archive
+        walk = archive.map { ArchiveCheckWalk(ObjectGraph($0)) }
+    }
+
+    /// What the unarchiver reads that is wrong (`UnarchiverCheck`), in `$objects` order.
+    package func unarchiverErrors(_ emit: (PlistError) throws -> Void) rethrows {
+        guard let archive, let walk else { return }
+        try UnarchiverCheck.forEachError(in: archive, walk: walk, emit)
+    }
+
+    /// The secure-coding violations of the archive and of the archives its
+    /// data holds (`SecureCodingCheck.errors(in:policy:)`), in that order.
+    ///
+    /// - Throws: `PlistError` when an archive its data holds is broken
+    ///   (after the violations found before it), or what `emit` throws.
+    package func secureErrors(policy: SecurePolicy, _ emit: (PlistError) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            try NestedArchiveWalk.archives(in: tree, archive: archive, broken: .fail) { nested in
+                guard nested.kind != .typedstream else { return }
+                let shared = nested.level == 0 ? walk : nil
+                try SecureCodingCheck.forEachViolation(in: shared ?? ArchiveCheckWalk(nested.graph), policy: policy) { violation in
+                    try emit(NestedDocuments.relocated(violation.error, under: nested.keyPath))
+                }
+            }
+        }
+    }
+}
