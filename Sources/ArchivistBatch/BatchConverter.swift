@@ -81,6 +81,9 @@ package struct BatchConverter: Sendable {
         case value(PlistValue)
         /// A new tree to write (as a migration builds it).
         case tree(PlistTree)
+        /// A result that writes itself in a format to a sink, with no tree
+        /// built for it (a migrated archive written from the tree read).
+        case written(@Sendable (PlistFormat, WriteOptions, ByteSink, inout WriteLosses) throws -> Void)
         /// Nothing needs to change: an input converted in place to its own
         /// format is left alone; any other item is written as read.
         case nothingToChange
@@ -280,6 +283,7 @@ package struct BatchConverter: Sendable {
         let signed = read.signed
         let format = self.format ?? document.format
         let tree: PlistTree
+        var writes: (@Sendable (PlistFormat, WriteOptions, ByteSink, inout WriteLosses) throws -> Void)?
         switch try transform?(document) ?? .document {
         case .nothingToChange where target == .inPlace && format == document.format:
             return Written(status: .unchanged, destination: destination, bytesIn: bytesIn, bytesOut: bytesIn)
@@ -289,11 +293,18 @@ package struct BatchConverter: Sendable {
             tree = try PlistTree(value, limits: .writing)
         case .tree(let built):
             tree = built
+        case .written(let write):
+            tree = document.tree
+            writes = write
         }
         let options = document.writeOptions(writeOptions, path: items[index].source)
         var losses = WriteLosses()
         let written = try deliver(index, bytesIn: bytesIn, original: original) { out in
-            try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out, losses: &losses) }
+            if let writes {
+                try writes(format, options, out, &losses)
+            } else {
+                try tree.withView { try PropertyList.write(&$0, as: format, options: options, into: out, losses: &losses) }
+            }
         }
         var result = noting(losses, of: index, in: written)
         if signed, result.status == .converted {

@@ -20,6 +20,35 @@ public enum GraphWriter {
         return try writer.write()
     }
 
+    /// The `$objects` numbering of a graph as written: the new index of each
+    /// node (-1 for those not reached from `$top`, and class dictionaries),
+    /// and the nodes in their new order (`$null` first), depth-first in field
+    /// order, as NSKeyedArchiver numbers them.
+    static func numbering(_ graph: ObjectGraph) throws -> (newIndex: [Int], order: [Int]) {
+        var newIndex = [Int](repeating: -1, count: graph.nodes.count)
+        var order: [Int] = [0]
+        newIndex[0] = 0
+        var stack = graph.top.map(\.object).reversed().map { $0 }
+        while let n = stack.popLast() {
+            guard n >= 0, n < graph.nodes.count else {
+                throw PlistError(.archive, "reference to object \(n), past the \(graph.nodes.count) nodes", at: .archive(object: n, keyPath: ""))
+            }
+            if newIndex[n] >= 0 || isClassDescription(n, in: graph) { continue }
+            newIndex[n] = order.count
+            order.append(n)
+            for e in graph.edges(of: n).reversed() where e >= 0 && e < graph.nodes.count && newIndex[e] < 0 {
+                stack.append(e)
+            }
+        }
+        return (newIndex, order)
+    }
+
+    static func isClassDescription(_ n: Int, in graph: ObjectGraph) -> Bool {
+        if let storage = graph.nodes.unedited(n) { return storage.isClassDescription(n) }
+        if case .classDescription = graph.nodes[n] { return true }
+        return false
+    }
+
     /// One write: the new numbering, the tree being built and the classes met.
     private struct Writer {
         let graph: ObjectGraph
@@ -81,26 +110,7 @@ public enum GraphWriter {
 
         /// Numbers the reachable nodes depth-first in field order, as NSKeyedArchiver does.
         private mutating func number() throws {
-            newIndex[0] = 0
-            order.append(0)
-            var stack = graph.top.map(\.object).reversed().map { $0 }
-            while let n = stack.popLast() {
-                guard n >= 0, n < graph.nodes.count else {
-                    throw PlistError(.archive, "reference to object \(n), past the \(graph.nodes.count) nodes", at: .archive(object: n, keyPath: ""))
-                }
-                if newIndex[n] >= 0 || isClassDescription(n) { continue }
-                newIndex[n] = order.count
-                order.append(n)
-                for e in graph.edges(of: n).reversed() where e >= 0 && e < graph.nodes.count && newIndex[e] < 0 {
-                    stack.append(e)
-                }
-            }
-        }
-
-        private func isClassDescription(_ n: Int) -> Bool {
-            if let storage = graph.nodes.unedited(n) { return storage.isClassDescription(n) }
-            if case .classDescription = graph.nodes[n] { return true }
-            return false
+            (newIndex, order) = try GraphWriter.numbering(graph)
         }
 
         /// The new index of a node referred to.

@@ -75,6 +75,7 @@ public struct ObjectGraph: Sendable {
             storage.edges(of: index, into: &out)
             return out
         }
+        if nodes.migratedEdges(of: index, into: &out) { return out }
         guard let o = object(index) else { return [] }
         for field in o.fields {
             switch field.value {

@@ -33,6 +33,10 @@ public struct Migrator: Sendable {
     public var codable: CodableEncoding?
     /// With `codable`: the date strategy (JSON) and what a cycle becomes.
     public var codableOptions = CodableOptions()
+    /// False for a report of what would change (`migrate --dry-run`): nothing
+    /// is written, every boxed field refers to one shared number, and
+    /// ``Outcome/tree`` is the input's tree.
+    package var writesResult = true
 
     /// A migrator for rules.
     ///
@@ -80,6 +84,45 @@ public struct Migrator: Sendable {
         return Outcome(tree: migrated ?? tree, report: report)
     }
 
+    /// What migrating one input for writing gives.
+    package enum Output: Sendable {
+        /// Nothing changed.
+        case unchanged
+        /// The migrated tree (a plain tree with changed `<data>` values, an
+        /// archive ``GraphWriter`` wrote, or the input's when only the report changed).
+        case tree(PlistTree)
+        /// A migrated archive, to write straight from the tree read (``GraphOutput``).
+        case archive(GraphOutput)
+    }
+
+    /// ``migrate(_:)`` for writing: a keyed archive migrated by class
+    /// migrations and boxed numbers alone is not built as a tree but given
+    /// as a ``GraphOutput`` that writes it from the tree read.
+    ///
+    /// - Parameter tree: A document's tree.
+    /// - Returns: The report and what to write.
+    /// - Throws: As ``migrate(_:)``.
+    package func migrateForWriting(_ tree: PlistTree) throws -> (report: MigrationReport, result: Output) {
+        guard codable == nil, writesResult, KeyedArchive.looksLikeArchive(tree) else {
+            let outcome = try migrate(tree)
+            return (outcome.report, outcome.report.isEmpty ? .unchanged : .tree(outcome.tree))
+        }
+        var report = MigrationReport()
+        var refused: [(archive: String, violation: SecureCodingViolation)] = []
+        var graph = try prefixed("") { try ObjectGraph(tree) }
+        report.noteArchive("")
+        let changed = try migrate(&graph, at: "", depth: 0, report: &report, refused: &refused)
+        for violation in SecureCodingCheck.violations(in: graph, policy: policy) {
+            refused.append(("", violation))
+        }
+        if !refused.isEmpty { throw MigrationRefused(violations: refused) }
+        if report.isEmpty { return (report, .unchanged) }
+        guard changed else { return (report, .tree(tree)) }
+        let migrated = graph
+        if let output = try prefixed("", { try GraphOutput(migrated) }) { return (report, .archive(output)) }
+        return (report, .tree(try prefixed("") { try GraphWriter.archive(migrated) }))
+    }
+
     /// Every class of the archives in a tree (nested ones included), to check
     /// that the rules name classes that occur.
     package func classNames(in tree: PlistTree) -> [ClassName] {
@@ -101,7 +144,7 @@ public struct Migrator: Sendable {
             for violation in SecureCodingCheck.violations(in: graph, policy: policy) {
                 refused.append((path, violation))
             }
-            return changed ? try prefixed(path) { try GraphWriter.archive(graph) } : nil
+            return changed && writesResult ? try prefixed(path) { try GraphWriter.archive(graph) } : nil
         }
         var replacements: [(node: Int, bytes: [UInt8])] = []
         try NestedArchiveWalk.dataNodes(in: tree, keyPath: path) { node, at in
@@ -136,6 +179,9 @@ public struct Migrator: Sendable {
     }
 
     /// Applies the rules to every object of a graph; true when anything changed.
+    /// A graph read from an archive gets one ``ClassMigration`` per class the
+    /// rules change, laid over its nodes; only an object whose nested data
+    /// changed is stored edited.
     private func migrate(_ graph: inout ObjectGraph, at path: String, depth: Int, report: inout MigrationReport,
                          refused: inout [(archive: String, violation: SecureCodingViolation)]) throws -> Bool {
         var changed = false
@@ -147,8 +193,28 @@ public struct Migrator: Sendable {
             if inputPaths == nil { inputPaths = input.paths() }
             return inputPaths?.path(to: index) ?? "$objects[\(index)]"
         }
+        // One migration per class of the archive, laid over the graph.
+        var migrations: [UInt32: ClassMigration] = [:]
+        // (Only over a graph as read: boxed nodes come before any appended one.)
+        let overlaid = graph.nodes.storage.map { $0.objects.count == count } ?? false
+        if overlaid, let storage = graph.nodes.storage {
+            for (c, info) in storage.classInfo.sorted(by: { $0.key < $1.key }) {
+                guard let migration = ClassMigration(info.name, chain: info.chain, rules: rules) else { continue }
+                migrations[c] = migration
+                _ = graph.nodes.migrate(class: c, migration, sharingBoxes: !writesResult)
+            }
+        }
         for index in 0..<count {
-            switch graph.nodes[index] {
+            let original: ArchivedNode
+            var migration: ClassMigration?
+            if overlaid, let stored = graph.nodes.stored(index) {
+                original = stored
+                if let c = graph.nodes.storage?.classOf(index) { migration = migrations[c] }
+            } else {
+                original = graph.nodes[index]
+            }
+            let o: ArchivedObject
+            switch original {
             case .value(.data(let bytes)):
                 let at = ArchivePaths.nested(inputPath(of: index), in: path)
                 if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
@@ -156,60 +222,53 @@ public struct Migrator: Sendable {
                     changed = true
                 }
                 continue
-            case .object:
-                break
+            case .object(let object):
+                o = object
             case .null, .value, .classDescription:
                 continue
             }
-            guard case .object(var o) = graph.nodes[index] else { continue }
-            let original = o
-            let rule = rules.rule(for: o.className)
-            let custom = !SecurePolicy.isFrameworkClass(o.className)
-            let oldName = o.className.archived
-            var fields: [Field] = []
-            fields.reserveCapacity(o.fields.count)
-            for var field in o.fields {
-                let keyRule = rule?.key(archivedAs: field.key)
-                if keyRule?.remove == true {
-                    report.record(.removeKey(className: oldName, key: field.key), in: path)
-                    continue
-                }
-                if case .inline(let v) = field.value {
-                    if SecureCodingCheck.isPrimitive(v), keyRule?.box ?? (custom && rules.boxPrimitives) {
-                        field.value = graph.box(v)
-                        report.record(.box(className: oldName, key: field.key), in: path)
-                    } else if case .data(let bytes) = v {
-                        let at = ArchivePaths.nested(NestedDocuments.path(ofField: field.key, of: original, at: inputPath(of: index), in: input), in: path)
-                        if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused) {
-                            field.value = .inline(.data(new))
+            if !overlaid {
+                migration = ClassMigration(o.className, chain: o.classChain, rules: rules)
+            }
+            var edited = o
+            if let migration {
+                migration.record(o, in: &report, at: path)
+                if overlaid {
+                    graph.nodes.box(object: index)
+                    if case .object(let made) = graph.nodes[index] { edited = made }
+                } else {
+                    // A graph made otherwise: each boxed number appended as a node.
+                    var boxes: [Int] = []
+                    for field in o.fields {
+                        if case .keep(true, _) = migration.change(field.key, field.value), case .inline(let v) = field.value {
+                            boxes.append(graph.append(.value(v)))
                         }
                     }
+                    edited = migration.migrated(o) { k in boxes[k] }
                 }
-                if let newKey = keyRule?.renameTo, !PlistKeys.same(newKey, field.key) {
-                    report.record(.renameKey(className: oldName, from: field.key, to: newKey), in: path)
-                    field.key = newKey
+            }
+            // Archives nested in inline data, in the fields kept (as read, before any rename).
+            var nestedChanged = false
+            var kept = 0
+            for field in o.fields {
+                if let migration, case .remove = migration.change(field.key, field.value) { continue }
+                defer { kept += 1 }
+                guard case .inline(.data(let bytes)) = field.value else { continue }
+                let at = ArchivePaths.nested(NestedDocuments.path(ofField: field.key, of: o, at: inputPath(of: index), in: input), in: path)
+                if let new = try data(bytes, at: at, depth: depth, report: &report, refused: &refused), kept < edited.fields.count {
+                    edited.fields[kept].value = .inline(.data(new))
+                    nestedChanged = true
                 }
-                fields.append(field)
             }
             var keys: Set<PlistKey> = []
-            for field in fields where !keys.insert(PlistKey(field.key)).inserted {
+            for field in edited.fields where !keys.insert(PlistKey(field.key)).inserted {
                 throw PlistError(.archive, "the rules give \(o.className) two fields named \(field.key)",
                                  at: .archive(object: index, keyPath: ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)))
             }
-            o.fields = fields
-            if let newName = rule?.renameTo, newName != oldName {
-                o.className = ClassName(archived: newName)
-                report.record(.renameClass(from: oldName, to: newName), in: path)
+            if nestedChanged || (!overlaid && migration != nil) {
+                graph.nodes[index] = .object(edited)
             }
-            let chain = o.classChain.map { entry in
-                entry == oldName ? o.className.archived : (rules.rule(for: ClassName(archived: entry))?.renameTo ?? entry)
-            }
-            // Unchanged, the chain stays the array every object of the class shares.
-            if chain != o.classChain { o.classChain = chain }
-            if o != original {
-                graph.nodes[index] = .object(o)
-                changed = true
-            }
+            if nestedChanged || (migration != nil && !changed && edited != o) { changed = true }
         }
         return changed
     }

@@ -180,6 +180,8 @@ struct Migrate: ParsableCommand {
         }
         try RulesFile.check(ruleSet, against: census, rulesPath: rules)
         guard let converter else {
+            // A dry run writes no file: its report ends where standard output does.
+            Console.stopsAtFailedOutput = true
             var failed = false
             for item in session.items where !dryRunOne(item, bytes: item.source == "-" ? stdinBytes : nil, migrator) { failed = true }
             if failed { throw ExitCode.failure }
@@ -196,9 +198,17 @@ struct Migrate: ParsableCommand {
             let read = ahead.withLock { $0.removeValue(forKey: index) }
             var outcome = BatchSession.outcome(item, filtered: batch.folders.filtersByKind) { warn in
                 try converter.convert(index, bytes: item.source == "-" ? stdin : nil, readAhead: read, warn: warn) { document in
-                    let result = try migrator.migrate(document.tree)
-                    report = result.report
-                    return result.report.isEmpty ? .nothingToChange : .tree(result.tree)
+                    let migrated = try migrator.migrateForWriting(document.tree)
+                    report = migrated.report
+                    switch migrated.result {
+                    case .unchanged: return .nothingToChange
+                    case .tree(let tree): return .tree(tree)
+                    case .archive(let archive):
+                        // Written from the tree read: no second tree, no copy of what did not change.
+                        return .written { format, options, out, losses in
+                            try archive.write(as: format, options: options, into: out, losses: &losses)
+                        }
+                    }
                 }
             }
             guard outcome.status == .converted || outcome.status == .unchanged, let destination = outcome.destination else { return outcome }
@@ -255,15 +265,22 @@ struct Migrate: ParsableCommand {
     private func dryRunOne(_ item: BatchItem, bytes: [UInt8]?, _ migrator: Migrator) -> Bool {
         let input = item.source
         do {
-            let bytes = try bytes ?? FileIO.read(item)
-            if item.isFound, batch.folders.filtersByKind, !BatchPlan.readsInWalk(input, bytes) {
+            // The input's bytes live only while its tree is read.
+            let read: PlistDocument? = try {
+                let bytes = try bytes ?? FileIO.read(item)
+                if item.isFound, batch.folders.filtersByKind, !BatchPlan.readsInWalk(input, bytes) { return nil }
+                return try PropertyList.read(bytes)
+            }()
+            guard let document = read else {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input)) }
                 return true
             }
-            let document = try PropertyList.read(bytes)
             let result: Migrator.Outcome
+            // Without --to nothing is written: the report alone, with no result built.
+            var reporting = migrator
+            reporting.writesResult = to != nil
             do {
-                result = try migrator.migrate(document.tree)
+                result = try reporting.migrate(document.tree)
             } catch let error as PlistError where item.isFound && error.kind == .noArchive {
                 if batch.folders.verbose { Console.error(FolderOptions.skippedLine(input, reason: error.message)) }
                 return true
