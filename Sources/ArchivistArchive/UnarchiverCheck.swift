@@ -37,7 +37,7 @@ public enum UnarchiverCheck {
         let unseen: UInt8 = 0, seen: UInt8 = 1, checked: UInt8 = 2
         var classes = [UInt8](repeating: unseen, count: storage.objects.count)
         // The payload check of each checked class, by the same index.
-        var checks: [Int: PayloadCheck] = [:]
+        var checks: [Int: ClassDescription.PayloadCheck] = [:]
         for index in graph.nodes.indices where walk.reached[index] {
             // The graph is the archive's own (no edits): each object's class
             // comes from the storage, and its fields are made only for a

@@ -219,7 +219,7 @@ struct Dump: ParsableCommand {
         let options = self.options
         switch try PlistKeyPath(keyPath).resolve(in: document.tree) {
         case .tree(let node):
-            return try TreeDumper.render(node.value, options: options)
+            try TreeDumper.render(node.value, options: options, into: sink)
         case .value(let v):
             try TreeDumper.render(v, options: options, into: sink)
         case .archive(let graph):
