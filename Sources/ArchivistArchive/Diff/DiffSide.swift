@@ -173,6 +173,8 @@ final class DiffSide {
             case .list(let refs): return .array(refs.filter { !isLeftOut($0) }.map { .node($0) })
             case .counted(let entries): return .array(entries.map(\.object).filter { !isLeftOut($0) }.map { .node($0) })
             case .map(let keys, let values): return try map(keys, values, path: keyPath, depth: depth)
+            // A line's parts are not archived keys: compare its fields, which key paths reach.
+            case .line: return try fields(of: o)
             default: return Self.shape(of: try exporter.foundation(foundation, path: keyPath, depth: depth) ?? .null)
             }
         }

@@ -88,9 +88,10 @@ extension CLITests {
         let convert = try run(["convert", "strings.plist", "--to", "codable-json", "-o", "strings.json"])
         XCTAssertEqual(convert.status, 1)
         XCTAssertTrue(convert.stderr.hasSuffix(message), convert.stderr)
+        // `diff` walks both graphs in step, each shared object once: no expansion to bound.
         let diff = try run(["diff", "strings.plist", "strings.plist"])
-        XCTAssertEqual(diff.status, 2)
-        XCTAssertTrue(diff.stderr.hasSuffix(message), diff.stderr)
+        XCTAssertEqual(diff.status, 0, diff.stderr)
+        XCTAssertLessThan(diff.output.count, bytes.count)
         // The archive's JSON view writes each use, within the same bound.
         let json = try run(["dump", "--json", "strings.plist"])
         XCTAssertEqual(json.status, 1)
