@@ -5,7 +5,7 @@ import ArchivistCore
 /// or renamed. A graph keeps one per class (``ArchivedNodes``), not one
 /// edited object per object, and makes each object's migrated node from the
 /// archive's tree when it is read.
-package struct ClassMigration: Sendable {
+package final class ClassMigration: Sendable {
     /// The class as read.
     let oldName: ClassName
     /// The class as written (`oldName` when not renamed).
