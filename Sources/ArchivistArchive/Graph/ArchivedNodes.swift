@@ -53,7 +53,11 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
                 if index >= baseCount { return .value(storage.tree.value(at: Int(boxed[index - baseCount]))) }
                 if !migrations.isEmpty, let c = storage.classOf(index), let migration = migrations[c],
                    case .object(let o) = storage.node(index) {
-                    return .object(migration.migrated(o) { k in self.boxIndex(of: index, k) })
+                    var box: BoxStart?  // found at the first boxed field, once
+                    return .object(migration.migrated(o) { k in
+                        if box == nil { box = boxStart(of: index) }
+                        return box?.index(k) ?? baseCount
+                    })
                 }
                 return storage.node(index)
             }
@@ -142,6 +146,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
         let tree = storage.tree
         let node = Int(storage.objects[index])
         var boxes = 0
+        var box: BoxStart?
         for i in 0..<tree.count(of: node) {
             let (key, value) = tree.entry(i, of: node)
             if storage.isClassKey(key) { continue }
@@ -152,7 +157,8 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
             } else if storage.isReferenceList(value) {
                 for j in 0..<tree.count(of: value) { out.append(Int(tree.uid(at: tree.element(j, of: value)) ?? 0)) }
             } else if migration.boxes(name, valueKind: tree.kind(of: value), isReference: false) {
-                out.append(boxIndex(of: index, boxes))
+                if box == nil { box = boxStart(of: index) }
+                out.append(box?.index(boxes) ?? baseCount)
                 boxes += 1
             }
         }
@@ -174,14 +180,29 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
 
     /// The index of the k-th boxed field of object `index`.
     func boxIndex(of index: Int, _ k: Int) -> Int {
-        if sharesBoxes { return baseCount }
+        boxStart(of: index).index(k)
+    }
+
+    /// Where object `index`'s boxed numbers are: found once per object
+    /// (a binary search), then `index(k)` for its k-th boxed field.
+    func boxStart(of index: Int) -> BoxStart {
+        if sharesBoxes { return BoxStart(start: baseCount, each: false) }
         var lo = 0, hi = boxingObjects.count
         let target = UInt32(truncatingIfNeeded: index)
         while lo < hi {
             let mid = (lo + hi) / 2
             if boxingObjects[mid] < target { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < boxingObjects.count, boxingObjects[lo] == target else { return baseCount }
-        return baseCount + Int(boxingStarts[lo]) + k
+        guard lo < boxingObjects.count, boxingObjects[lo] == target else { return BoxStart(start: baseCount, each: false) }
+        return BoxStart(start: baseCount + Int(boxingStarts[lo]), each: true)
+    }
+
+    /// The first boxed number of an object, and whether each boxed field
+    /// has its own (otherwise all share the one placeholder, a dry run's).
+    struct BoxStart {
+        let start: Int
+        let each: Bool
+
+        func index(_ k: Int) -> Int { each ? start + k : start }
     }
 }

@@ -254,6 +254,7 @@ package struct GraphOutput: Sendable {
             let node = Int(storage.objects[old])
             let migration = storage.classOf(old).flatMap { output.graph.nodes.migration(ofClass: $0) }
             var boxes = 0
+            var box: ArchivedNodes.BoxStart?
             for e in 0..<tree.count(of: node) {
                 let (key, value) = tree.entry(e, of: node)
                 if storage.isClassKey(key) { continue }
@@ -271,7 +272,8 @@ package struct GraphOutput: Sendable {
                 let reference = tree.uid(at: value) != nil || storage.isReferenceList(value)
                 var boxed = -1
                 if migration.boxes(name, valueKind: tree.kind(of: value), isReference: reference) {
-                    boxed = output.graph.nodes.boxIndex(of: old, boxes)
+                    if box == nil { box = output.graph.nodes.boxStart(of: old) }
+                    boxed = box?.index(boxes) ?? -1
                     boxes += 1
                 }
                 kept.append((e, written, boxed))
