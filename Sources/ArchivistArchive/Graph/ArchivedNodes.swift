@@ -3,7 +3,7 @@ import ArchivistCore
 /// The nodes of an object graph, indexed as `$objects` is. A graph read from
 /// an archive makes each node from the archive's compact tree when it is read;
 /// nodes set or appended by edits are stored as given. A migration's edits
-/// lie over the archive's nodes: one ``ClassMigration`` per class changed,
+/// lie over the archive's nodes: one `ClassMigration` per class changed,
 /// and each boxed primitive as the tree node it is read from (its index
 /// follows the archive's), so a migrated graph holds no object per object.
 public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable {
