@@ -241,20 +241,28 @@ public struct ArchiveDumper {
             out += TerminalText.escaped(value.text) + label(i)
         case .line(let line):
             out += name
-            for part in line.parts {
-                out += " "
-                if let word = part.label { out += word + " " }
-                switch part.value {
-                case .word(let w): out += TerminalText.escaped(w)
-                case .text(let t): out += options.paint(DumpText.quoted(t), .string)
-                case .object(let r): try lineObject(r, indent: indent)
-                }
-            }
+            try lineParts(line.parts, indent: indent, caption: false)
         case .attributedString(let text, let attributes):
             out += "\(name) " + options.paint(DumpText.quoted(text), .string)
             if let attributes {
                 out += " attributes "
                 try node(attributes, indent: indent)
+            }
+        }
+    }
+
+    /// A line's parts, each after a space: its label, then its word, quoted
+    /// text or object (in a caption only the object's label: its fields
+    /// follow; in a line as `lineObject` shows it).
+    private mutating func lineParts(_ parts: [ArchivedLine.Part], indent: Int, caption: Bool) throws {
+        for part in parts {
+            out += " "
+            if let word = part.label { out += word + " " }
+            switch part.value {
+            case .word(let w): out += TerminalText.escaped(w)
+            case .text(let t): out += options.paint(DumpText.quoted(t), .string)
+            case .object(let r):
+                if caption { out += "@\(labels[r] ?? r)" } else { try lineObject(r, indent: indent) }
             }
         }
     }
@@ -300,15 +308,7 @@ public struct ArchiveDumper {
         if incoming[i] > 1 { out += label(i) }
         if let caption {
             // A caption holds words and texts only: its objects are among the fields below.
-            for part in caption.parts {
-                out += " "
-                if let word = part.label { out += word + " " }
-                switch part.value {
-                case .word(let w): out += TerminalText.escaped(w)
-                case .text(let t): out += options.paint(DumpText.quoted(t), .string)
-                case .object(let r): out += "@\(labels[r] ?? r)"
-                }
-            }
+            try lineParts(caption.parts, indent: indent, caption: true)
         }
         if o.fields.isEmpty { out += " {}"; return }
         out += " {\n"
