@@ -55,8 +55,9 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
                    case .object(let o) = storage.node(index) {
                     var box: BoxStart?  // found at the first boxed field, once
                     return .object(migration.migrated(o) { k in
-                        if box == nil { box = boxStart(of: index) }
-                        return box?.index(k) ?? baseCount
+                        let start = box ?? boxStart(of: index)
+                        box = start
+                        return start.index(k)
                     })
                 }
                 return storage.node(index)
@@ -157,8 +158,9 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
             } else if storage.isReferenceList(value) {
                 for j in 0..<tree.count(of: value) { out.append(Int(tree.uid(at: tree.element(j, of: value)) ?? 0)) }
             } else if migration.boxes(name, valueKind: tree.kind(of: value), isReference: false) {
-                if box == nil { box = boxStart(of: index) }
-                out.append(box?.index(boxes) ?? baseCount)
+                let start = box ?? boxStart(of: index)
+                box = start
+                out.append(start.index(boxes))
                 boxes += 1
             }
         }

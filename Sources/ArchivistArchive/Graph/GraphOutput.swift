@@ -272,8 +272,9 @@ package struct GraphOutput: Sendable {
                 let reference = tree.uid(at: value) != nil || storage.isReferenceList(value)
                 var boxed = -1
                 if migration.boxes(name, valueKind: tree.kind(of: value), isReference: reference) {
-                    if box == nil { box = output.graph.nodes.boxStart(of: old) }
-                    boxed = box?.index(boxes) ?? -1
+                    let start = box ?? output.graph.nodes.boxStart(of: old)
+                    box = start
+                    boxed = start.index(boxes)
                     boxes += 1
                 }
                 kept.append((e, written, boxed))
