@@ -24,7 +24,12 @@ package enum BinaryPlistWriter {
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
-        let (scalars, containers, refs) = try BinaryFlattener.count(source.rootNode, of: &source, depth: 0)
+        let scalars: Int, containers: Int, refs: Int
+        if let bounds = source.sizeBounds {
+            (scalars, containers, refs) = (bounds.scalars, bounds.containers, bounds.references)
+        } else {
+            (scalars, containers, refs) = try BinaryFlattener.count(source.rootNode, of: &source, depth: 0)
+        }
         flattener.unique.reserve(scalars)
         flattener.objects.reserveCapacity(scalars + containers)
         flattener.refs.reserveCapacity(refs)

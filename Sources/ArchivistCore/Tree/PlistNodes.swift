@@ -64,11 +64,32 @@ package protocol PlistNodes {
     mutating func enter(_ node: Int, depth: Int) throws
     /// Called after a container's children were visited.
     mutating func leave(_ node: Int)
+    /// Upper bounds on the scalars, containers and references a writer
+    /// meets from the root, when the source knows them without a walk; nil
+    /// has the binary writer count them in a pass of its own first.
+    var sizeBounds: PlistSizeBounds? { get }
 }
 
 extension PlistNodes {
     /// A source may repeat keys unless it says otherwise.
     package static var keysAreUnique: Bool { false }
+    /// A source does not know its size unless it says otherwise.
+    package var sizeBounds: PlistSizeBounds? { nil }
+}
+
+/// How many scalars (an upper bound on the distinct ones), containers and
+/// references a writer meets in a source: what the binary writer sizes its
+/// tables by.
+package struct PlistSizeBounds {
+    package var scalars: Int
+    package var containers: Int
+    package var references: Int
+
+    package init(scalars: Int, containers: Int, references: Int) {
+        self.scalars = scalars
+        self.containers = containers
+        self.references = references
+    }
 }
 
 extension PlistTree.View {
