@@ -40,15 +40,10 @@ package struct GraphOutput: Sendable {
         guard graph.nodes.onlyMigrated, graph.topValues.isEmpty, let storage = graph.nodes.storage else { return nil }
         self.graph = graph
         self.storage = storage
-        let (newIndex, order) = try GraphWriter.numbering(graph)
+        // Every reference written must name a node written, as GraphWriter's `uid` checks.
+        let (newIndex, order) = try GraphWriter.numbering(graph, checkingEdges: true)
         self.newIndex = newIndex
         self.order = order
-        // Every reference written must name a node written, as GraphWriter's `uid` checks.
-        for n in order {
-            for e in graph.edges(of: n) where e < 0 || e >= newIndex.count || newIndex[e] < 0 {
-                throw PlistError(.archive, "reference to object \(e), which is not part of the graph", at: .archive(object: e, keyPath: ""))
-            }
-        }
         for (_, object) in graph.top where object < 0 || object >= newIndex.count || newIndex[object] < 0 {
             throw PlistError(.archive, "reference to object \(object), which is not part of the graph", at: .archive(object: object, keyPath: ""))
         }
@@ -131,6 +126,8 @@ package struct GraphOutput: Sendable {
         /// For each entry written (before `$class`): its entry in the tree, its key (a node), and
         /// the boxed number it refers to (a node index) or -1.
         var kept: [(entry: Int, key: Int, boxed: Int)] = []
+        /// Each key's fate, by class index and key node (`keyChange`).
+        var decisions: [UInt64: KeyDecision] = [:]
 
         /// The strings the envelope, `$null` and class dictionaries use, first in the arena.
         static let fixedStrings = ["$version", "$archiver", "$top", "$objects", "NSKeyedArchiver", "$null", "$class", "$classname", "$classes"]
@@ -157,6 +154,19 @@ package struct GraphOutput: Sendable {
         }
 
         var rootNode: Int { envelope }
+
+        /// Bounds from the read tree, with no counting walk: every scalar
+        /// written is a node of the read tree or one made here (a string of
+        /// the arena, a UID, the version), every container one of the read
+        /// tree's or made here, and every reference one of the tree's links
+        /// or one made here (`$class` and the envelope's, class dictionaries').
+        var sizeBounds: PlistSizeBounds? {
+            let made = output.order.count + output.classes.count
+            let chainLinks = output.classes.reduce(0) { $0 + 4 + $1.chain.count }
+            return PlistSizeBounds(scalars: view.nodes.count + output.spans.count + made + 1,
+                                   containers: view.nodes.count + made + output.classes.count + 3,
+                                   references: view.links.count + 2 * output.order.count + chainLinks + 2 * output.topKeys.count + made + 8)
+        }
 
         private func fixedNode(_ f: Fixed) -> Int { strings + f.rawValue }
 
@@ -252,26 +262,23 @@ package struct GraphOutput: Sendable {
             kept.removeAll(keepingCapacity: true)
             let old = output.order[position]
             let node = Int(storage.objects[old])
-            let migration = storage.classOf(old).flatMap { output.graph.nodes.migration(ofClass: $0) }
+            let c = storage.classOf(old)
+            let migration = c.flatMap { output.graph.nodes.migration(ofClass: $0) }
             var boxes = 0
             var box: ArchivedNodes.BoxStart?
             for e in 0..<tree.count(of: node) {
                 let (key, value) = tree.entry(e, of: node)
                 if storage.isClassKey(key) { continue }
-                guard let migration else {
+                guard let migration, let c else {
                     kept.append((e, key, -1))
                     continue
                 }
-                let name = tree.string(at: key) ?? ""
-                let keyRule = migration.rule?.key(archivedAs: name)
-                if keyRule?.remove == true { continue }
-                var written = key
-                if let to = keyRule?.renameTo, !PlistKeys.same(to, name), let s = output.interned[PlistKey(to)] {
-                    written = strings + s
-                }
-                let reference = tree.uid(at: value) != nil || storage.isReferenceList(value)
+                let change = keyChange(of: key, class: c, migration)
+                if change.remove { continue }
+                let written = change.written
                 var boxed = -1
-                if migration.boxes(name, valueKind: tree.kind(of: value), isReference: reference) {
+                if change.boxesPrimitive, ClassMigration.isPrimitive(tree.kind(of: value)),
+                   tree.uid(at: value) == nil, !storage.isReferenceList(value) {
                     let start = box ?? output.graph.nodes.boxStart(of: old)
                     box = start
                     boxed = start.index(boxes)
@@ -279,6 +286,28 @@ package struct GraphOutput: Sendable {
                 }
                 kept.append((e, written, boxed))
             }
+        }
+
+        /// What the class's migration does to a key (a string node of the
+        /// read tree), decided once per class and key node: the archive's
+        /// objects of a class share their key strings.
+        private mutating func keyChange(of key: Int, class c: UInt32, _ migration: ClassMigration) -> KeyDecision {
+            let slot = UInt64(c) << 32 | UInt64(truncatingIfNeeded: key)
+            if let known = decisions[slot] { return known }
+            let change = migration.keyChange(tree.string(at: key) ?? "")
+            var written = key
+            if let to = change.renameTo, let s = output.interned[PlistKey(to)] { written = strings + s }
+            let decision = KeyDecision(remove: change.remove, written: written, boxesPrimitive: change.boxesPrimitive)
+            decisions[slot] = decision
+            return decision
+        }
+
+        /// A key's fate in the output: removed, or written as a node
+        /// (renamed: a string of the arena), its inline primitives boxed or not.
+        struct KeyDecision {
+            var remove: Bool
+            var written: Int
+            var boxesPrimitive: Bool
         }
 
         mutating func enter(_ node: Int, depth: Int) throws {}

@@ -42,6 +42,10 @@ package final class ClassMigration: Sendable {
     /// Whether the class is renamed.
     var renamesClass: Bool { name.archived != oldName.archived }
 
+    /// Whether a key rule of the class renames a key (only then can two
+    /// fields of a migrated object share a name).
+    var renamesKeys: Bool { rule?.keys.contains { $0.renameTo != nil } ?? false }
+
     /// What happens to a field as read.
     enum FieldChange {
         case remove
@@ -52,26 +56,47 @@ package final class ClassMigration: Sendable {
 
     /// What the rules do to a field with this key and value as read.
     func change(_ key: String, _ value: FieldValue) -> FieldChange {
-        let keyRule = rule?.key(archivedAs: key)
-        if keyRule?.remove == true { return .remove }
+        let byKey = keyChange(key)
+        if byKey.remove { return .remove }
         var box = false
-        if case .inline(let v) = value, SecureCodingCheck.isPrimitive(v) { box = keyRule?.box ?? boxesByDefault }
+        if case .inline(let v) = value, SecureCodingCheck.isPrimitive(v) { box = byKey.boxesPrimitive }
+        return .keep(box: box, renameTo: byKey.renameTo)
+    }
+
+    /// What the rules do to every field with a key, whatever its value: the
+    /// part of `change` that depends on the key alone, for readers that
+    /// decide once per key.
+    struct KeyChange {
+        /// The field is removed.
+        var remove: Bool
+        /// Its new key, when renamed.
+        var renameTo: String?
+        /// An inline primitive under this key is boxed.
+        var boxesPrimitive: Bool
+    }
+
+    /// What the rules do to fields with this key as read.
+    func keyChange(_ key: String) -> KeyChange {
+        let keyRule = rule?.key(archivedAs: key)
+        if keyRule?.remove == true { return KeyChange(remove: true, renameTo: nil, boxesPrimitive: false) }
         var renameTo: String?
         if let newKey = keyRule?.renameTo, !PlistKeys.same(newKey, key) { renameTo = newKey }
-        return .keep(box: box, renameTo: renameTo)
+        return KeyChange(remove: false, renameTo: renameTo, boxesPrimitive: keyRule?.box ?? boxesByDefault)
     }
 
     /// Whether a stored field value node is an inline primitive this key boxes
     /// (as `change` decides for the value made from it).
     func boxes(_ key: String, valueKind: PlistKind, isReference: Bool) -> Bool {
-        guard !isReference else { return false }
-        switch valueKind {
-        case .integer, .real, .bool: break
+        guard !isReference, Self.isPrimitive(valueKind) else { return false }
+        return keyChange(key).boxesPrimitive
+    }
+
+    /// Integers, reals and booleans: what a class's migration may box.
+    static func isPrimitive(_ kind: PlistKind) -> Bool {
+        switch kind {
+        case .integer, .real, .bool: return true
         case .string, .date, .data, .array, .dictionary, .uid, .null: return false
         }
-        let keyRule = rule?.key(archivedAs: key)
-        if keyRule?.remove == true { return false }
-        return keyRule?.box ?? boxesByDefault
     }
 
     /// An object of the class, migrated: its class renamed, fields removed,
