@@ -38,11 +38,7 @@ final class ArchiveCheckWalk {
             let index = queue[head]
             head += 1
             edges.removeAll(keepingCapacity: true)
-            if let storage = graph.nodes.unedited(index) {
-                storage.edges(of: index, into: &edges)
-            } else {
-                edges = graph.edges(of: index)
-            }
+            graph.edges(of: index, into: &edges)
             for r in edges where graph.nodes.indices.contains(r) && !reached[r] {
                 reached[r] = true
                 queue.append(r)

@@ -24,19 +24,35 @@ public enum GraphWriter {
     /// node (-1 for those not reached from `$top`, and class dictionaries),
     /// and the nodes in their new order (`$null` first), depth-first in field
     /// order, as NSKeyedArchiver numbers them.
-    static func numbering(_ graph: ObjectGraph) throws -> (newIndex: [Int], order: [Int]) {
-        var newIndex = [Int](repeating: -1, count: graph.nodes.count)
+    ///
+    /// With `checkingEdges`, a reference that would name no object written
+    /// (outside the graph, or a class dictionary) throws as it is met, in
+    /// the order a pass over `order` and each node's edges would meet it.
+    static func numbering(_ graph: ObjectGraph, checkingEdges: Bool = false) throws -> (newIndex: [Int], order: [Int]) {
+        let count = graph.nodes.count
+        var newIndex = [Int](repeating: -1, count: count)
         var order: [Int] = [0]
         newIndex[0] = 0
         var stack = graph.top.map(\.object).reversed().map { $0 }
+        if checkingEdges, let n = stack.last(where: { $0 < 0 || $0 >= count }) {
+            throw PlistError(.archive, "reference to object \(n), past the \(count) nodes", at: .archive(object: n, keyPath: ""))
+        }
+        var edges: [Int] = []
         while let n = stack.popLast() {
-            guard n >= 0, n < graph.nodes.count else {
-                throw PlistError(.archive, "reference to object \(n), past the \(graph.nodes.count) nodes", at: .archive(object: n, keyPath: ""))
+            guard n >= 0, n < count else {
+                throw PlistError(.archive, "reference to object \(n), past the \(count) nodes", at: .archive(object: n, keyPath: ""))
             }
             if newIndex[n] >= 0 || isClassDescription(n, in: graph) { continue }
             newIndex[n] = order.count
             order.append(n)
-            for e in graph.edges(of: n).reversed() where e >= 0 && e < graph.nodes.count && newIndex[e] < 0 {
+            edges.removeAll(keepingCapacity: true)
+            graph.edges(of: n, into: &edges)
+            if checkingEdges {
+                for e in edges where e < 0 || e >= count || (newIndex[e] < 0 && isClassDescription(e, in: graph)) {
+                    throw PlistError(.archive, "reference to object \(e), which is not part of the graph", at: .archive(object: e, keyPath: ""))
+                }
+            }
+            for e in edges.reversed() where e >= 0 && e < count && newIndex[e] < 0 {
                 stack.append(e)
             }
         }

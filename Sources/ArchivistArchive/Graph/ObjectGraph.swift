@@ -71,12 +71,18 @@ public struct ObjectGraph: Sendable {
     /// - Returns: The indices of the nodes its fields refer to.
     public func edges(of index: Int) -> [Int] {
         var out: [Int] = []
+        edges(of: index, into: &out)
+        return out
+    }
+
+    /// ``edges(of:)`` appended to `out`, for walks that reuse one buffer.
+    package func edges(of index: Int, into out: inout [Int]) {
         if let storage = nodes.unedited(index) {
             storage.edges(of: index, into: &out)
-            return out
+            return
         }
-        if nodes.migratedEdges(of: index, into: &out) { return out }
-        guard let o = object(index) else { return [] }
+        if nodes.migratedEdges(of: index, into: &out) { return }
+        guard let o = object(index) else { return }
         for field in o.fields {
             switch field.value {
             case .reference(let r): out.append(r)
@@ -84,7 +90,6 @@ public struct ObjectGraph: Sendable {
             case .inline: continue
             }
         }
-        return out
     }
 
     /// The breadth-first spanning tree from `$top`: the key path by which each
