@@ -91,6 +91,15 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
         return storage
     }
 
+    /// The archive storage and class migration behind an object that a
+    /// class migration lies over and no other edit replaced, for readers
+    /// that read it from the compact tree with the migration's changes.
+    func migratedObject(_ index: Int) -> (ArchiveStorage, ClassMigration?)? {
+        guard !migrations.isEmpty, index >= 0, index < baseCount, edited[index] == nil, let storage,
+              let c = storage.classOf(index), let migration = migrations[c] else { return nil }
+        return (storage, migration)
+    }
+
     /// Entry `index` of the archive as read, whatever edits lie over it.
     func stored(_ index: Int) -> ArchivedNode? {
         guard index >= 0, index < baseCount, let storage else { return nil }

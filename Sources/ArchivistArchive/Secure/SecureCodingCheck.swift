@@ -57,13 +57,15 @@ public enum SecureCodingCheck {
                                  _ body: (SecureCodingViolation) throws -> Void) rethrows {
         let graph = walk.graph
         // The verdict on the last class met, and on every class by the index
-        // of its class dictionary.
+        // of its class dictionary (a migrated class's under its new name).
         var verdicts: [UInt32: ClassVerdict] = [:]
         var last: (c: UInt32, verdict: ClassVerdict)?
         var visited = 0
         defer { WorkCounter.note(.secureObjectVisit, times: visited) }
         for index in graph.nodes.indices where walk.reached[index] {
-            guard let storage = graph.nodes.unedited(index) else {
+            // An object as read, or as a class migration lays over it: both read from the tree.
+            let read = graph.nodes.unedited(index).map { ($0, nil as ClassMigration?) } ?? graph.nodes.migratedObject(index)
+            guard let (storage, migration) = read else {
                 guard case .object(let o) = graph.nodes[index] else { continue }
                 visited += 1
                 try check(o, at: index, walk: walk, policy: policy, body)
@@ -71,18 +73,19 @@ public enum SecureCodingCheck {
             }
             guard let c = storage.classOf(index), let info = storage.classInfo[c] else { continue }
             visited += 1
+            let className = migration?.name ?? info.name
             let verdict: ClassVerdict
             if let last, last.c == c {
                 verdict = last.verdict
             } else if let known = verdicts[c] {
                 verdict = known
             } else {
-                verdict = ClassVerdict(info, policy: policy)
+                verdict = ClassVerdict(className, chain: migration?.chain ?? info.chain, policy: policy)
                 verdicts[c] = verdict
             }
             last = (c, verdict)
             if !verdict.allowed {
-                try body(SecureCodingViolation(problem: .classNotAllowed, className: info.name, object: index, keyPath: walk.path(to: index)))
+                try body(SecureCodingViolation(problem: .classNotAllowed, className: className, object: index, keyPath: walk.path(to: index)))
             }
             // No inline field to report when the policy takes every one of the class's.
             guard !verdict.framework, verdict.acceptsEveryInline != true else { continue }
@@ -90,14 +93,16 @@ public enum SecureCodingCheck {
             let node = Int(storage.objects[index])
             for i in 0..<tree.count(of: node) {
                 let (key, value) = tree.entry(i, of: node)
-                switch tree.kind(of: value) {
-                case .integer, .real, .bool: break
-                case .string, .date, .data, .array, .dictionary, .uid, .null: continue
+                guard ClassMigration.isPrimitive(tree.kind(of: value)), !storage.isClassKey(key) else { continue }
+                var name = tree.string(at: key) ?? ""
+                if let migration {
+                    // Removed and boxed fields hold no inline primitive once migrated.
+                    let change = migration.keyChange(name)
+                    if change.remove || change.boxesPrimitive { continue }
+                    if let renamed = change.renameTo { name = renamed }
                 }
-                if storage.isClassKey(key) { continue }
-                let name = tree.string(at: key) ?? ""
-                if verdict.acceptsEveryInline == nil, policy.acceptsInline(key: name, of: info.name) { continue }
-                try body(SecureCodingViolation(problem: .inlinePrimitive(key: name, value: tree.value(at: value)), className: info.name,
+                if verdict.acceptsEveryInline == nil, policy.acceptsInline(key: name, of: className) { continue }
+                try body(SecureCodingViolation(problem: .inlinePrimitive(key: name, value: tree.value(at: value)), className: className,
                                                object: index, keyPath: ArchivePaths.joined(walk.path(to: index), name)))
             }
         }
@@ -113,10 +118,10 @@ public enum SecureCodingCheck {
         /// class alike (no rule names it); nil when each key is asked.
         var acceptsEveryInline: Bool?
 
-        init(_ info: ArchiveStorage.ClassInfo, policy: SecurePolicy) {
-            allowed = policy.allows(info.name, chain: info.chain)
-            framework = SecurePolicy.isFrameworkClass(info.name)
-            acceptsEveryInline = policy.acceptsEveryInline(of: info.name)
+        init(_ name: ClassName, chain: [String], policy: SecurePolicy) {
+            allowed = policy.allows(name, chain: chain)
+            framework = SecurePolicy.isFrameworkClass(name)
+            acceptsEveryInline = policy.acceptsEveryInline(of: name)
         }
     }
 
