@@ -234,8 +234,10 @@ public struct Migrator: Sendable {
             if let migration {
                 migration.record(o, in: &report, at: path)
                 if overlaid {
-                    graph.nodes.box(object: index)
-                    if case .object(let made) = graph.nodes[index] { edited = made }
+                    // Made from the object as read, as the graph makes it when read.
+                    let boxes = graph.nodes.box(object: index)
+                    let start = boxes > 0 ? graph.nodes.boxStart(of: index) : nil
+                    edited = migration.migrated(o) { k in start?.index(k) ?? 0 }
                 } else {
                     // A graph made otherwise: each boxed number appended as a node.
                     var boxes: [Int] = []
@@ -260,8 +262,11 @@ public struct Migrator: Sendable {
                     nestedChanged = true
                 }
             }
+            // Keys read are distinct (a tree stores each key of a dictionary
+            // once): only renamed keys or edited objects can clash.
             var keys: Set<PlistKey> = []
-            for field in edited.fields where !keys.insert(PlistKey(field.key)).inserted {
+            let mayClash = !overlaid || migration?.renamesKeys == true
+            for field in edited.fields where mayClash && !keys.insert(PlistKey(field.key)).inserted {
                 throw PlistError(.archive, "the rules give \(o.className) two fields named \(field.key)",
                                  at: .archive(object: index, keyPath: ArchivePaths.nested(ArchivePaths.joined(inputPath(of: index), field.key), in: path)))
             }
