@@ -25,6 +25,14 @@ extension Archivist {
             for line in lines { Console.error(line) }
             exit(withError: ExitCode.validationFailure)
         }
+        if arguments.count <= LongInputLists.threshold + 1, var parsed = ChosenSubcommand.parse(arguments) {
+            do {
+                try parsed.run()
+            } catch {
+                end(error)
+            }
+            end(nil)
+        }
         guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
               let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
               var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {
