@@ -95,6 +95,19 @@ package struct PlistSizeBounds {
 extension PlistTree.View {
     /// The builder stores each key of a dictionary once.
     package static var keysAreUnique: Bool { true }
+
+    /// The tree's own node and link counts, one pass over its nodes: each
+    /// node is met once unless shared (a binary plist's shared objects), and
+    /// the writer's tables then grow past the bounds as needed.
+    package var sizeBounds: PlistSizeBounds? {
+        var containers = 0
+        for node in nodes {
+            // PlistKind.array and .dictionary, the two kinds that hold links.
+            let kind = node.header >> 56
+            containers &+= kind == UInt64(PlistKind.array.rawValue) || kind == UInt64(PlistKind.dictionary.rawValue) ? 1 : 0
+        }
+        return PlistSizeBounds(scalars: nodes.count - containers, containers: containers, references: links.count)
+    }
 }
 
 extension PlistItem {
