@@ -230,9 +230,19 @@ struct Lint: ParsableCommand {
         }
     }
 
+    /// What checking each input reads of the options, read once per run:
+    /// each read of a parsed option goes through ArgumentParser's property
+    /// wrapper (hundreds of instructions, thousands per file of a batch).
+    private struct EachInput {
+        let readOptions: ReadOptions
+        let requireFormat: PlistFormat?
+        let filtersByKind: Bool
+    }
+
     /// Checks every input (less those `settings` excludes) and prints the results.
     private func check(excluding settings: LintConfig?) throws {
         let (policy, ruleSet) = try securePolicy()
+        let each = EachInput(readOptions: limits.readOptions, requireFormat: requireFormat, filtersByKind: folders.filtersByKind)
         var census: RulesCensus? = ruleSet == nil ? nil : RulesCensus()
         var reporter = LintReporter(format: format, quiet: quiet, color: color.enabled)
         let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks,
@@ -264,7 +274,7 @@ struct Lint: ParsableCommand {
             // Each input's findings are printed as they are found (one
             // input need not hold them all: `lint --secure` may find millions).
             for (item, listing) in items {
-                let checked = check(item, listing, policy: policy, census: &census) { reporter.found($0) }
+                let checked = check(item, listing, each, policy: policy, census: &census) { reporter.found($0) }
                 if report(checked, into: &reporter) { skipped += 1 }
             }
         } else {
@@ -273,7 +283,7 @@ struct Lint: ParsableCommand {
             _ = BatchRunner<Checked>(count: inputs.count, jobs: jobCount).run({ i in
                 var none: RulesCensus?
                 var found: [Linter.Finding] = []
-                let checked = command.check(inputs[i].item, inputs[i].listing, policy: policy, census: &none) { found.append($0) }
+                let checked = command.check(inputs[i].item, inputs[i].listing, each, policy: policy, census: &none) { found.append($0) }
                 if case .findings(let path, _) = checked { return .findings(path, found) }
                 return checked
             }, report: { _, checked in
@@ -285,7 +295,7 @@ struct Lint: ParsableCommand {
         }
         if let path = store.database.sqlite {
             do {
-                skippedBlobs = try lintStore(path, policy: policy, census: &census, reporter: &reporter)
+                skippedBlobs = try lintStore(path, each, policy: policy, census: &census, reporter: &reporter)
             } catch let error as PlistError {
                 Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.hinted(path: path))
                 reporter.failedToRead(path, error)
@@ -307,7 +317,7 @@ struct Lint: ParsableCommand {
     /// The blobs of a column, or (without one) the columns that hold property
     /// lists or typedstreams. Returns the blobs skipped: other data beside the
     /// archives (gzip bodies), listed with --verbose.
-    private func lintStore(_ path: String, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws -> Int {
+    private func lintStore(_ path: String, _ each: EachInput, policy: SecurePolicy?, census: inout RulesCensus?, reporter: inout LintReporter) throws -> Int {
         guard store.database.blobColumn != nil else {
             for s in try BlobColumnSummary.scan(try StoreRowOptions.open(path)) {
                 var counts = [counted(s.blobs, "blob")]
@@ -324,7 +334,7 @@ struct Lint: ParsableCommand {
             skipped += 1
             if folders.verbose { Console.error(FolderOptions.skippedLine(row.label, reason: kind)) }
         }) { row in
-            row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, policy: policy, census: &census) { reporter.found($0) } }
+            row.bytes.withUnsafeBytes { findings(in: $0, path: row.label, each, policy: policy, census: &census) { reporter.found($0) } }
             reporter.add(row.label, [])
         }
         return skipped
@@ -338,22 +348,22 @@ struct Lint: ParsableCommand {
     /// Reads and checks one input (`listing`: why a path could not even be
     /// listed), handing each finding to `found` as it is found (`.findings`
     /// then holds none).
-    private func check(_ item: BatchItem, _ listing: PlistError?, policy: SecurePolicy?, census: inout RulesCensus?,
+    private func check(_ item: BatchItem, _ listing: PlistError?, _ each: EachInput, policy: SecurePolicy?, census: inout RulesCensus?,
                        found: (Linter.Finding) -> Void) -> Checked {
         if let listing { return .unreadable(item.source, listing) }
         do {
-            let input = try FileIO.input(item, maxSize: limits.readOptions.limits.maxInputSize)
+            let input = try FileIO.input(item, maxSize: each.readOptions.limits.maxInputSize)
             // A file found in a folder is read when its name or its first
             // bytes say it is of the property-list family (or with --all-files
             // or --include, which choose files by name).
-            if item.isFound, folders.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
+            if item.isFound, each.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
                 return .skipped(item.source)
             }
             // Once the input is read into a tree, its mapped pages go back to
             // the system while the archive checks run.
             withoutActuallyEscaping(found) { found in
                 input.withUnsafeBytes {
-                    findings(in: $0, path: item.source, policy: policy, census: &census, afterRead: input.releaseResidentPages) { finding in
+                    findings(in: $0, path: item.source, each, policy: policy, census: &census, afterRead: input.releaseResidentPages) { finding in
                         // A file of another kind says what to use instead (`--sqlite`).
                         var hinted = finding
                         hinted.message = FormatHint.adding(to: finding.message, path: item.source)
@@ -402,12 +412,12 @@ struct Lint: ParsableCommand {
     /// `afterRead` runs once a document is read, before its checks (the
     /// bytes are not read again by these checks).
     /// Each finding goes to `found` as it is found.
-    private func findings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?,
+    private func findings(in bytes: UnsafeRawBufferPointer, path: String, _ each: EachInput, policy: SecurePolicy?, census: inout RulesCensus?,
                           afterRead: () -> Void = {}, _ found: (Linter.Finding) -> Void) {
-        if Typedstream.isArchiveStream(bytes) { return typedstreamFindings(in: bytes, path: path, policy: policy, census: &census).forEach(found) }
+        if Typedstream.isArchiveStream(bytes) { return typedstreamFindings(in: bytes, path: path, requireFormat: each.requireFormat, policy: policy, census: &census).forEach(found) }
         var expiry: Linter.Finding?
-        Linter.forEachFinding(in: bytes, path: path, options: limits.readOptions, inPlace: census == nil && policy == nil,
-                              requiredFormat: requireFormat, check: { document, emit in
+        Linter.forEachFinding(in: bytes, path: path, options: each.readOptions, inPlace: census == nil && policy == nil,
+                              requiredFormat: each.requireFormat, check: { document, emit in
             afterRead()
             // A signed profile reads as its property list: an expired one is a warning.
             if SignedPlist.isSigned(bytes) { expiry = Self.expiryWarning(document.tree, path: path) }
@@ -449,7 +459,8 @@ struct Lint: ParsableCommand {
     /// or an iOS compiled nib: where it cannot be read, else the checks of the
     /// keyed archive it reads as (the class census and --secure's policy too);
     /// with --require-format, that it is none of the property-list formats.
-    private func typedstreamFindings(in bytes: UnsafeRawBufferPointer, path: String, policy: SecurePolicy?, census: inout RulesCensus?) -> [Linter.Finding] {
+    private func typedstreamFindings(in bytes: UnsafeRawBufferPointer, path: String, requireFormat: PlistFormat?, policy: SecurePolicy?,
+                                     census: inout RulesCensus?) -> [Linter.Finding] {
         var errors: [PlistError] = []
         if let requireFormat {
             let kind = FormatSniffer.isTypedstream(bytes) ? "an NSArchiver typedstream" : FormatSniffer.kind(bytes)?.name ?? "not a property list"
