@@ -83,6 +83,26 @@ final class WholeDocumentConversionTests: XCTestCase {
             var json = JSONStream(into: ByteSink())
             try NestedJSON.tree(plain, options: DumpOptions(), into: &json)
         }, 0, "dump, dump --json of a plain list")
+        // lint and lint --secure: the archive checks read the tree (the
+        // secure check finds the inline index of every item: n violations).
+        XCTAssertEqual(try conversions {
+            let checks = ArchiveChecks(archive, archive: try KeyedArchive(archive))
+            var unarchiver = 0, secure = 0
+            checks.unarchiverErrors { _ in unarchiver += 1 }
+            try checks.secureErrors(policy: SecurePolicy(allowing: ["Item"])) { _ in secure += 1 }
+            XCTAssertEqual(unarchiver, 0)
+            XCTAssertEqual(secure, n)
+        }, 0, "lint, lint --secure of an archive")
+        // migrate: the rules laid over the graph, written from the tree read
+        // (the rules file, read before, is a document of its own).
+        let rules = try MigrationRules(bytes: Array(#"{"classes": {"Item": {"renameTo": "Item2"}}, "allowedClasses": ["Item2"]}"#.utf8))
+        XCTAssertEqual(try conversions {
+            let (report, result) = try Migrator(rules: rules).migrateForWriting(archive)
+            XCTAssertFalse(report.isEmpty)
+            guard case .archive(let output) = result else { return XCTFail("not written from the tree read") }
+            var losses = WriteLosses()
+            try output.write(as: .binary, options: WriteOptions(), into: ByteSink(), losses: &losses)
+        }, 0, "migrate of an archive")
         // KeyedArchiveDecoder: one object exported at a time.
         XCTAssertEqual(try conversions {
             let items = try KeyedArchiveDecoder().decode([Item].self, from: archive)
