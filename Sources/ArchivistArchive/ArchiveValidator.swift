@@ -37,7 +37,7 @@ enum ArchiveValidator {
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
                 let target = Int(uid)
-                if !paths.isReached(target), !TreeStep.isClass(steps, in: tree) {
+                if !paths.isReached(target), !TreeStep.isClass(steps, in: view) {
                     paths.set(target, shape.link(steps, in: tree, parent: object))
                     queue.append(target)
                 }
@@ -106,17 +106,19 @@ enum ArchiveValidator {
     private static func classNode(in node: Int, of view: PlistTree.View) -> Int? {
         let n = view.nodes[node]
         guard n.kind == .dictionary else { return nil }
-        for i in 0..<n.count {
-            let key = view.nodes[view.key(i, of: node)]
-            guard key.kind == .string, key.count == 6 else { continue }
-            let b = view.bytes
-            let at = key.start
-            if b[at] == UInt8(ascii: "$"), b[at + 1] == UInt8(ascii: "c"), b[at + 2] == UInt8(ascii: "l"), b[at + 3] == UInt8(ascii: "a"),
-               b[at + 4] == UInt8(ascii: "s"), b[at + 5] == UInt8(ascii: "s") {
-                return view.value(i, of: node)
-            }
+        for i in 0..<n.count where isClassKey(view.key(i, of: node), in: view) {
+            return view.value(i, of: node)
         }
         return nil
+    }
+
+    /// Whether a key node is the string `$class`, its length compared before its bytes.
+    static func isClassKey(_ key: Int, in view: PlistTree.View) -> Bool {
+        let n = view.nodes[key]
+        guard n.kind == .string, n.count == 6 else { return false }
+        let b = view.bytes, at = n.start
+        return b[at] == UInt8(ascii: "$") && b[at + 1] == UInt8(ascii: "c") && b[at + 2] == UInt8(ascii: "l")
+            && b[at + 3] == UInt8(ascii: "a") && b[at + 4] == UInt8(ascii: "s") && b[at + 5] == UInt8(ascii: "s")
     }
 
     /// The UID of a dictionary's `$class`, when it is one.
@@ -136,12 +138,13 @@ enum ArchiveValidator {
     /// value (made into text only where a path is kept or reported). Reads the
     /// tree through its view: no reference counting per node.
     private static func forEachUID(in node: Int, of view: PlistTree.View, steps: inout [TreeStep], depth: Int = 0,
-                                   _ body: (UInt64, [TreeStep]) throws -> Void) throws {
+                                   _ body: (UInt64, inout [TreeStep]) throws -> Void) throws {
         guard depth < 512 else { return }
         let n = view.nodes[node]
         switch n.kind {
         case .uid:
-            try body(n.payload, steps)
+            // The steps lent, not copied: no reference counting per UID.
+            try body(n.payload, &steps)
         case .array:
             for i in 0..<n.count {
                 let item = view.element(i, of: node)
@@ -203,10 +206,11 @@ enum TreeStep {
         }
     }
 
-    /// The object's own `$class` field.
-    static func isClass(_ steps: [TreeStep], in tree: PlistTree) -> Bool {
+    /// The object's own `$class` field (read through the tree's view: asked
+    /// for every UID of the archive).
+    static func isClass(_ steps: [TreeStep], in view: PlistTree.View) -> Bool {
         guard steps.count == 1, case .key(let k) = steps[0] else { return false }
-        return tree.string(at: k, equals: "$class")
+        return ArchiveValidator.isClassKey(k, in: view)
     }
 }
 
