@@ -21,24 +21,24 @@ enum ArchiveValidator {
         }
         // Breadth-first from $top, so an error names the shortest way there.
         var head = 0
-        var steps: [TreeStep] = []
-        steps.reserveCapacity(8)
+        var walk = ArchiveUIDWalk(view)
         // What each class makes of its objects, worked out once per class.
         var kinds: [UInt64: ContainerShape.ClassKind] = [:]
         while head < queue.count {
             let object = queue[head]
             head += 1
             let shape = ContainerShape(object, classUID: classUID(of: Int(objects[object]), in: view), in: tree, objects: objects, kinds: &kinds)
-            try forEachUID(in: Int(objects[object]), of: view, steps: &steps) { uid, steps in
+            walk.start(Int(objects[object]))
+            while let uid = walk.next() {
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
-                    let field = FieldStep.text(TreeStep.fieldSteps(steps, in: tree))
+                    let field = FieldStep.text(TreeStep.fieldSteps(walk.steps, in: tree))
                     throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
                                      at: .archive(object: object, keyPath: join(base, field)))
                 }
                 let target = Int(uid)
-                if !paths.isReached(target), !TreeStep.isClass(steps, in: view) {
-                    paths.set(target, shape.link(steps, in: tree, parent: object))
+                if !paths.isReached(target), !TreeStep.isClass(walk.steps, in: view) {
+                    paths.set(target, shape.link(walk.steps, in: tree, parent: object))
                     queue.append(target)
                 }
             }
@@ -52,13 +52,12 @@ enum ArchiveValidator {
             func base() -> String { paths.path(to: object) ?? "" }
             let node = Int(objects[object])
             if !paths.isReached(object) {
-                try forEachUID(in: node, of: view, steps: &steps) { uid, steps in
-                    guard uid < UInt64(count) else {
-                        let base = base()
-                        let field = FieldStep.text(TreeStep.fieldSteps(steps, in: tree))
-                        throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
-                                         at: .archive(object: object, keyPath: join(base, field)))
-                    }
+                walk.start(node)
+                while let uid = walk.next() {
+                    guard uid >= UInt64(count) else { continue }
+                    let field = FieldStep.text(TreeStep.fieldSteps(walk.steps, in: tree))
+                    throw PlistError(.archive, "\(field.isEmpty ? "value" : field) refers to object \(uid), past the \(count) objects",
+                                     at: .archive(object: object, keyPath: join(base(), field)))
                 }
             }
             guard tree.kind(of: node) == .dictionary else { continue }
@@ -131,46 +130,6 @@ enum ArchiveValidator {
         if field.isEmpty { return base }
         if base.isEmpty { return field }
         return base + "." + field
-    }
-
-    /// Calls `body` for each UID inside a node (not descending into other
-    /// objects: UIDs are the edges), with the steps of the field path inside the
-    /// value (made into text only where a path is kept or reported). Reads the
-    /// tree through its view: no reference counting per node.
-    private static func forEachUID(in node: Int, of view: PlistTree.View, steps: inout [TreeStep], depth: Int = 0,
-                                   _ body: (UInt64, inout [TreeStep]) throws -> Void) throws {
-        guard depth < 512 else { return }
-        let n = view.nodes[node]
-        switch n.kind {
-        case .uid:
-            // The steps lent, not copied: no reference counting per UID.
-            try body(n.payload, &steps)
-        case .array:
-            for i in 0..<n.count {
-                let item = view.element(i, of: node)
-                switch view.nodes[item].kind {
-                case .uid, .array, .dictionary:
-                    steps.append(.index(i))
-                    defer { steps.removeLast() }
-                    try forEachUID(in: item, of: view, steps: &steps, depth: depth + 1, body)
-                case .string, .integer, .real, .bool, .date, .data, .null:
-                    continue
-                }
-            }
-        case .dictionary:
-            for i in 0..<n.count {
-                let v = view.value(i, of: node)
-                switch view.nodes[v].kind {
-                case .uid, .array, .dictionary:
-                    steps.append(.key(view.key(i, of: node)))
-                    defer { steps.removeLast() }
-                    try forEachUID(in: v, of: view, steps: &steps, depth: depth + 1, body)
-                case .string, .integer, .real, .bool, .date, .data, .null:
-                    continue
-                }
-            }
-        case .string, .integer, .real, .bool, .date, .data, .null: return
-        }
     }
 }
 
