@@ -29,8 +29,9 @@ struct ArchiveUIDWalk {
 
     /// Starts over at entry node `node`.
     mutating func start(_ node: Int) {
-        steps.removeAll(keepingCapacity: true)
-        open.removeAll(keepingCapacity: true)
+        // Empty after a walk that ran to its end.
+        if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
+        if !open.isEmpty { open.removeAll(keepingCapacity: true) }
         stepped = false
         pendingRoot = nil
         let n = view.nodes[node]
