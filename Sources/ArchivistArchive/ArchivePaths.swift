@@ -47,9 +47,7 @@ package struct ArchivePaths: Sendable {
     private var kinds: [UInt8]
     /// Field names and `$top` keys, each once.
     private var names: [String] = []
-    /// Each name's number, by its bytes (a name is printed as read: two
-    /// spellings of one text stay two names, and no hash normalises it).
-    private var nameIDs: [PlistKey: UInt32] = [:]
+    private var nameIDs: [String: UInt32] = [:]
     /// The name stored last, looked at before `nameIDs`.
     private var lastName = 0
     /// The steps of `.steps` links (rare: UIDs inside inline values).
@@ -131,14 +129,14 @@ package struct ArchivePaths: Sendable {
 
     private mutating func nameID(_ name: String) -> UInt32 {
         // Objects reached one after another often share a field name.
-        if lastName < names.count, PlistKeys.same(names[lastName], name) { return UInt32(truncatingIfNeeded: lastName) }
+        if lastName < names.count, names[lastName] == name { return UInt32(truncatingIfNeeded: lastName) }
         let id: UInt32
-        if let known = nameIDs[PlistKey(name)] {
+        if let known = nameIDs[name] {
             id = known
         } else {
             id = UInt32(truncatingIfNeeded: names.count)
             names.append(name)
-            nameIDs[PlistKey(name)] = id
+            nameIDs[name] = id
         }
         lastName = Int(id)
         return id

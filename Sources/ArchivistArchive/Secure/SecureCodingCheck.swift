@@ -155,7 +155,7 @@ public enum SecureCodingCheck {
         var out: [PlistError] = []
         try NestedArchiveWalk.archives(in: tree, broken: .fail) { archive in
             guard archive.kind != .typedstream else { return }
-            try forEachViolation(in: ArchiveCheckWalk(archive.graph), policy: policy) { violation in
+            forEachViolation(in: ArchiveCheckWalk(archive.graph), policy: policy) { violation in
                 out.append(NestedDocuments.relocated(violation.error, under: archive.keyPath))
             }
         }
