@@ -15,6 +15,18 @@ final class ArchiveCheckWalk {
         reached = Self.reachedObjects(graph)
     }
 
+    /// The walk of the graph of an archive as read, taking what validation
+    /// reached when that is what the graph's edges reach
+    /// (``KeyedArchive/reachIsGraphReach``): no second walk.
+    init(_ graph: ObjectGraph, readFrom archive: KeyedArchive) {
+        self.graph = graph
+        if archive.reachIsGraphReach, graph.nodes.isAsRead, graph.nodes.count == archive.storage.objects.count {
+            reached = (0..<graph.nodes.count).map { archive.paths.isReached($0) }
+        } else {
+            reached = Self.reachedObjects(graph)
+        }
+    }
+
     /// The key path of a reached object (`graph.paths()`, made once when a
     /// finding first asks).
     func path(to index: Int) -> String {
@@ -61,7 +73,7 @@ package struct ArchiveChecks {
     package init(_ tree: PlistTree, archive: KeyedArchive?) {
         self.tree = tree
         self.archive = archive
-        walk = archive.map { ArchiveCheckWalk(ObjectGraph($0)) }
+        walk = archive.map { ArchiveCheckWalk(ObjectGraph($0), readFrom: $0) }
     }
 
     /// What the unarchiver reads that is wrong (`UnarchiverCheck`), in `$objects` order.

@@ -3,15 +3,27 @@ import ArchivistCore
 /// Checks every UID and class reference of `$objects` and finds, breadth first,
 /// the key path by which each object is first reached from `$top`.
 enum ArchiveValidator {
-    /// The paths of a tree's `$objects` (`objects`: their node numbers), and
-    /// for each entry the index of its class dictionary (`ArchiveStorage.noClass`
-    /// for entries that are not objects).
-    static func validate(tree: PlistTree, objects: [UInt32], top: [(key: String, object: Int)]) throws -> (ArchivePaths, [UInt32]) {
+    /// What validating an archive finds.
+    struct Result {
+        /// The key path by which each object is first reached from `$top`.
+        var paths: ArchivePaths
+        /// For each entry the index of its class dictionary
+        /// (`ArchiveStorage.noClass` for entries that are not objects).
+        var classes: [UInt32]
+        /// True when every UID the walk from `$top` followed is one the
+        /// object graph follows too (a field of an object, or an element of
+        /// a field that is a list of UIDs only): the objects `paths` reaches
+        /// are then those a walk of the graph's edges reaches.
+        var reachIsGraphReach: Bool
+    }
+
+    /// Validates a tree's `$objects` (`objects`: their node numbers).
+    static func validate(tree: PlistTree, objects: [UInt32], top: [(key: String, object: Int)]) throws -> Result {
         try tree.withView { view in try validate(tree: tree, view: view, objects: objects, top: top) }
     }
 
     private static func validate(tree: PlistTree, view: PlistTree.View, objects: [UInt32],
-                                 top: [(key: String, object: Int)]) throws -> (ArchivePaths, [UInt32]) {
+                                 top: [(key: String, object: Int)]) throws -> Result {
         let count = objects.count
         var paths = ArchivePaths(count: count)
         var queue: [Int] = []
@@ -22,14 +34,17 @@ enum ArchiveValidator {
         // Breadth-first from $top, so an error names the shortest way there.
         var head = 0
         var walk = ArchiveUIDWalk(view)
+        var graphReach = GraphReach()
         // What each class makes of its objects, worked out once per class.
         var kinds: [UInt64: ContainerShape.ClassKind] = [:]
         while head < queue.count {
             let object = queue[head]
             head += 1
-            let shape = ContainerShape(object, classUID: classUID(of: Int(objects[object]), in: view), in: tree, objects: objects, kinds: &kinds)
+            let classUID = classUID(of: Int(objects[object]), in: view)
+            let shape = ContainerShape(object, classUID: classUID, in: tree, objects: objects, kinds: &kinds)
             walk.start(Int(objects[object]))
             while let uid = walk.next() {
+                if graphReach.holds { graphReach.check(walk.steps, entry: Int(objects[object]), isObject: classUID != nil, view: view) }
                 guard uid < UInt64(count) else {
                     let base = paths.path(to: object) ?? "$objects[\(object)]"
                     let field = FieldStep.text(TreeStep.fieldSteps(walk.steps, in: tree))
@@ -78,7 +93,41 @@ enum ArchiveValidator {
             }
             classes[object] = UInt32(truncatingIfNeeded: index)
         }
-        return (paths, classes)
+        return Result(paths: paths, classes: classes, reachIsGraphReach: graphReach.holds)
+    }
+
+    /// Whether every UID met so far is an edge of the object graph
+    /// (`ArchiveStorage.edges(of:into:)`): a field of an object that is a
+    /// UID, or an element of a field that is a non-empty list of UIDs only.
+    private struct GraphReach {
+        private(set) var holds = true
+        /// The list field whose first element was checked last, and whether
+        /// it is a list of UIDs only (its later elements come next, in order).
+        private var list: (entry: Int, key: Int, ofUIDs: Bool)?
+
+        mutating func check(_ steps: [TreeStep], entry: Int, isObject: Bool, view: PlistTree.View) {
+            guard isObject, steps.count == 1 || steps.count == 2, case .key(let key) = steps[0] else { return holds = false }
+            guard steps.count == 2 else { return }
+            guard case .index(let i) = steps[1] else { return holds = false }
+            if i == 0 {
+                list = (entry, key, Self.isListOfUIDs(field: key, of: entry, view: view))
+            }
+            guard let list, list.entry == entry, list.key == key, list.ofUIDs else { return holds = false }
+        }
+
+        /// Whether the field under key node `key` of a dictionary is a
+        /// non-empty array of UIDs only (`ArchiveStorage.isReferenceList`).
+        private static func isListOfUIDs(field key: Int, of entry: Int, view: PlistTree.View) -> Bool {
+            let n = view.nodes[entry]
+            guard n.kind == .dictionary else { return false }
+            for i in 0..<n.count where view.key(i, of: entry) == key {
+                let list = view.value(i, of: entry)
+                let l = view.nodes[list]
+                guard l.kind == .array, l.count > 0 else { return false }
+                return (0..<l.count).allSatisfy { view.nodes[view.element($0, of: list)].kind == .uid }
+            }
+            return false
+        }
     }
 
     private static func checkClass(_ index: Int, tree: PlistTree, objects: [UInt32], from object: Int, path: () -> String) throws {

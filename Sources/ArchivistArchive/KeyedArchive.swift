@@ -28,6 +28,10 @@ public struct KeyedArchive: Sendable {
     /// For each object, the key path by which it is first reached from `$top`
     /// (`paths.path(to: 5)` is `root.cpu_coder.cores[1]`), nil when unreachable.
     package let paths: ArchivePaths
+    /// True when the objects `paths` reaches are those a walk of the object
+    /// graph's edges from `$top` reaches (every UID followed is a field of
+    /// an object, or an element of a field that lists UIDs only).
+    let reachIsGraphReach: Bool
 
     /// True when a tree claims to be a keyed archive: its top node is a
     /// dictionary with any of `$archiver`, `$objects` or `$top` (only the top
@@ -112,9 +116,10 @@ public struct KeyedArchive: Sendable {
         self.top = top
         self.topValues = topValues
         let nodes = (0..<count).map { UInt32(truncatingIfNeeded: tree.element($0, of: objectsNode)) }
-        let (paths, classes) = try ArchiveValidator.validate(tree: tree, objects: nodes, top: top)
-        self.paths = paths
-        storage = ArchiveStorage(tree: tree, objects: nodes, classes: classes)
+        let validated = try ArchiveValidator.validate(tree: tree, objects: nodes, top: top)
+        paths = validated.paths
+        reachIsGraphReach = validated.reachIsGraphReach
+        storage = ArchiveStorage(tree: tree, objects: nodes, classes: validated.classes)
     }
 
     /// The `$classname` of an object's class, when the object is a class-bearing

@@ -180,6 +180,9 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     /// set or appended otherwise): then the graph is written from its tree.
     var onlyMigrated: Bool { storage != nil && edited.isEmpty && appended.isEmpty }
 
+    /// True when every node is the archive's as read: no edit, migration or box.
+    var isAsRead: Bool { onlyMigrated && migrations.isEmpty && boxed.isEmpty }
+
     /// The number of entries of the archive read.
     var storedCount: Int { baseCount }
 
