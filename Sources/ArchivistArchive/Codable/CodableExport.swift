@@ -373,8 +373,8 @@ struct CodableExporter {
             return geometry(g)
         case .locale(let id), .timeZone(let id):
             return .dictionary(PlistDictionary([("identifier", .string(id))]))
-        case .attributedString(let text, _):
-            return .string(text)
+        case .attributedString(let a):
+            return .string(a.text)
         case .appKit(let value):
             return .string(value.text)
         case .indexes(let value):

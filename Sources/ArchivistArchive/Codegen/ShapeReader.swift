@@ -50,8 +50,8 @@ struct ShapeReader {
                     return .map(className: name, key: key, value: value)
                 }
                 return .foundation(className: name, holding: k + v.filter { !k.contains($0) })
-            case .attributedString(_, let attributes?)? where attributes != 0:
-                return .foundation(className: name, holding: distinct([attributes], depth: depth))
+            case .attributedString(let a)? where (a.attributes ?? 0) != 0:
+                return .foundation(className: name, holding: distinct([a.attributes ?? 0], depth: depth))
             case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, .line?:
                 return SecureFieldShape.foundationObject(name)
             case nil:

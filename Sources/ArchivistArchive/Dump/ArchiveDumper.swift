@@ -7,7 +7,9 @@ import ArchivistCore
 public struct ArchiveDumper {
     let graph: ObjectGraph
     let options: DumpOptions
-    let incoming: [Int]
+    /// References to each object (runs of an attributed string shown in
+    /// place of its attributes array count as its dictionaries' references).
+    var incoming: [Int]
     var shown: [Bool]
     var onStack: [Bool]
     /// Labels of shared objects: their index, or in a stable dump the order in which they appear.
@@ -242,9 +244,22 @@ public struct ArchiveDumper {
         case .line(let line):
             out += name
             try lineParts(line.parts, indent: indent, caption: false)
-        case .attributedString(let text, let attributes):
-            out += "\(name) " + options.paint(DumpText.quoted(text), .string)
-            if let attributes {
+        case .attributedString(let a):
+            out += "\(name) " + options.paint(DumpText.quoted(a.text), .string)
+            if !a.runs.isEmpty {
+                // Each run's text, then its attribute dictionary (labelled
+                // where several runs share it, as a shared object is).
+                for (d, uses) in a.dictionaryUses where incoming.indices.contains(d) { incoming[d] += uses - 1 }
+                out += " runs [\n"
+                for run in a.runs {
+                    out += pad(indent + 1)
+                    out += options.paint(DumpText.quoted(run.text), .string) + " "
+                    try node(run.attributes, indent: indent + 1)
+                    out += "\n"
+                }
+                out += pad(indent)
+                out += "]"
+            } else if let attributes = a.attributes {
                 out += " attributes "
                 try node(attributes, indent: indent)
             }

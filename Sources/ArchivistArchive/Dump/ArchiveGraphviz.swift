@@ -153,7 +153,7 @@ package enum ArchiveGraphviz {
             case .object(let o)?:
                 switch FoundationValue.interpret(o, in: graph) {
                 case .string(let s)?: return Self.clipped(DumpText.quoted(s))
-                case .attributedString(let s, _)?: return "\(o.className.readable) " + Self.clipped(DumpText.quoted(s))
+                case .attributedString(let a)?: return "\(o.className.readable) " + Self.clipped(DumpText.quoted(a.text))
                 case .data(let bytes)?: return DumpText.data(bytes)
                 case .date(let t)?: return DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(o.className.readable))"
                 case .uuid(let s)?: return "UUID \(s)"

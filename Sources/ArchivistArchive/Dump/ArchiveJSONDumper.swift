@@ -14,7 +14,9 @@ import ArchivistCore
 /// when a key is not a string).
 package struct ArchiveJSONDumper {
     let graph: ObjectGraph
-    let incoming: [Int]
+    /// References to each object (runs of an attributed string shown in
+    /// place of its attributes array count as its dictionaries' references).
+    var incoming: [Int]
     var shown: [Bool]
     var onStack: [Bool]
     let depthLimit: Int
@@ -261,10 +263,26 @@ package struct ArchiveJSONDumper {
         case .timeZone(let zone):
             json.key("name")
             json.string(zone)
-        case .attributedString(let text, let attributes):
+        case .attributedString(let a):
             json.key("string")
-            json.string(text)
-            if let attributes {
+            json.string(a.text)
+            if !a.runs.isEmpty {
+                // Each run's text with its attribute dictionary (with an
+                // id where several runs share it, as a shared object has).
+                for (d, uses) in a.dictionaryUses where incoming.indices.contains(d) { incoming[d] += uses - 1 }
+                json.key("runs")
+                json.beginArray()
+                for run in a.runs {
+                    json.element()
+                    json.beginObject()
+                    json.key("text")
+                    json.string(run.text)
+                    json.key("attributes")
+                    try node(run.attributes, depth: depth + 2)
+                    json.endObject()
+                }
+                json.endArray()
+            } else if let attributes = a.attributes {
                 json.key("attributes")
                 try node(attributes, depth: depth + 1)
             }

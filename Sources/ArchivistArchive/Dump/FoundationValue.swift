@@ -30,8 +30,9 @@ enum FoundationValue {
     case locale(String)
     /// NSTimeZone (`NS.name`).
     case timeZone(String)
-    /// NSAttributedString and NSMutableAttributedString (`NSString`, `NSAttributes`).
-    case attributedString(String, attributes: Int?)
+    /// NSAttributedString and NSMutableAttributedString (`NSString`,
+    /// `NSAttributes`, and the runs of `NSAttributeInfo`).
+    case attributedString(ArchivedAttributedText)
     /// AppKit's value classes: NSColor, NSFont, named images.
     case appKit(AppKitValue)
     /// NSIndexSet's ranges and NSIndexPath's indexes.

@@ -82,7 +82,8 @@ package struct FoundationObject: Sendable {
     /// time-zone name.
     package var string: String? {
         switch value {
-        case .string(let s), .uuid(let s), .locale(let s), .timeZone(let s), .attributedString(let s, _): return s
+        case .string(let s), .uuid(let s), .locale(let s), .timeZone(let s): return s
+        case .attributedString(let a): return a.text
         case .list, .counted, .map, .data, .date, .url, .null, .geometry, .appKit, .indexes, .line: return nil
         }
     }
@@ -131,7 +132,7 @@ package struct FoundationObject: Sendable {
 
     /// An attributed string's attributes object, when it has one.
     package var attributes: Int? {
-        if case .attributedString(_, let attributes) = value { return attributes }
+        if case .attributedString(let a) = value { return a.attributes }
         return nil
     }
 

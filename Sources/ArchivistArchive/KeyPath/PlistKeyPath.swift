@@ -195,8 +195,8 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         return try step(.value(.data(bytes)), key, path: path, levels: &levels)
                     case .counted(let entries):
                         return .node(graph, entries[try index(key, count: entries.count, path: path)].object)
-                    case .attributedString(_, let attributes?) where key == "attributes":
-                        return .node(graph, attributes)
+                    case .attributedString(let a) where key == "attributes" && a.attributes != nil:
+                        return .node(graph, a.attributes ?? 0)
                     case .string, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString:
                         throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
                     case .appKit, .indexes, .line:

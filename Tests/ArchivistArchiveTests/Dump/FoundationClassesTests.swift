@@ -92,13 +92,14 @@ final class FoundationClassesTests: XCTestCase {
     func testAttributedStrings() throws {
         let g = try graph(TestPaths.corpus.appendingPathComponent("archives/attributed-strings.plist"))
         guard case .list(let items)? = value(g, g.top[0].object), items.count == 2 else { return XCTFail("root list") }
-        guard case .attributedString(let text, let attributes?)? = value(g, items[0]) else { return XCTFail("NSAttributedString") }
-        XCTAssertEqual(text, "styled")
+        guard case .attributedString(let styled)? = value(g, items[0]), let attributes = styled.attributes else { return XCTFail("NSAttributedString") }
+        XCTAssertEqual(styled.text, "styled")
+        XCTAssertTrue(styled.runs.isEmpty)
         guard case .map(let attributeKeys, let attributeValues)? = value(g, attributes) else { return XCTFail("attributes") }
         XCTAssertEqual(strings(g, attributeKeys), ["weight"])
         XCTAssertEqual(attributeValues.map { g.number(.reference($0)) }, [.int(700)])
-        guard case .attributedString(let plain, _)? = value(g, items[1]) else { return XCTFail("NSMutableAttributedString") }
-        XCTAssertEqual(plain, "plain run")
+        guard case .attributedString(let plain)? = value(g, items[1]) else { return XCTFail("NSMutableAttributedString") }
+        XCTAssertEqual(plain.text, "plain run")
         // Foundation on Linux cannot decode these (it crashes on the missing
         // NSAttributeInfo), so the written-back archive is compared as a dump.
         let back = try ObjectGraph(try GraphWriter.archive(g))

@@ -37,10 +37,14 @@ extension CLITests {
         for text in [#"root = NSMutableAttributedString "Hey Kenneth, it's Eireanne! I was wondering"#,
                      #"root = NSMutableAttributedString "Yes, did you get it?" attributes NSDictionary @3 {"#,
                      #""__kIMMessagePartAttributeName" => 0"#,
-                     // Several runs: their dictionaries as NSKeyedArchiver lists them, a link among them.
                      #"get it hopefully get a wee deal " attributes NSDictionary"#,
-                     #"Would really appreciate it! " attributes NSArray ["#,
-                     #""__kIMLinkAttributeName" => URL "tel:128874""#] {
+                     // Several runs: each run's text with its dictionary, the
+                     // product code's with its link, the last run's shared
+                     // with the first.
+                     #"Would really appreciate it! " runs ["#,
+                     #"    "128874" NSDictionary @9 {"#,
+                     #""__kIMLinkAttributeName" => URL "tel:128874""#,
+                     #"Would really appreciate it! " -> @3"#] {
             XCTAssertTrue(r.stdout.contains(text), text)
         }
     }

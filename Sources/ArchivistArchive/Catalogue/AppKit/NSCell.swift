@@ -24,8 +24,8 @@ extension ArchivedLine {
     static func cellTitle(_ o: ArchivedObject, in graph: ObjectGraph, key: String? = nil) -> FoundationValue? {
         var title = graph.string(o["NSContents"])
         if title == nil, case .reference(let r)? = o["NSContents"], let contents = graph.object(r),
-           case .attributedString(let text, _)? = FoundationValue.interpret(contents, in: graph) {
-            title = text
+           case .attributedString(let a)? = FoundationValue.interpret(contents, in: graph) {
+            title = a.text
         }
         guard let title else { return nil }
         var line = ArchivedLine("cell", captions: true)
