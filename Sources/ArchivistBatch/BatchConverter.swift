@@ -433,7 +433,7 @@ package struct BatchConverter: Sendable {
         fileprivate init(_ input: InputBytes, original: Original?, options: ReadOptions) throws {
             let isSigned = input.withUnsafeBytes { SignedPlist.isSigned($0) }
             signed = isSigned
-            document = try input.withUnsafeBytes { try SignedPlist.read($0, signed: isSigned, options: options) }
+            document = try input.withUnsafeBytes { try SignedPlist.read($0, signed: isSigned, options: input.readOptions(options)) }
             bytesIn = input.count
             self.original = original
         }

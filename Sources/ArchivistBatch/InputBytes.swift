@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArchivistCore
 
 /// An input's content: read into memory, or (a regular file of
 /// `InputBytes.mapThreshold` bytes or more) mapped read-only, so readers read
@@ -66,6 +67,15 @@ package struct InputBytes {
     package func releaseResidentPages() {
         guard case .mapped(let file) = storage else { return }
         file.releaseResidentPages()
+    }
+
+    /// `options` for reading this input: with its pages (see `InputPages`)
+    /// when it is a mapped file, so a reader may hand back what it has read.
+    package func readOptions(_ options: ReadOptions) -> ReadOptions {
+        guard case .mapped(let file) = storage else { return options }
+        var options = options
+        options.inputPages = InputPages(mapping: file.buffer)
+        return options
     }
 
     /// The content as an array (a copy of a mapped file).

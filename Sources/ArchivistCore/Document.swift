@@ -35,6 +35,9 @@ public struct PlistDocument: Sendable {
 public struct ReadOptions: Sendable, Equatable {
     /// Resource bounds.
     public var limits: Limits
+    /// The input's pages, when it is a file mapping whose pages a reader may
+    /// hand back once read (see `InputPages`); nil for memory of any other kind.
+    package var inputPages: InputPages?
 
     /// Options with the given limits (the defaults unless said).
     ///

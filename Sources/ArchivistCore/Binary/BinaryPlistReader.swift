@@ -8,7 +8,7 @@
 package enum BinaryPlistReader {
     /// Reads a binary property list.
     package static func read(_ buffer: UnsafeRawBufferPointer, options: ReadOptions = ReadOptions()) throws -> PlistDocument {
-        var scanner = try BinaryScanner(buffer, limits: options.limits)
+        var scanner = try BinaryScanner(buffer, limits: options.limits, pages: options.inputPages)
         let tree = try scanner.readRoot()
         return PlistDocument(tree: tree, format: .binary, diagnostics: scanner.diagnostics)
     }

@@ -29,10 +29,12 @@ struct BinaryScanner {
     /// UTF-8 of a dictionary key being transcoded before it is interned.
     private var keyScratch: [UInt8] = []
     private var builder: PlistTreeBuilder
+    /// The part of a mapped input kept resident while the tree is built.
+    private var window: BinaryPageWindow
     /// Duplicate keys and lone surrogates found.
     private(set) var diagnostics: [PlistDiagnostic] = []
 
-    init(_ buffer: UnsafeRawBufferPointer, limits: Limits) throws {
+    init(_ buffer: UnsafeRawBufferPointer, limits: Limits, pages: InputPages? = nil) throws {
         area = try BinaryObjectArea(buffer, limits: limits)
         self.limits = limits
         let n = area.trailer.numObjects
@@ -47,6 +49,8 @@ struct BinaryScanner {
         // Upper bounds from the file: no more nodes than objects, children
         // than references the object area can hold, bytes than it has.
         builder = PlistTreeBuilder(expectedNodes: n, expectedLinks: area.end / area.trailer.objectRefSize, expectedBytes: area.end)
+        window = BinaryPageWindow(area, pages: pages)
+        window.start()
     }
 
     /// Reads the whole property list into a tree.
@@ -64,7 +68,8 @@ struct BinaryScanner {
     /// The node of object `index`: a shared object already read is reused
     /// (its logical size counted again), any other is decoded.
     private mutating func value(_ index: Int, depth: Int) throws -> Int {
-        let at = offset(index)
+        let at = try checkedAgain(index)
+        window.reading(index, at: at)
         guard let slot = slots.slot(index) else { return try decode(index, at: at, depth: depth) }
         if cache[slot] >= 0 {
             try reuse(slot, object: index, at: at)
@@ -97,6 +102,14 @@ struct BinaryScanner {
     @inline(__always)
     private func offset(_ index: Int) -> Int {
         area.checkedOffset(index)
+    }
+
+    /// The offset of an object as it is decoded, checked again: a page the
+    /// window handed back is read from the file again, and a file changed
+    /// meanwhile must not lead a read outside the buffer.
+    @inline(__always)
+    private func checkedAgain(_ index: Int) throws -> Int {
+        try area.offset(index)
     }
 
     @inline(__always)
@@ -188,7 +201,8 @@ struct BinaryScanner {
     /// first), then refused.
     private mutating func key(_ r: Int, _ i: Int, parent: Int, depth: Int, at: Int) throws -> Int {
         try checkCycle(r, parent: parent, at: at)
-        let keyAt = offset(r)
+        let keyAt = try checkedAgain(r)
+        window.reading(r, at: keyAt)
         let marker = area.buf[keyAt]
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
             _ = try value(r, depth: depth + 1)
