@@ -1,4 +1,5 @@
 import ArchivistArchive
+import ArchivistBatch
 import ArchivistCore
 import ArchivistSigned
 
@@ -9,6 +10,18 @@ import ArchivistSigned
 enum DocumentReading {
     static func read(_ bytes: [UInt8]) throws -> PlistDocument {
         SignedPlist.isSigned(bytes) ? try SignedPlist.read(bytes) : try Typedstream.readDocument(bytes)
+    }
+
+    /// The document of a file (or `-`), read as `read(_:)` reads bytes: a
+    /// large file in place, its pages handed back as they are read and the
+    /// rest once the tree holds it (see `InputPages`).
+    static func read(file path: String) throws -> PlistDocument {
+        let input = try FileIO.input(path)
+        defer { input.releaseResidentPages() }
+        return try input.withUnsafeBytes { buffer in
+            Typedstream.isArchiveStream(buffer) ? try Typedstream.readDocument(Array(buffer))
+                : try SignedPlist.read(buffer, options: input.readOptions(ReadOptions()))
+        }
     }
 
     /// What `set`, `remove` and `convert --in-place` say of a signed file

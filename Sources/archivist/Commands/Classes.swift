@@ -53,7 +53,7 @@ struct Classes: ParsableCommand {
         }
         for file in files {
             do {
-                add(try ObjectGraph(try DocumentReading.read(try FileIO.read(file)).tree), label: file)
+                add(try ObjectGraph(try DocumentReading.read(file: file).tree), label: file)
             } catch let error as PlistError {
                 Console.error(error.hinted(path: file))
                 failed = true

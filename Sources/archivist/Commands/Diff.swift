@@ -54,9 +54,9 @@ struct Diff: ParsableCommand {
         var current = a
         do {
             // A typedstream is compared as the keyed archive it reads as.
-            let first = try DocumentReading.read(try FileIO.read(a)).tree
+            let first = try DocumentReading.read(file: a).tree
             current = b
-            let second = try DocumentReading.read(try FileIO.read(b)).tree
+            let second = try DocumentReading.read(file: b).tree
             current = a
             diff = try PlistDiff(first, second)
             xcode = try XcodeProjectChanges.describe(first, second) ?? []

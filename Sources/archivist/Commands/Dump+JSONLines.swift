@@ -25,7 +25,7 @@ extension Dump {
         } else {
             for file in files {
                 do {
-                    let document = try DocumentReading.read(try FileIO.read(file))
+                    let document = try DocumentReading.read(file: file)
                     try writeLine(into: sink) { json in
                         json.key("file")
                         json.string(file)

@@ -110,7 +110,7 @@ struct Dump: ParsableCommand {
         guard store.isSet else {
             let file = files.first ?? "-"
             try failing(at: file) {
-                let document = try DocumentReading.read(try FileIO.read(file))
+                let document = try DocumentReading.read(file: file)
                 if asJSON, keyPath == nil {
                     let sink = Console.dataSink()
                     var json = JSONStream(into: sink)

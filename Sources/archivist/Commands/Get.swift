@@ -61,9 +61,7 @@ struct Get: ParsableCommand {
     func run() throws {
         Console.stopsAtFailedOutput = true
         try failing(at: file) {
-            let document = try FileIO.input(file).withUnsafeBytes {
-                Typedstream.isArchiveStream($0) ? try Typedstream.readDocument(Array($0)) : try SignedPlist.read($0)
-            }
+            let document = try DocumentReading.read(file: file)
             let target = try PlistKeyPath(keyPath).resolve(in: document.tree)
             if let expect, target.typeName != (expect == "float" ? "real" : expect) {
                 throw PlistError(.invalidValue, "\(keyPath): expected \(expect), found \(target.typeName)")

@@ -359,8 +359,9 @@ struct Lint: ParsableCommand {
             if item.isFound, each.filtersByKind, !input.withUnsafeBytes({ BatchPlan.readsInWalk(item.source, $0) }) {
                 return .skipped(item.source)
             }
-            // Once the input is read into a tree, its mapped pages go back to
-            // the system while the archive checks run.
+            // A mapped input's pages go back to the system as they are read,
+            // and the rest once it is read into a tree, while the checks run.
+            let each = EachInput(readOptions: input.readOptions(each.readOptions), requireFormat: each.requireFormat, filtersByKind: each.filtersByKind)
             withoutActuallyEscaping(found) { found in
                 input.withUnsafeBytes {
                     findings(in: $0, path: item.source, each, policy: policy, census: &census, afterRead: input.releaseResidentPages) { finding in
