@@ -10,8 +10,9 @@
 /// Each region is handed back in steps of `step` bytes, `slack` bytes behind
 /// the farthest read, so a file read in any order costs at most one
 /// `madvise` per step and reads each page at most twice after the first
-/// passes. With no pages to hand back, both marks are out of reach and the
-/// window costs two comparisons per object.
+/// passes. With no pages to hand back, both marks are out of reach: the
+/// reader compares each object it reads with them (a shared object read
+/// again is not read from the input, nor compared).
 struct BinaryPageWindow {
     private let pages: InputPages?
     /// Where the offset table starts, and each entry's width.
@@ -52,8 +53,8 @@ struct BinaryPageWindow {
         entryMark = BinaryPageWindow.step / max(entrySize, 1)
     }
 
-    /// Notes that object `index`, at offset `at`, is being read.
-    @inline(__always)
+    /// Notes that object `index`, at offset `at`, is being read, when it
+    /// passes `objectMark` or `entryMark`.
     mutating func reading(_ index: Int, at: Int) {
         if at >= objectMark { releaseObjects(below: at) }
         if index >= entryMark { releaseTable(below: index) }

@@ -29,8 +29,12 @@ struct BinaryScanner {
     /// UTF-8 of a dictionary key being transcoded before it is interned.
     private var keyScratch: [UInt8] = []
     private var builder: PlistTreeBuilder
-    /// The part of a mapped input kept resident while the tree is built.
+    /// The part of a mapped input kept resident while the tree is built,
+    /// and the object offset and table entry that move it (copied out of it
+    /// so the test per object read is two comparisons of the scanner's own).
     private var window: BinaryPageWindow
+    private var windowObjectMark = Int.max
+    private var windowEntryMark = Int.max
     /// Duplicate keys and lone surrogates found.
     private(set) var diagnostics: [PlistDiagnostic] = []
 
@@ -51,6 +55,8 @@ struct BinaryScanner {
         builder = PlistTreeBuilder(expectedNodes: n, expectedLinks: area.end / area.trailer.objectRefSize, expectedBytes: area.end)
         window = BinaryPageWindow(area, pages: pages)
         window.start()
+        windowObjectMark = window.objectMark
+        windowEntryMark = window.entryMark
     }
 
     /// Reads the whole property list into a tree.
@@ -68,13 +74,13 @@ struct BinaryScanner {
     /// The node of object `index`: a shared object already read is reused
     /// (its logical size counted again), any other is decoded.
     private mutating func value(_ index: Int, depth: Int) throws -> Int {
-        let at = try checkedAgain(index)
-        window.reading(index, at: at)
-        guard let slot = slots.slot(index) else { return try decode(index, at: at, depth: depth) }
+        guard let slot = slots.slot(index) else { return try decode(index, at: try reading(index), depth: depth) }
+        // A shared object read already is not read again.
         if cache[slot] >= 0 {
-            try reuse(slot, object: index, at: at)
+            try reuse(slot, object: index)
             return Int(cache[slot])
         }
+        let at = try reading(index)
         let start = nodeCount, startBytes = byteCount
         let node = try decode(index, at: at, depth: depth)
         remember(node, slot: slot, nodes: nodeCount - start, bytes: byteCount - startBytes)
@@ -88,13 +94,13 @@ struct BinaryScanner {
     }
 
     /// Counts a reuse of a shared object against the limits.
-    private mutating func reuse(_ slot: Int, object index: Int, at: Int) throws {
+    private mutating func reuse(_ slot: Int, object index: Int) throws {
         try account(expandedSize[slot], object: index)
         sharedBytes += expandedBytes[slot]
         byteCount += expandedBytes[slot]
         if sharedBytes > limits.maxSharedExpansion {
             throw fail(.limitExceeded, "shared strings and data expand to more than \(limits.maxSharedExpansion) bytes beyond the input (each reuse counts)",
-                       offset: at, object: index)
+                       offset: offset(index), object: index)
         }
     }
 
@@ -104,12 +110,22 @@ struct BinaryScanner {
         area.checkedOffset(index)
     }
 
-    /// The offset of an object as it is decoded, checked again: a page the
+    /// The offset of an object about to be read, checked again (a page the
     /// window handed back is read from the file again, and a file changed
-    /// meanwhile must not lead a read outside the buffer.
+    /// meanwhile must not lead a read outside the buffer); the window moves
+    /// when the read passes its marks.
     @inline(__always)
-    private func checkedAgain(_ index: Int) throws -> Int {
-        try area.offset(index)
+    private mutating func reading(_ index: Int) throws -> Int {
+        let at = try area.offset(index)
+        if at >= windowObjectMark || index >= windowEntryMark { moveWindow(index, at: at) }
+        return at
+    }
+
+    @inline(never)
+    private mutating func moveWindow(_ index: Int, at: Int) {
+        window.reading(index, at: at)
+        windowObjectMark = window.objectMark
+        windowEntryMark = window.entryMark
     }
 
     @inline(__always)
@@ -201,17 +217,18 @@ struct BinaryScanner {
     /// first), then refused.
     private mutating func key(_ r: Int, _ i: Int, parent: Int, depth: Int, at: Int) throws -> Int {
         try checkCycle(r, parent: parent, at: at)
-        let keyAt = try checkedAgain(r)
-        window.reading(r, at: keyAt)
+        let slot = slots.slot(r)
+        // A shared string read already is not read again (a node of string
+        // kind is read from a string object only).
+        if let slot, cache[slot] >= 0, builder.kind(of: Int(cache[slot])) == .string {
+            try reuse(slot, object: r)
+            return builder.key(sameTextAs: Int(cache[slot]))
+        }
+        let keyAt = try reading(r)
         let marker = area.buf[keyAt]
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
             _ = try value(r, depth: depth + 1)
             throw fail(.corrupt, "dictionary key \(i) (object \(r)) is not a string", offset: keyAt, object: parent)
-        }
-        let slot = slots.slot(r)
-        if let slot, cache[slot] >= 0 {
-            try reuse(slot, object: r, at: keyAt)
-            return builder.key(sameTextAs: Int(cache[slot]))
         }
         try account(1, object: r)
         let payload = try area.payload(marker, at: keyAt, object: r)
