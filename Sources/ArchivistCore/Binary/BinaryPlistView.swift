@@ -80,8 +80,10 @@ package struct BinaryPlistView: PlistNodes {
     package init(_ buffer: UnsafeRawBufferPointer, limits: Limits = .default) throws {
         area = try BinaryObjectArea(buffer, limits: limits)
         self.limits = limits
-        try area.checkOffsetTable()
+        // The pass that counts references reads every offset: the table is
+        // checked entry by entry only when one lies outside the object area.
         counts = BinaryReferenceCounts(area)
+        if !counts.offsetsInArea { try area.checkOffsetTable() }
         let words = (area.trailer.numObjects + 63) / 64
         visited = [UInt64](repeating: 0, count: words)
         keysChecked = [UInt64](repeating: 0, count: words)

@@ -2,10 +2,15 @@
 /// or 2 for "more than once"), two bits per object: from every container
 /// whose header and reference list lie in the object area (a container that
 /// does not fails when it is read). Objects referenced more than once are the
-/// shared ones, decoded once and reused.
+/// shared ones, decoded once and reused. The same pass reads every entry
+/// of the offset table, so it also tells whether all of them lie in the
+/// object area (`offsetsInArea`): when one does not, the reader asks
+/// `BinaryObjectArea.checkOffsetTable()` for the first bad one.
 struct BinaryReferenceCounts {
     /// Four objects per byte, two bits each.
     private var packed: [UInt8]
+    /// True when every offset-table entry points into the object area.
+    let offsetsInArea: Bool
 
     init(_ area: BinaryObjectArea) {
         let b = area.buf
@@ -13,10 +18,14 @@ struct BinaryReferenceCounts {
         let refSize = area.trailer.objectRefSize
         let end = area.end
         var packed = [UInt8](repeating: 0, count: (n + 3) / 4)
+        var inArea = true
         packed.withUnsafeMutableBufferPointer { counts in
             for i in 0..<n {
                 let raw = BinaryObjectArea.readUInt(b, area.trailer.offsetTableOffset + i * area.trailer.offsetIntSize, area.trailer.offsetIntSize)
-                guard raw >= 8, raw < UInt64(end) else { continue }
+                guard raw >= 8, raw < UInt64(end) else {
+                    inArea = false
+                    continue
+                }
                 let at = Int(raw)
                 let marker = b[at]
                 let kind = marker >> 4
@@ -47,6 +56,7 @@ struct BinaryReferenceCounts {
             }
         }
         self.packed = packed
+        offsetsInArea = inArea
     }
 
     /// True when object `i` is referenced more than once.

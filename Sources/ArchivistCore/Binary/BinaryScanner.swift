@@ -42,10 +42,12 @@ struct BinaryScanner {
         area = try BinaryObjectArea(buffer, limits: limits)
         self.limits = limits
         let n = area.trailer.numObjects
-        // Every offset is checked first (the first bad entry is the error).
-        try area.checkOffsetTable()
+        // Every offset is checked first (the first bad entry is the error),
+        // by the pass that counts references.
+        let counts = BinaryReferenceCounts(area)
+        if !counts.offsetsInArea { try area.checkOffsetTable() }
         onStack = [UInt64](repeating: 0, count: (n + 63) / 64)
-        slots = SharedSlots(BinaryReferenceCounts(area), objects: n)
+        slots = SharedSlots(counts, objects: n)
         let shared = slots.count
         cache = [Int32](repeating: -1, count: shared)
         expandedSize = [Int](repeating: 0, count: shared)
