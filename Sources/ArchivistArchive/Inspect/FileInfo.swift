@@ -76,7 +76,8 @@ package struct FileInfo: Sendable {
             ("objects", .int(Int64(objects))), ("entries", .int(Int64(archive.objects.count))),
             ("classes", .array(census.entries.map { e in
                 .dictionary(PlistDictionary([("name", .string(e.name.readable)), ("archived", .string(e.name.archived)),
-                                             ("count", .int(Int64(e.count))), ("foundation", .bool(e.isFoundation))]))
+                                             ("count", .int(Int64(e.count))), ("foundation", .bool(e.isFoundation)),
+                                             ("framework", .string(e.framework))]))
             })),
             ("secure", .dictionary(PlistDictionary([
                 ("passesWithoutAllowlist", .bool(violations.isEmpty)),
@@ -133,7 +134,8 @@ package struct FileInfo: Sendable {
             out.append("\(kind), top keys: \(tops), \(int(a["objects"])) objects in \(int(a["entries"])) entries")
             for c in a["classes"]?.arrayValue ?? [] {
                 guard case .dictionary(let d) = c else { continue }
-                let kind = d["foundation"] == .bool(true) ? "Foundation" : "custom"
+                // The framework as `classes` labels it (the class catalogue's).
+                let kind = d["framework"]?.stringValue ?? (d["foundation"] == .bool(true) ? "Foundation" : "custom")
                 let archived = str(d["archived"]) == str(d["name"]) ? "" : " (\(str(d["archived"])))"
                 out.append("  class \(str(d["name"]))\(archived): \(int(d["count"])) (\(kind))")
             }

@@ -122,6 +122,27 @@ extension CLITests {
         XCTAssertGreaterThanOrEqual(plists, 20)
     }
 
+    /// `info` labels each class of the real-world nibs with the framework
+    /// `classes` gives it (the class catalogue's): AppKit's classes as
+    /// AppKit, Apple's private ones as Apple, not as custom.
+    func testInfoLabelsClassesAsClassesDoes() throws {
+        let rows = try CorpusManifest.rowsOrSkip(at: TestPaths.realWorld)
+        var compared = 0
+        for row in rows where row.format == "keyed-archive-binary" && row.kind.hasPrefix("Interface Builder nib") {
+            let classes = try run(["classes", row.file])
+            let info = try run(["info", row.file])
+            XCTAssertEqual(classes.status, 0, row.file)
+            for line in classes.stdout.split(separator: "\n") {
+                // COUNT, NAME, FRAMEWORK, CHAIN, tab-separated.
+                let fields = line.split(separator: "\t")
+                guard fields.count >= 3 else { continue }
+                XCTAssertTrue(info.stdout.contains("    class \(fields[1]): \(fields[0]) (\(fields[2]))\n"), "\(row.file): \(line)\n\(info.stdout)")
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(compared, 20)
+    }
+
     /// `lint DIR` over a folder of mixed files: the plist family is read (by
     /// extension, or by first bytes whatever the name), other files are
     /// skipped and counted, a broken .plist is an error, a hidden .DS_Store is
