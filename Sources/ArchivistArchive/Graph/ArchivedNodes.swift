@@ -94,7 +94,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     /// The archive storage and class migration behind an object that a
     /// class migration lies over and no other edit replaced, for readers
     /// that read it from the compact tree with the migration's changes.
-    func migratedObject(_ index: Int) -> (ArchiveStorage, ClassMigration?)? {
+    func migratedObject(_ index: Int) -> (ArchiveStorage, ClassMigration)? {
         guard !migrations.isEmpty, index >= 0, index < baseCount, edited[index] == nil, let storage,
               let c = storage.classOf(index), let migration = migrations[c] else { return nil }
         return (storage, migration)
@@ -151,8 +151,7 @@ public struct ArchivedNodes: RandomAccessCollection, MutableCollection, Sendable
     /// to, in field order (boxed numbers included), read from the tree
     /// without making the object; false for any other node.
     func migratedEdges(of index: Int, into out: inout [Int]) -> Bool {
-        guard !migrations.isEmpty, index >= 0, index < baseCount, edited[index] == nil, let storage,
-              let c = storage.classOf(index), let migration = migrations[c] else { return false }
+        guard let (storage, migration) = migratedObject(index) else { return false }
         let tree = storage.tree
         let node = Int(storage.objects[index])
         var boxes = 0

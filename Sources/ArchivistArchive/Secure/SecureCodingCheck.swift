@@ -64,7 +64,8 @@ public enum SecureCodingCheck {
         defer { WorkCounter.note(.secureObjectVisit, times: visited) }
         for index in graph.nodes.indices where walk.reached[index] {
             // An object as read, or as a class migration lays over it: both read from the tree.
-            let read = graph.nodes.unedited(index).map { ($0, nil as ClassMigration?) } ?? graph.nodes.migratedObject(index)
+            let read: (ArchiveStorage, ClassMigration?)? = graph.nodes.unedited(index).map { ($0, nil) }
+                ?? graph.nodes.migratedObject(index).map { ($0.0, $0.1) }
             guard let (storage, migration) = read else {
                 guard case .object(let o) = graph.nodes[index] else { continue }
                 visited += 1
