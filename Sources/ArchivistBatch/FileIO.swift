@@ -44,9 +44,10 @@ package enum FileIO {
     }
 
     /// The content of a file, or of standard input for `-`, for reading in
-    /// place: a regular file of `InputBytes.mapThreshold` bytes or more is
-    /// mapped read-only (private, so the input is never changed); anything
-    /// else, or a file the system does not map, is read as `read` reads it.
+    /// place: a regular file of `InputBytes.mapThreshold` bytes or more that
+    /// only this user may change is mapped read-only (private, so the input
+    /// is never changed; see `InputBytes.mayMap`); anything else, or a file
+    /// the system does not map, is read as `read` reads it.
     /// The result carries the file's stamp as it was opened. The errors are
     /// `read`'s.
     package static func input(_ path: String, maxSize: Int = Limits.default.maxInputSize) throws -> InputBytes {
@@ -65,7 +66,7 @@ package enum FileIO {
             let stamp = path == "-" ? nil : FileStamp(st)
             if (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= InputBytes.mapThreshold {
                 guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }
-                if let mapped = MappedFile(fd: fd, count: Int(st.st_size)) { return InputBytes(mapped: mapped, stamp: stamp) }
+                if InputBytes.mayMap(st), let mapped = MappedFile(fd: fd, count: Int(st.st_size)) { return InputBytes(mapped: mapped, stamp: stamp) }
             }
             return InputBytes(try read(fd, st, name: name, maxSize: maxSize), stamp: stamp)
         }

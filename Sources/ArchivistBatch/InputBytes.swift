@@ -25,6 +25,17 @@ package struct InputBytes {
     /// replaces the file.
     package let stamp: FileStamp?
 
+    /// True when a file of status `st` may be mapped rather than read: one
+    /// this process's user owns and nobody else may write (no group or
+    /// other write permission). Another user who can truncate a mapped file
+    /// while it is read would make the reader fault (`SIGBUS`) on the pages
+    /// past the new end, and a root run over another user's folder must not
+    /// be stopped that way; such a file is read into memory instead (its
+    /// bytes are then the ones read, whatever happens to the file).
+    static func mayMap(_ st: stat) -> Bool {
+        st.st_uid == geteuid() && st.st_mode & (S_IWGRP | S_IWOTH) == 0
+    }
+
     /// Bytes already in memory (`stamp`: of the file they were read from).
     package init(_ bytes: [UInt8], stamp: FileStamp? = nil) {
         storage = .bytes(bytes)

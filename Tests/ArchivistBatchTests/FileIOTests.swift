@@ -80,6 +80,15 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(piped.count, large.utf8.count)
         // Mapping never changes the file.
         XCTAssertEqual(contents(dir + "/large.txt"), large)
+        // A file others may write (truncate while it is mapped) is read.
+        for mode in [0o664, 0o646] as [mode_t] {
+            XCTAssertEqual(chmod(dir + "/large.txt", mode), 0)
+            let shared = try FileIO.input(dir + "/large.txt")
+            XCTAssertFalse(shared.isMapped, String(mode, radix: 8))
+            XCTAssertEqual(shared.array, Array(large.utf8))
+        }
+        XCTAssertEqual(chmod(dir + "/large.txt", 0o644), 0)
+        XCTAssertTrue(try FileIO.input(dir + "/large.txt").isMapped)
     }
 
     func testAtomicWriteCreatesAndReplacesKeepingPermissions() throws {
