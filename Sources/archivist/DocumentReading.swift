@@ -13,11 +13,10 @@ enum DocumentReading {
     }
 
     /// The document of a file (or `-`), read as `read(_:)` reads bytes: a
-    /// large file in place, its pages handed back as they are read and the
-    /// rest once the tree holds it (see `InputPages`).
+    /// large file in place, its pages handed back as they are read (see
+    /// `InputPages`) and the mapping gone once the tree holds it.
     static func read(file path: String) throws -> PlistDocument {
         let input = try FileIO.input(path)
-        defer { input.releaseResidentPages() }
         return try input.withUnsafeBytes { buffer in
             Typedstream.isArchiveStream(buffer) ? try Typedstream.readDocument(Array(buffer))
                 : try SignedPlist.read(buffer, options: input.readOptions(ReadOptions()))
