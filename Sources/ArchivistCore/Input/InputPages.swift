@@ -34,7 +34,7 @@ package struct InputPages: Sendable, Equatable {
     }
 
     /// The size of the pages the system maps.
-    package static let pageSize: Int = {
+    private static let pageSize: Int = {
         let size = Int(sysconf(Int32(_SC_PAGESIZE)))
         return size > 0 ? size : 4096
     }()
