@@ -36,13 +36,14 @@ extension FoundationValue {
         case .list: return .sequence
         case .counted: return .countedSet
         case .map: return .map
-        case .string, .uuid, .locale, .timeZone: return .text
+        case .string: return .text
         case .attributedString: return .attributedText
         case .data: return .bytes
         case .date: return .date
         case .url: return .reference
         case .null: return .null
-        case .geometry, .appKit, .indexes, .line: return .scalar
+        case .described(let d): return d.shape
+        case .line: return .scalar
         }
     }
 

@@ -360,8 +360,8 @@ struct CodableExporter {
             return try data(bytes, path: path, depth: depth)
         case .date(let t):
             return date(PlistDate(secondsSinceReferenceDate: t))
-        case .uuid(let s):
-            return .string(s)
+        case .described(let d):
+            return d.exported
         case .url(let base, let relative):
             let relativeText = relative.flatMap { graph.string(.reference($0)) } ?? ""
             guard let base else { return .string(relativeText) }
@@ -369,16 +369,8 @@ struct CodableExporter {
             return .string(URLResolution.resolve(relativeText, against: baseText))
         case .null:
             return .null
-        case .geometry(let g):
-            return geometry(g)
-        case .locale(let id), .timeZone(let id):
-            return .dictionary(PlistDictionary([("identifier", .string(id))]))
         case .attributedString(let a):
             return .string(a.text)
-        case .appKit(let value):
-            return .string(value.text)
-        case .indexes(let value):
-            return value.plist
         case .line(let line):
             // The parts by name: texts as strings, objects as they export.
             var out = PlistDictionary(minimumCapacity: line.parts.count)
@@ -390,24 +382,6 @@ struct CodableExporter {
                 }
             }
             return .dictionary(out)
-        }
-    }
-
-    private func geometry(_ g: NSValueGeometry) -> PlistValue {
-        func numbers(_ text: String) -> [PlistValue] {
-            text.split(whereSeparator: { "{}, ".contains($0) }).map { .double(Double($0) ?? 0) }
-        }
-        switch g {
-        case .point(let s), .size(let s):
-            return .array(numbers(s))
-        case .rect(let s):
-            let n = numbers(s)
-            guard n.count == 4 else { return .array(n) }
-            return .array([.array(Array(n[0..<2])), .array(Array(n[2..<4]))])
-        case .range(let location, let length):
-            return .array([location, length])
-        case .edgeInsets(let top, let left, let bottom, let right):
-            return .array([top, left, bottom, right])
         }
     }
 

@@ -44,6 +44,20 @@ public struct CodableSchema: Sendable {
             }
         }
 
+        /// The type a Swift spelling names: one of the plain types
+        /// (`UUID`, `CGRect`, ...) or an array of one (`[[Int]]`); nil for others.
+        init?(swift name: String) {
+            if name.hasPrefix("["), name.hasSuffix("]"), name.count > 2 {
+                guard let element = FieldType(swift: String(name.dropFirst().dropLast())) else { return nil }
+                self = .array(element)
+                return
+            }
+            let plain: [FieldType] = [.string, .int, .double, .float, .bool, .date, .data, .uuid, .url, .locale, .timeZone,
+                                      .cgPoint, .cgSize, .cgRect, .nsRange]
+            guard let found = plain.first(where: { $0.swift == name }) else { return nil }
+            self = found
+        }
+
         /// Notes a reader needs (mixed values, unknown types), if any.
         var note: String? {
             switch self {
@@ -495,12 +509,9 @@ struct SchemaInference: Sendable {
         case .string, .attributedString: return .string
         case .data: return .data
         case .date: return .date
-        case .uuid: return .uuid
+        case .described(let d): return CodableSchema.FieldType(swift: d.swiftType) ?? .string
         case .url: return .url
         case .null: return nil
-        case .locale: return .locale
-        case .timeZone: return .timeZone
-        case .appKit: return .string
         case .line(let line):
             var v: CodableSchema.FieldType = .unknown
             for part in line.parts {
@@ -511,16 +522,6 @@ struct SchemaInference: Sendable {
                 }
             }
             return .dictionary(key: .string, value: v)
-        case .indexes(.set): return .array(.array(.int))
-        case .indexes(.path): return .array(.int)
-        case .geometry(let g):
-            switch g {
-            case .point: return .cgPoint
-            case .size: return .cgSize
-            case .rect: return .cgRect
-            case .range: return .nsRange
-            case .edgeInsets: return .array(.double)
-            }
         }
     }
 }

@@ -120,7 +120,7 @@ extension CodableExporter {
                     }
                 case .line(let line):
                     references += line.references
-                case .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString, .indexes, .appKit:
+                case .string, .data, .date, .described, .url, .null, .attributedString:
                     break
                 }
                 return (1, references.count - before)

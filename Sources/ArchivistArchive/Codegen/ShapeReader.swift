@@ -52,7 +52,7 @@ struct ShapeReader {
                 return .foundation(className: name, holding: k + v.filter { !k.contains($0) })
             case .attributedString(let a)? where (a.attributes ?? 0) != 0:
                 return .foundation(className: name, holding: distinct([a.attributes ?? 0], depth: depth))
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, .line?:
+            case .string?, .data?, .date?, .described?, .url?, .null?, .attributedString?, .line?:
                 return SecureFieldShape.foundationObject(name)
             case nil:
                 return SwiftCodegen.isCustom(o, in: graph)

@@ -7,9 +7,8 @@ import ArchivistCore
 /// Read only from the exact field sets AppKit writes; an object of these
 /// classes with any other field stays a generic object, so nothing is hidden.
 ///
-/// A value, not a closed enum: a class added in a later release breaks no
-/// user's `switch`. Read `kind`, then the accessor it names (`color`,
-/// `font`, `resource`); `text` and `fields` cover every kind.
+/// Every view reads it as a ``DescribedValue`` (``described``): its `text`,
+/// and its typed `fields` under its `kind` (`color`, `font`, `resource`).
 package struct AppKitValue: Equatable, Sendable {
     /// An `NSFont`: `NSName` and `NSSize` (`NSfFlags`, AppKit's private flags
     /// word, is not shown).
@@ -47,24 +46,6 @@ package struct AppKitValue: Equatable, Sendable {
 
     private init(_ shape: Shape) {
         self.shape = shape
-    }
-
-    /// The colour, when the value is an `NSColor`.
-    package var color: ArchivedColor? {
-        if case .color(let c) = shape { return c }
-        return nil
-    }
-
-    /// The font, when the value is an `NSFont`.
-    package var font: Font? {
-        if case .font(let f) = shape { return f }
-        return nil
-    }
-
-    /// The named resource, when the value is one.
-    package var resource: Resource? {
-        if case .resource(let r) = shape { return r }
-        return nil
     }
 
     /// A colour.
@@ -111,6 +92,14 @@ package struct AppKitValue: Equatable, Sendable {
             if let designSize = r.designSize { d["designSize"] = .string(designSize) }
             return .dictionary(d)
         }
+    }
+
+    /// The value as every view shows it: its text with no class before it,
+    /// `dump --json`'s `value` and the typed fields under ``kind``, exported
+    /// as its text; key paths still reach the archived fields.
+    var described: FoundationValue {
+        .described(.scalar("appKit", lead: .none, text: text, entries: PlistDictionary([("value", .string(text)), (kind, fields)]),
+                           exported: .string(text), swiftType: "String", keepsFields: true))
     }
 
     /// A number as the shortest text that reads back the same, without `.0` for whole numbers.

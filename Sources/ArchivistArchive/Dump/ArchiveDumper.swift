@@ -211,8 +211,12 @@ public struct ArchiveDumper {
             try data(bytes, indent: indent)
         case .date(let t):
             out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(TerminalText.escaped(o.className.readable)))"
-        case .uuid(let s):
-            out += "UUID \(s)"
+        case .described(let d):
+            switch d.lead {
+            case .className: out += "\(name) " + TerminalText.escaped(d.text)
+            case .word(let word): out += word + " " + TerminalText.escaped(d.text)
+            case .none: out += TerminalText.escaped(d.text) + label(i)
+            }
         case .url(let base, let relative):
             out += "URL "
             if let relative { try node(relative, indent: indent) } else { out += "nil" }
@@ -231,16 +235,6 @@ public struct ArchiveDumper {
                 out += " × \(count)\n"
             }
             out += pad(indent) + "]"
-        case .geometry(let g):
-            out += "\(name) \(g.kind) \(g.text)"
-        case .locale(let identifier):
-            out += "\(name) \(DumpText.quoted(identifier))"
-        case .timeZone(let zone):
-            out += "\(name) \(DumpText.quoted(zone))"
-        case .indexes(let value):
-            out += "\(name) \(value.text)"
-        case .appKit(let value):
-            out += TerminalText.escaped(value.text) + label(i)
         case .line(let line):
             out += name
             try lineParts(line.parts, indent: indent, caption: false)

@@ -111,7 +111,7 @@ package enum ArchiveGraphviz {
                 for (k, v) in zip(keys, values) { add(graph.string(.reference(k)) ?? text(k), v) }
             case .counted(let entries)?:
                 for (i, entry) in entries.enumerated() { add("\(i) × \(entry.count)", entry.object) }
-            case .string?, .data?, .date?, .uuid?, .url?, .null?, .geometry?, .locale?, .timeZone?, .attributedString?, .indexes?, .appKit?, .line?, nil:
+            case .string?, .data?, .date?, .described?, .url?, .null?, .attributedString?, .line?, nil:
                 if case .line(let line)? = value { lines.append(Self.clipped(line.text(in: graph))) }
                 for field in o.fields {
                     switch field.value {
@@ -156,17 +156,17 @@ package enum ArchiveGraphviz {
                 case .attributedString(let a)?: return "\(o.className.readable) " + Self.clipped(DumpText.quoted(a.text))
                 case .data(let bytes)?: return DumpText.data(bytes)
                 case .date(let t)?: return DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(o.className.readable))"
-                case .uuid(let s)?: return "UUID \(s)"
+                case .described(let d)?:
+                    switch d.lead {
+                    case .className: return Self.clipped("\(o.className.readable) \(d.text)")
+                    case .word(let word): return Self.clipped(word + " " + d.text)
+                    case .none: return Self.clipped(d.text)
+                    }
                 case .url(let base, let relative)?:
                     let rel = relative.flatMap { graph.string(.reference($0)) }.map(DumpText.quoted) ?? "nil"
                     let b = base.flatMap { graph.string(.reference($0)) }.map { " relative to " + DumpText.quoted($0) } ?? ""
                     return Self.clipped("URL " + rel + b)
                 case .null?: return ClassDescription.nsNull.name
-                case .geometry(let g)?: return "\(o.className.readable) \(g.kind) \(g.text)"
-                case .locale(let id)?: return "\(o.className.readable) \(DumpText.quoted(id))"
-                case .timeZone(let zone)?: return "\(o.className.readable) \(DumpText.quoted(zone))"
-                case .appKit(let value)?: return Self.clipped(value.text)
-                case .indexes(let value)?: return Self.clipped("\(o.className.readable) \(value.text)")
                 case nil, .list?, .map?, .counted?, .line?: return o.className.readable
                 }
             }

@@ -206,9 +206,11 @@ package struct ArchiveJSONDumper {
         case .string, .data, .date:
             // Shown as plain values before the object is begun.
             break
-        case .uuid(let s):
-            json.key("uuid")
-            json.string(s)
+        case .described(let d):
+            for (key, value) in d.entries {
+                json.key(key)
+                try json.value(value)
+            }
         case .url(let base, let relative):
             if let relative {
                 json.key("relative")
@@ -234,35 +236,10 @@ package struct ArchiveJSONDumper {
                 json.endObject()
             }
             json.endArray()
-        case .geometry(let g):
-            json.key("kind")
-            json.string(g.kind)
-            json.key("value")
-            switch g {
-            case .point(let s), .size(let s), .rect(let s): json.string(s)
-            case .range(let location, let length):
-                try json.value(.dictionary(PlistDictionary([("location", location), ("length", length)])))
-            case .edgeInsets(let t, let l, let b, let r):
-                try json.value(.dictionary(PlistDictionary([("top", t), ("left", l), ("bottom", b), ("right", r)])))
-            }
-        case .indexes(let value):
-            json.key("indexes")
-            try json.value(value.plist)
-        case .appKit(let value):
-            json.key("value")
-            json.string(value.text)
-            json.key(value.kind)
-            try json.value(value.fields)
         case .line(let line):
             json.key("value")
             json.string(line.text(in: graph))
             try lineParts(line, depth: depth)
-        case .locale(let identifier):
-            json.key("identifier")
-            json.string(identifier)
-        case .timeZone(let zone):
-            json.key("name")
-            json.string(zone)
         case .attributedString(let a):
             json.key("string")
             json.string(a.text)

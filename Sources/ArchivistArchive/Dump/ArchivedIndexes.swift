@@ -65,6 +65,19 @@ package enum ArchivedIndexes: Equatable, Sendable {
         }
     }
 
+    /// The indexes as every view shows them: the text after the class,
+    /// `dump --json`'s `indexes` and the export as ``plist``; key paths
+    /// still reach the archived fields (`NSLocation`).
+    var described: DescribedValue {
+        let swiftType: String
+        switch self {
+        case .set: swiftType = "[[Int]]"
+        case .path: swiftType = "[Int]"
+        }
+        return .scalar("indexes", lead: .className, text: text, entries: PlistDictionary([("indexes", plist)]), exported: plist,
+                       swiftType: swiftType, keepsFields: true)
+    }
+
     /// A non-negative inline integer field.
     private static func int(_ field: FieldValue?) -> Int? {
         guard case .inline(.integer(let i))? = field, let v = i.int64Value, v >= 0, v <= Int64(Int32.max) * 1024 else { return nil }

@@ -18,25 +18,17 @@ enum FoundationValue {
     case data([UInt8])
     /// NSDate (`NS.time`, seconds since 2001).
     case date(Double)
-    /// NSUUID (`NS.uuidbytes`).
-    case uuid(String)
     /// NSURL (`NS.base`, `NS.relative`).
     case url(base: Int?, relative: Int?)
     /// NSNull.
     case null
-    /// NSValue holding a point, size, rect, range or edge insets (`NS.special`).
-    case geometry(NSValueGeometry)
-    /// NSLocale (`NS.identifier`).
-    case locale(String)
-    /// NSTimeZone (`NS.name`).
-    case timeZone(String)
+    /// A value every view shows as its class's reader describes it: NSUUID,
+    /// NSLocale, NSTimeZone, NSValue's geometry, NSIndexSet and NSIndexPath,
+    /// AppKit's colours, fonts and named images.
+    case described(DescribedValue)
     /// NSAttributedString and NSMutableAttributedString (`NSString`,
     /// `NSAttributes`, and the runs of `NSAttributeInfo`).
     case attributedString(ArchivedAttributedText)
-    /// AppKit's value classes: NSColor, NSFont, named images.
-    case appKit(AppKitValue)
-    /// NSIndexSet's ranges and NSIndexPath's indexes.
-    case indexes(ArchivedIndexes)
     /// A value shown as one line of named parts (a nib connector, a person's
     /// name, a CloudKit record ID), or a caption before the object's fields
     /// (a cell's or a menu item's title).
@@ -46,9 +38,16 @@ enum FoundationValue {
     /// `NSLocation`): true for the values read from AppKit's and the index classes' fields.
     var keepsFields: Bool {
         switch self {
-        case .appKit, .indexes, .line: return true
-        case .list, .counted, .map, .string, .data, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString: return false
+        case .described(let d): return d.keepsFields
+        case .line: return true
+        case .list, .counted, .map, .string, .data, .date, .url, .null, .attributedString: return false
         }
+    }
+
+    /// The value's description, when it is a described value.
+    var described: DescribedValue? {
+        if case .described(let d) = self { return d }
+        return nil
     }
 
     /// Whether the value is a line or caption (a connector, a record ID, a

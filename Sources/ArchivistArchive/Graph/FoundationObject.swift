@@ -13,7 +13,7 @@ package struct FoundationObject: Sendable {
     package struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The kind's name.
         package let description: String
-        private init(_ name: String) { description = name }
+        fileprivate init(_ name: String) { description = name }
 
         /// NSArray, NSSet, NSOrderedSet and their mutable kinds, NSHashTable: ``FoundationObject/elements``.
         package static let collection = Kind("collection")
@@ -27,7 +27,7 @@ package struct FoundationObject: Sendable {
         package static let data = Kind("data")
         /// NSDate: ``FoundationObject/date``.
         package static let date = Kind("date")
-        /// NSUUID: ``FoundationObject/string`` (the UUID's text).
+        /// NSUUID: ``FoundationObject/string`` and ``FoundationObject/text`` (the UUID's text).
         package static let uuid = Kind("uuid")
         /// NSURL: ``FoundationObject/urlBase`` and ``FoundationObject/urlRelative``.
         package static let url = Kind("url")
@@ -35,15 +35,15 @@ package struct FoundationObject: Sendable {
         package static let null = Kind("null")
         /// NSValue holding a point, size, rect, range or edge insets: ``FoundationObject/text``.
         package static let geometry = Kind("geometry")
-        /// NSLocale: ``FoundationObject/string`` (its identifier).
+        /// NSLocale: ``FoundationObject/string`` (its identifier) and ``FoundationObject/text``.
         package static let locale = Kind("locale")
-        /// NSTimeZone: ``FoundationObject/string`` (its name).
+        /// NSTimeZone: ``FoundationObject/string`` (its name) and ``FoundationObject/text``.
         package static let timeZone = Kind("timeZone")
         /// NSAttributedString: ``FoundationObject/string`` and ``FoundationObject/attributes``.
         package static let attributedString = Kind("attributedString")
-        /// NSColor, NSFont and named images: ``FoundationObject/appKit``.
+        /// NSColor, NSFont and named images: ``FoundationObject/text``.
         package static let appKit = Kind("appKit")
-        /// NSIndexSet and NSIndexPath: ``FoundationObject/indexes``.
+        /// NSIndexSet and NSIndexPath: ``FoundationObject/text``.
         package static let indexes = Kind("indexes")
         /// A nib connector, a person's name, a CloudKit record ID, a cell's or
         /// a menu item's title: ``FoundationObject/line``.
@@ -65,15 +65,10 @@ package struct FoundationObject: Sendable {
         case .string: return .string
         case .data: return .data
         case .date: return .date
-        case .uuid: return .uuid
+        case .described(let d): return Kind(d.kind)
         case .url: return .url
         case .null: return .null
-        case .geometry: return .geometry
-        case .locale: return .locale
-        case .timeZone: return .timeZone
         case .attributedString: return .attributedString
-        case .appKit: return .appKit
-        case .indexes: return .indexes
         case .line: return .line
         }
     }
@@ -82,9 +77,10 @@ package struct FoundationObject: Sendable {
     /// time-zone name.
     package var string: String? {
         switch value {
-        case .string(let s), .uuid(let s), .locale(let s), .timeZone(let s): return s
+        case .string(let s): return s
+        case .described(let d): return d.string
         case .attributedString(let a): return a.text
-        case .list, .counted, .map, .data, .date, .url, .null, .geometry, .appKit, .indexes, .line: return nil
+        case .list, .counted, .map, .data, .date, .url, .null, .line: return nil
         }
     }
 
@@ -136,28 +132,18 @@ package struct FoundationObject: Sendable {
         return nil
     }
 
-    /// The colour, font or image an AppKit object describes.
-    package var appKit: AppKitValue? {
-        if case .appKit(let v) = value { return v }
-        return nil
-    }
-
     /// The parts of a value shown as one line (a connector, a name, a record ID, a title).
     package var line: ArchivedLine? {
         if case .line(let v) = value { return v }
         return nil
     }
 
-    /// An index set's ranges or an index path's indexes.
-    package var indexes: ArchivedIndexes? {
-        if case .indexes(let v) = value { return v }
-        return nil
-    }
-
-    /// An NSValue's geometry as Foundation's `NSStringFrom...` functions
-    /// write it (`{{0, 0}, {10, 20}}`), after its form (`rect`).
+    /// The one-line text `dump` shows of a described value: an NSValue's
+    /// geometry as Foundation's `NSStringFrom...` functions write it, after
+    /// its form (`rect {{0, 0}, {10, 20}}`); a UUID; an index set's ranges
+    /// (`[0..<3, 10..<12]`); a colour, font or image (`NSFont("Menlo" 12)`).
     package var text: String? {
-        if case .geometry(let g) = value { return g.kind + " " + g.text }
+        if case .described(let d) = value { return d.text }
         return nil
     }
 }

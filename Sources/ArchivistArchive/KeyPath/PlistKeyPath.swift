@@ -197,11 +197,13 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
                         return .node(graph, entries[try index(key, count: entries.count, path: path)].object)
                     case .attributedString(let a) where key == "attributes" && a.attributes != nil:
                         return .node(graph, a.attributes ?? 0)
-                    case .string, .date, .uuid, .url, .null, .geometry, .locale, .timeZone, .attributedString:
-                        throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
-                    case .appKit, .indexes, .line:
+                    case .described(let d) where d.keepsFields:
                         // Shown as a value, still reached by its archived fields (`NSColorName`).
                         break
+                    case .line:
+                        break
+                    case .string, .date, .described, .url, .null, .attributedString:
+                        throw fail(path, "\(o.className.readable) has no key \"\(key)\"")
                     }
                 }
                 guard let field = o[key] else {

@@ -28,7 +28,7 @@ extension PlistKeyPath.Target {
                 case .list?, .counted?: return "array"
                 case .map?: return "dictionary"
                 case .null?: return "null"
-                case .uuid?, .url?, .geometry?, .locale?, .timeZone?, .indexes?, .appKit?, .line?, nil: return o.className.readable
+                case .described?, .url?, .line?, nil: return o.className.readable
                 }
             }
         }

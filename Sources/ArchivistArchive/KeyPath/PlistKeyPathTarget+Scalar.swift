@@ -22,8 +22,9 @@ extension PlistKeyPath.Target {
             if case .value(let v)? = graph.nodes[safe: i] { return v }
             if case .object(let o)? = graph.nodes[safe: i] {
                 switch FoundationValue.interpret(o, in: graph) {
-                case .list?, .counted?, .map?, .geometry?, .locale?, .timeZone?, .null?, .line?, nil: return nil
-                case .string?, .data?, .date?, .uuid?, .url?, .attributedString?, .appKit?, .indexes?: break
+                case .list?, .counted?, .map?, .null?, .line?, nil: return nil
+                // A described value is printed raw when it exports as a scalar (a UUID, a colour's text).
+                case .string?, .data?, .date?, .described?, .url?, .attributedString?: break
                 }
             }
             let plain = try plainValue()

@@ -81,7 +81,7 @@ final class AppKitValueTests: XCTestCase {
     func testEveryFormReadsAsItsValue() throws {
         let g = try Self.graph()
         func value(_ n: Int) -> FoundationValue? { g.object(2 + n).flatMap { FoundationValue.interpret($0, in: g) } }
-        func text(_ n: Int) -> String? { if case .appKit(let v)? = value(n) { return v.text }; return nil }
+        func text(_ n: Int) -> String? { value(n)?.described?.text }
         XCTAssertEqual(text(0), "NSColor(calibratedRGB 0.2 0.4 0.6 1)")
         XCTAssertEqual(text(1), "NSColor(calibratedWhite 0 0.80000001)")
         XCTAssertEqual(text(2), "NSColor(deviceWhite 0.5 1)")
@@ -94,15 +94,14 @@ final class AppKitValueTests: XCTestCase {
         XCTAssertEqual(text(9), "NSImage(named \"NSMenuCheckmark\")")
         guard case .list(let members)? = value(10) else { return XCTFail("NSHashTable") }
         XCTAssertEqual(members, [2 + 7])
-        guard case .appKit(let colour)? = value(0), case .components(.calibratedRGB, let c)? = colour.color else { return XCTFail("typed colour") }
-        guard case .appKit(let font)? = value(7) else { return XCTFail("typed font") }
-        XCTAssertEqual(font.kind, "font")
-        XCTAssertEqual(font.font, AppKitValue.Font(name: "LucidaGrande", size: 13))
-        XCTAssertNil(font.color)
-        guard case .appKit(let image)? = value(8) else { return XCTFail("typed resource") }
-        XCTAssertEqual(image.resource?.className, "NSImage")
-        XCTAssertEqual(image.resource?.name, "NSSwitch")
+        guard let o = g.object(2), case .components(.calibratedRGB, let c)? = ArchivedColor(o, in: g) else { return XCTFail("typed colour") }
         XCTAssertEqual(c, [0.2, 0.4, 0.6, 1])
+        // The typed fields `dump --json` shows, under the value's kind.
+        XCTAssertEqual(value(7)?.described?.entries["font"], .dictionary(PlistDictionary([("name", .string("LucidaGrande")), ("size", .double(13))])))
+        XCTAssertNil(value(7)?.described?.entries["color"])
+        XCTAssertEqual(value(8)?.described?.entries["resource"], .dictionary(PlistDictionary([("class", .string("NSImage")), ("name", .string("NSSwitch"))])))
+        XCTAssertEqual(value(8)?.described?.exported, .string("NSImage(named \"NSSwitch\")"))
+        XCTAssertEqual(value(8)?.described?.keepsFields, true)
         for n in 11...16 { XCTAssertNil(value(n), "member \(n) keeps its fields") }
     }
 
@@ -124,7 +123,7 @@ final class AppKitValueTests: XCTestCase {
         var texts: Set<String> = [], objects: [String: Int] = [:]
         for i in g.nodes.indices {
             guard let o = g.object(i), ["NSColor", "NSFont", "NSCustomResource"].contains(o.className.archived) else { continue }
-            if case .appKit(let v)? = FoundationValue.interpret(o, in: g) { texts.insert(v.text) } else { objects[o.className.archived, default: 0] += 1 }
+            if let v = FoundationValue.interpret(o, in: g)?.described { texts.insert(v.text) } else { objects[o.className.archived, default: 0] += 1 }
         }
         XCTAssertTrue(texts.isSuperset(of: [
             "NSColor(catalog System/controlColor)", "NSColor(catalog System/controlTextColor)",

@@ -24,9 +24,12 @@ final class ArchivedIndexesTests: XCTestCase {
         archiver.finishEncoding()
         let g = try ObjectGraph(try PropertyList.read([UInt8](archiver.encodedData)).tree)
         func read(_ key: String) -> ArchivedIndexes? {
-            guard let entry = g.top.first(where: { $0.key == key }), let o = g.object(entry.object),
-                  case .indexes(let v)? = FoundationValue.interpret(o, in: g) else { return nil }
-            return v
+            guard let entry = g.top.first(where: { $0.key == key }), let o = g.object(entry.object) else { return nil }
+            let indexes = o.className.archived == "NSIndexPath" ? ArchivedIndexes(indexPath: o, in: g) : ArchivedIndexes(indexSet: o, in: g)
+            // Every view reads the indexes as the catalogue's reader describes them.
+            XCTAssertEqual(FoundationValue.interpret(o, in: g)?.described?.text, indexes?.text, key)
+            XCTAssertEqual(FoundationValue.interpret(o, in: g)?.described?.exported, indexes?.plist, key)
+            return indexes
         }
         for (k, set) in sets {
             var ranges: [Range<Int>] = []

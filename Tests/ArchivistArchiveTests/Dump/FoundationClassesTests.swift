@@ -65,28 +65,29 @@ final class FoundationClassesTests: XCTestCase {
         XCTAssertEqual(bytes(g, e["NSMutableData"]), [1, 2, 3, 4, 5])
         guard case .date(let t)? = value(g, e["NSDate"]) else { return XCTFail("NSDate") }
         XCTAssertEqual(t, 600_000_000.5)
-        guard case .uuid(let uuid)? = value(g, e["NSUUID"]) else { return XCTFail("NSUUID") }
-        XCTAssertEqual(uuid, "0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10")
+        let uuid = try XCTUnwrap(value(g, e["NSUUID"])?.described, "NSUUID")
+        XCTAssertEqual(uuid.string, "0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10")
+        XCTAssertEqual(uuid.exported, .string("0F7C0B8A-5E3D-4C1B-9A2F-6D8E4B3C2A10"))
         guard case .url(nil, let relative?)? = value(g, e["NSURL"]) else { return XCTFail("NSURL") }
         XCTAssertEqual(g.string(.reference(relative)), "https://example.org/path?q=1")
         guard case .null? = value(g, e["NSNull"]) else { return XCTFail("NSNull") }
         XCTAssertEqual(g.number(.reference(try XCTUnwrap(e["NSNumber integer"]))), .int(-12345678901))
         XCTAssertEqual(g.number(.reference(try XCTUnwrap(e["NSNumber real"]))), .real(PlistReal(0.125)))
         XCTAssertEqual(g.number(.reference(try XCTUnwrap(e["NSNumber bool"]))), .bool(false))
-        guard case .geometry(.point(let point))? = value(g, e["NSValue point"]) else { return XCTFail("point") }
-        XCTAssertEqual(point, "{1.5, -2.0}")
-        guard case .geometry(.size(let size))? = value(g, e["NSValue size"]) else { return XCTFail("size") }
-        XCTAssertEqual(size, "{640.0, 480.0}")
-        guard case .geometry(.rect(let rect))? = value(g, e["NSValue rect"]) else { return XCTFail("rect") }
-        XCTAssertEqual(rect, "{{0.0, 10.0}, {320.0, 240.0}}")
-        guard case .geometry(.range(let location, let length))? = value(g, e["NSValue range"]) else { return XCTFail("range") }
-        XCTAssertEqual([location, length], [.int(5), .int(12)])
-        guard case .geometry(let insets)? = value(g, e["NSValue edgeInsets"]) else { return XCTFail("edge insets") }
-        XCTAssertEqual(insets.text, "{1.0, 2.0, 3.0, 4.0}")
-        guard case .locale(let locale)? = value(g, e["NSLocale"]) else { return XCTFail("NSLocale") }
-        XCTAssertEqual(locale, "fr_CA")
-        guard case .timeZone(let zone)? = value(g, e["NSTimeZone"]) else { return XCTFail("NSTimeZone") }
-        XCTAssertEqual(zone, "America/New_York")
+        func geometry(_ key: String) -> DescribedValue? { value(g, e[key])?.described }
+        XCTAssertEqual(geometry("NSValue point")?.text, "point {1.5, -2.0}")
+        XCTAssertEqual(geometry("NSValue point")?.exported, .array([.double(1.5), .double(-2)]))
+        XCTAssertEqual(geometry("NSValue size")?.text, "size {640.0, 480.0}")
+        XCTAssertEqual(geometry("NSValue rect")?.text, "rect {{0.0, 10.0}, {320.0, 240.0}}")
+        XCTAssertEqual(geometry("NSValue rect")?.exported, .array([.array([.double(0), .double(10)]), .array([.double(320), .double(240)])]))
+        XCTAssertEqual(geometry("NSValue rect")?.swiftType, "CGRect")
+        XCTAssertEqual(geometry("NSValue range")?.entries["value"], .dictionary(PlistDictionary([("location", .int(5)), ("length", .int(12))])))
+        XCTAssertEqual(geometry("NSValue edgeInsets")?.text, "edgeInsets {1.0, 2.0, 3.0, 4.0}")
+        XCTAssertEqual(geometry("NSValue edgeInsets")?.kind, "geometry")
+        XCTAssertEqual(value(g, e["NSLocale"])?.described?.string, "fr_CA")
+        XCTAssertEqual(value(g, e["NSLocale"])?.described?.text, "\"fr_CA\"")
+        XCTAssertEqual(value(g, e["NSTimeZone"])?.described?.string, "America/New_York")
+        XCTAssertEqual(value(g, e["NSTimeZone"])?.described?.entries["name"], .string("America/New_York"))
     }
 
     func testAttributedStrings() throws {

@@ -28,11 +28,12 @@ extension AppKitValue {
             namespace = s
         }
         if case .reference(let r)? = o["IBDesignSize"] {
-            guard let value = graph.object(r), case .geometry(.size(let s))? = FoundationValue.interpret(value, in: graph) else { return nil }
+            guard let value = graph.object(r), ClassDescription.nsValue.names.contains(value.className.archived),
+                  case .size(let s)? = NSValueGeometry(value, in: graph) else { return nil }
             designSize = s
         } else if o["IBDesignSize"] != nil {
             return nil
         }
-        return .appKit(AppKitValue(resource: Resource(className: className, name: name, namespace: namespace, designSize: designSize)))
+        return AppKitValue(resource: Resource(className: className, name: name, namespace: namespace, designSize: designSize)).described
     }
 }

@@ -14,6 +14,6 @@ extension AppKitValue {
     static func font(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         guard only(o, ["NSName", "NSSize"], optional: ["NSfFlags"]),
               let name = graph.string(o["NSName"]), let size = graph.number(o["NSSize"]).flatMap(double) else { return nil }
-        return .appKit(AppKitValue(font: Font(name: name, size: size)))
+        return AppKitValue(font: Font(name: name, size: size)).described
     }
 }

@@ -9,7 +9,7 @@ extension ClassDescription {
         fields: [.inline("NSIndexPathLength", "integer"), .inline("NSIndexPathValue", "integer", optional: true),
                  .inline("NSIndexPathData", "data", optional: true)],
         shape: .scalar, swiftType: "IndexPath",
-        read: { o, graph in ArchivedIndexes(indexPath: o, in: graph).map { .indexes($0) } },
+        read: { o, graph in ArchivedIndexes(indexPath: o, in: graph).map { .described($0.described) } },
         examples: [.foundation(shows: "NSIndexPath [1, 2, 300]") { NSIndexPath(indexes: [1, 2, 300], length: 3) }]
     )
 }

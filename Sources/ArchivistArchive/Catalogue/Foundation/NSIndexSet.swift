@@ -10,7 +10,7 @@ extension ClassDescription {
         fields: [.inline("NSRangeCount", "integer"), .inline("NSLocation", "integer", optional: true),
                  .inline("NSLength", "integer", optional: true), .inline("NSRangeData", "data", optional: true)],
         shape: .scalar, swiftType: "IndexSet",
-        read: { o, graph in ArchivedIndexes(indexSet: o, in: graph).map { .indexes($0) } },
+        read: { o, graph in ArchivedIndexes(indexSet: o, in: graph).map { .described($0.described) } },
         examples: [
             .foundation(shows: "[2..<5]") { NSIndexSet(indexesIn: NSRange(location: 2, length: 3)) },
             .foundation(shows: "[1..<3, 7..<8]") {

@@ -13,6 +13,9 @@ extension ClassDescription {
 
 extension FoundationValue {
     static func locale(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
-        graph.string(o["NS.identifier"]).map { .locale($0) }
+        graph.string(o["NS.identifier"]).map {
+            .described(.text("locale", $0, lead: .className, shown: DumpText.quoted($0), entries: PlistDictionary([("identifier", .string($0))]),
+                             exported: .dictionary(PlistDictionary([("identifier", .string($0))])), swiftType: "Locale"))
+        }
     }
 }

@@ -13,6 +13,9 @@ extension ClassDescription {
 
 extension FoundationValue {
     static func timeZone(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
-        graph.string(o["NS.name"]).map { .timeZone($0) }
+        graph.string(o["NS.name"]).map {
+            .described(.text("timeZone", $0, lead: .className, shown: DumpText.quoted($0), entries: PlistDictionary([("name", .string($0))]),
+                             exported: .dictionary(PlistDictionary([("identifier", .string($0))])), swiftType: "TimeZone"))
+        }
     }
 }

@@ -21,7 +21,10 @@ extension ClassDescription {
 
 extension FoundationValue {
     static func uuid(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
-        if case .inline(.data(let b))? = o["NS.uuidbytes"], b.count == 16 { return .uuid(uuidString(b)) }
+        guard case .inline(.data(let b))? = o["NS.uuidbytes"], b.count == 16 else { return nil }
+        let s = uuidString(b)
+        return .described(.text("uuid", s, lead: .word("UUID"), shown: s, entries: PlistDictionary([("uuid", .string(s))]),
+                                exported: .string(s), swiftType: "UUID"))
         return nil
     }
 }

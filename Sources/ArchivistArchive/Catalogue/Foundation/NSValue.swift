@@ -14,7 +14,7 @@ extension ClassDescription {
                  .inline("NS.edgeval.bottom", "real", optional: true), .inline("NS.edgeval.right", "real", optional: true)],
         shape: .scalar, swiftType: "NSValue",
         check: { $0.nsValue() },
-        read: { o, graph in NSValueGeometry(o, in: graph).map { .geometry($0) } },
+        read: { o, graph in NSValueGeometry(o, in: graph).map { .described($0.described) } },
         examples: [
             .foundation(shows: "NSValue point {1.5, 2.0}") { NSValue(point: NSPoint(x: 1.5, y: 2)) },
             .foundation(shows: "NSValue size {3.0, 4.0}") { NSValue(size: NSSize(width: 3, height: 4)) },
@@ -79,5 +79,35 @@ enum NSValueGeometry {
             return "{\(DumpText.scalar(t)), \(DumpText.scalar(l)), \(DumpText.scalar(b)), \(DumpText.scalar(r))}"
         }
     }
-}
 
+    /// The geometry as every view shows it: `point {1.5, 2.0}` after the
+    /// class, `dump --json`'s `kind` and `value` (a range's or insets'
+    /// numbers by name), exported as numbers (a rect as two pairs).
+    var described: DescribedValue {
+        let value: PlistValue, exported: PlistValue, swiftType: String
+        switch self {
+        case .point(let s):
+            (value, exported, swiftType) = (.string(s), .array(Self.numbers(s)), "CGPoint")
+        case .size(let s):
+            (value, exported, swiftType) = (.string(s), .array(Self.numbers(s)), "CGSize")
+        case .rect(let s):
+            let n = Self.numbers(s)
+            exported = n.count == 4 ? .array([.array(Array(n[0..<2])), .array(Array(n[2..<4]))]) : .array(n)
+            (value, swiftType) = (.string(s), "CGRect")
+        case .range(let location, let length):
+            value = .dictionary(PlistDictionary([("location", location), ("length", length)]))
+            (exported, swiftType) = (.array([location, length]), "NSRange")
+        case .edgeInsets(let t, let l, let b, let r):
+            value = .dictionary(PlistDictionary([("top", t), ("left", l), ("bottom", b), ("right", r)]))
+            (exported, swiftType) = (.array([t, l, b, r]), "[Double]")
+        }
+        return .scalar("geometry", lead: .className, text: kind + " " + text,
+                       entries: PlistDictionary([("kind", .string(kind)), ("value", value)]),
+                       exported: exported, swiftType: swiftType, keepsFields: false)
+    }
+
+    /// The numbers of a text such as `{{1, 2}, {3, 4}}`, in order.
+    private static func numbers(_ text: String) -> [PlistValue] {
+        text.split(whereSeparator: { "{}, ".contains($0) }).map { .double(Double($0) ?? 0) }
+    }
+}
