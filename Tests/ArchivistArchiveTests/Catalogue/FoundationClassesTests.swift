@@ -90,6 +90,26 @@ final class FoundationClassesTests: XCTestCase {
         XCTAssertEqual(value(g, e["NSTimeZone"])?.described?.entries["name"], .string("America/New_York"))
     }
 
+    /// A described value's text is escaped in the text dump and clipped in
+    /// the graph, whatever its class: an NSValue point whose text holds a
+    /// terminal escape, and one whose text is long.
+    func testDescribedTextIsEscapedAndClipped() throws {
+        let long = "{" + String(repeating: "1", count: 100) + ", 2}"
+        let g = try ObjectGraph(ArchiveBuilder.archive([
+            ArchiveBuilder.object([("NS.objects", .array([.uid(2), .uid(3)]))], classAt: 6),
+            ArchiveBuilder.object([("NS.special", .int(1)), ("NS.pointval", .uid(4))], classAt: 7),
+            ArchiveBuilder.object([("NS.special", .int(1)), ("NS.pointval", .uid(5))], classAt: 7),
+            .string("{1, 2}\u{1B}[2J"), .string(long),
+            ArchiveBuilder.classEntry("NSArray"), ArchiveBuilder.classEntry("NSValue"),
+        ]))
+        let text = try ArchiveDumper.render(g)
+        XCTAssertFalse(text.contains("\u{1B}"), text)
+        XCTAssertTrue(text.contains("NSValue point {1, 2}\\u{1b}[2J"), text)
+        let dot = ArchiveGraphviz.render(g)
+        XCTAssertFalse(dot.contains(long), "a long text is clipped")
+        XCTAssertTrue(dot.contains("NSValue point {" + String(repeating: "1", count: 50)), dot)
+    }
+
     func testAttributedStrings() throws {
         let g = try graph(TestPaths.corpus.appendingPathComponent("archives/attributed-strings.plist"))
         guard case .list(let items)? = value(g, g.top[0].object), items.count == 2 else { return XCTFail("root list") }
