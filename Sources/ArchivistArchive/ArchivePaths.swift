@@ -172,13 +172,12 @@ package struct ArchivePaths: Sendable {
         let depth = Int(depths[object])
         guard depth > Self.shownSteps else {
             guard let steps = lastSteps(of: object, count: depth, walked: &walked) else { return nil }
-            return PlistKeyPath(components: steps).description
+            return Self.spelled(steps)
         }
         let anchor = Int(anchors[object])
         guard let start = lastSteps(of: anchor, count: Int(depths[anchor]), walked: &walked),
               let end = lastSteps(of: object, count: Self.shownSteps - Self.headSteps, walked: &walked) else { return nil }
-        return PlistKeyPath(components: Array(start.prefix(Self.headSteps))).description + ".…."
-            + PlistKeyPath(components: end).description
+        return Self.spelled(start.prefix(Self.headSteps)) + ".…." + Self.spelled(end)
     }
 
     /// The last `count` steps of the path to `object` (fewer when the path is
@@ -228,8 +227,22 @@ package struct ArchivePaths: Sendable {
 
     /// A key joined to a key path, escaped as `get` reads it.
     static func joined(_ base: String, _ key: String) -> String {
-        let step = PlistKeyPath(components: [key]).description
+        let step = spelled([key])
         return base.isEmpty ? step : base + "." + step
+    }
+
+    /// Components spelt as a dotted key path (``PlistKeyPath``'s spelling):
+    /// joined by dots, a dot or backslash inside a component escaped.
+    static func spelled<C: Collection>(_ components: C) -> String where C.Element == String {
+        var out = ""
+        for (i, component) in components.enumerated() {
+            if i > 0 { out.append(".") }
+            for c in component {
+                if c == "." || c == "\\" { out.append("\\") }
+                out.append(c)
+            }
+        }
+        return out
     }
 }
 
@@ -294,5 +307,21 @@ enum ContainerShape {
         if rest.first == "." { rest = rest.dropFirst() }
         guard !rest.isEmpty, rest.allSatisfy(\.isASCII) else { return nil }
         return Int(rest)
+    }
+}
+
+/// One step of a field path inside an object: a key or an array index.
+enum FieldStep {
+    case key(String)
+    case index(Int)
+
+    /// `key.key.3.key`, escaped as key paths are (`NS\.objects.3`).
+    static func text(_ steps: [FieldStep]) -> String {
+        ArchivePaths.spelled(steps.map { step in
+            switch step {
+            case .key(let k): return k
+            case .index(let i): return String(i)
+            }
+        })
     }
 }

@@ -36,7 +36,7 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
 
     /// The path as written, escaping dots inside components.
     public var description: String {
-        components.map { $0.replacingDots() }.joined(separator: ".")
+        ArchivePaths.spelled(components)
     }
 
     /// What a path leads to.
@@ -239,16 +239,5 @@ public struct PlistKeyPath: Sendable, Equatable, CustomStringConvertible {
         guard let i = Int(key), i >= 0 else { throw fail(path, "\"\(key)\" is not an index (array of \(count))") }
         guard i < count else { throw fail(path, "index \(i) out of range (array of \(count))") }
         return i
-    }
-}
-
-extension String {
-    fileprivate func replacingDots() -> String {
-        var out = ""
-        for c in self {
-            if c == "." || c == "\\" { out.append("\\") }
-            out.append(c)
-        }
-        return out
     }
 }

@@ -182,23 +182,6 @@ enum ArchiveValidator {
     }
 }
 
-/// One step of a field path inside an object: a key or an array index.
-enum FieldStep {
-    case key(String)
-    case index(Int)
-
-    /// `key.key.3.key`, escaped as key paths are (`NS\.objects.3`).
-    static func text(_ steps: [FieldStep]) -> String {
-        PlistKeyPath(components: steps.map { step in
-            switch step {
-            case .key(let k): return k
-            case .index(let i): return String(i)
-            }
-        }).description
-    }
-
-}
-
 /// A step of a field path as the validator walks the tree: a key by its node
 /// (made into text only where a path is kept or reported) or an array index.
 enum TreeStep {
