@@ -24,8 +24,9 @@ enum FoundationValue {
     case null
     /// A value every view shows as its class's reader describes it: NSUUID,
     /// NSLocale, NSTimeZone, NSValue's geometry, NSIndexSet and NSIndexPath,
-    /// AppKit's colours, fonts and named images.
-    case described(DescribedValue)
+    /// AppKit's colours, fonts and named images. Boxed, so that the other
+    /// values (read for every object a view shows) stay as small as before.
+    indirect case described(DescribedValue)
     /// NSAttributedString and NSMutableAttributedString (`NSString`,
     /// `NSAttributes`, and the runs of `NSAttributeInfo`).
     case attributedString(ArchivedAttributedText)
