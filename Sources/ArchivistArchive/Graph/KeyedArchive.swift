@@ -5,6 +5,10 @@ import ArchivistNIB
 /// `$version`, `$top` and `$objects`, with every UID in range and every
 /// `$class` pointing at a class dictionary.
 public struct KeyedArchive: Sendable {
+    /// The envelope key that marks the archive an NSArchiver typedstream is
+    /// read as (`"$typedstream": "NSArchiver"`), so views name what was read.
+    package static let typedstreamEnvelopeKey = "$typedstream"
+
     /// `$archiver` (always "NSKeyedArchiver" once validated).
     public let archiver: String
     /// "NSArchiver" for the archive a typedstream is read as (``Typedstream``
@@ -105,7 +109,7 @@ public struct KeyedArchive: Sendable {
             top.append((key, Int(u)))
         }
         self.archiver = archiver
-        if tree.node(forKey: Typedstream.envelopeKey, in: envelope).flatMap({ tree.string(at: $0) }) == "NSArchiver" {
+        if tree.node(forKey: Self.typedstreamEnvelopeKey, in: envelope).flatMap({ tree.string(at: $0) }) == "NSArchiver" {
             readFrom = "NSArchiver"
         } else if tree.node(forKey: NIBArchive.envelopeKey, in: envelope).flatMap({ tree.string(at: $0) }) == NIBArchive.archiverName {
             readFrom = NIBArchive.archiverName

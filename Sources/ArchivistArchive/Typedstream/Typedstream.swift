@@ -8,7 +8,7 @@ import ArchivistNIB
 public enum Typedstream {
     /// The envelope key that marks the archive a typedstream is read as
     /// (`"$typedstream": "NSArchiver"`), so views name what was read.
-    package static let envelopeKey = "$typedstream"
+    package static let envelopeKey = KeyedArchive.typedstreamEnvelopeKey
 
     /// True when bytes start with a typedstream header.
     ///
