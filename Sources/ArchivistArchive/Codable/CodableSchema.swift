@@ -266,25 +266,6 @@ public struct CodableSchema: Sendable {
         }
         return out
     }
-
-    static let keywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
-        "let", "open", "operator", "private", "protocol", "public", "static", "struct", "subscript", "typealias", "var", "break",
-        "case", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
-        "switch", "where", "while", "as", "catch", "false", "is", "nil", "rethrows", "super", "self", "Self", "throw", "throws",
-        "true", "try", "Any", "Type",
-    ]
-
-    /// A Swift property name for a key: the key when it is a plain identifier,
-    /// else its camelCase form.
-    static func identifier(_ key: String) -> String {
-        let isIdentifier = key.first.map { $0 == "_" || $0.isLetter } == true
-            && key.allSatisfy { $0 == "_" || (($0.isLetter || $0.isNumber) && $0.isASCII) }
-        if isIdentifier, !keywords.contains(key) { return key }
-        let camel = RulesSuggestion.camelCase(key)
-        if camel.isEmpty { return "field" }
-        return keywords.contains(camel) ? "`\(camel)`" : camel
-    }
 }
 
 /// The walk behind `CodableSchema`: types of values, structs of classes.
@@ -391,7 +372,7 @@ struct SchemaInference: Sendable {
     }
 
     private func typeName(_ hint: String) -> String {
-        let camel = RulesSuggestion.camelCase(hint)
+        let camel = SwiftNames.camelCase(hint)
         return SwiftNames.typeIdentifier(camel.prefix(1).uppercased() + camel.dropFirst())
     }
 

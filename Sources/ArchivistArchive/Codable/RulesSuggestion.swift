@@ -87,7 +87,7 @@ package struct RulesSuggestion: Sendable {
                 // Only keys that change: a key already in Swift style needs no rule.
                 var keys = PlistDictionary()
                 for key in info.keys {
-                    let renamed = Self.camelCase(key)
+                    let renamed = SwiftNames.camelCase(key)
                     if renamed != key { keys[key] = .dictionary(PlistDictionary([("renameTo", .string(renamed))])) }
                 }
                 if !keys.isEmpty { rule["keys"] = .dictionary(keys) }
@@ -122,15 +122,5 @@ package struct RulesSuggestion: Sendable {
             return parts.joined(separator: ".")
         }
         return nil
-    }
-
-    /// `cpu_name` -> `cpuName`, `Title` -> `title`; Swift-style names stay.
-    static func camelCase(_ key: String) -> String {
-        let words = key.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-        guard let first = words.first else { return key }
-        var out = first.prefix(1).lowercased() + first.dropFirst()
-        for word in words.dropFirst() { out += word.prefix(1).uppercased() + word.dropFirst() }
-        if let c = out.first, c.isNumber { out = "_" + out }
-        return out
     }
 }

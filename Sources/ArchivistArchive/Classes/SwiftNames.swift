@@ -4,11 +4,41 @@ import ArchivistCore
 /// only identifiers reach declarations, and text in comments cannot end the
 /// comment.
 enum SwiftNames {
+    /// The words Swift reserves, which a name from an archive cannot be.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
+        "let", "open", "operator", "private", "protocol", "public", "static", "struct", "subscript", "typealias", "var", "break",
+        "case", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+        "switch", "where", "while", "as", "catch", "false", "is", "nil", "rethrows", "super", "self", "Self", "throw", "throws",
+        "true", "try", "Any", "Type",
+    ]
+
+    /// A Swift property name for a key: the key when it is a plain identifier,
+    /// else its camelCase form.
+    static func identifier(_ key: String) -> String {
+        let isIdentifier = key.first.map { $0 == "_" || $0.isLetter } == true
+            && key.allSatisfy { $0 == "_" || (($0.isLetter || $0.isNumber) && $0.isASCII) }
+        if isIdentifier, !keywords.contains(key) { return key }
+        let camel = camelCase(key)
+        if camel.isEmpty { return "field" }
+        return keywords.contains(camel) ? "`\(camel)`" : camel
+    }
+
+    /// `cpu_name` -> `cpuName`, `Title` -> `title`; Swift-style names stay.
+    static func camelCase(_ key: String) -> String {
+        let words = key.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+        guard let first = words.first else { return key }
+        var out = first.prefix(1).lowercased() + first.dropFirst()
+        for word in words.dropFirst() { out += word.prefix(1).uppercased() + word.dropFirst() }
+        if let c = out.first, c.isNumber { out = "_" + out }
+        return out
+    }
+
     /// True for a plain ASCII Swift identifier that is not a keyword.
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
         return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
-            && !CodableSchema.keywords.contains(name)
+            && !keywords.contains(name)
     }
 
     /// True for a type as Swift code names it: identifiers joined by dots
@@ -52,14 +82,14 @@ enum SwiftNames {
     }
 
     /// Swift property names for keys, all different: a key that is a Swift
-    /// name keeps it; another gets its camelCase form (`CodableSchema.identifier`),
+    /// name keeps it; another gets its camelCase form (`identifier(_:)`),
     /// with the suffix `Field` when `avoiding` has it, and a number when an
     /// earlier key took it, whatever the order of the keys.
     /// With `lowerCamel`, names start in lower case as Swift properties do
     /// (`Title` is `title`, `URLString` is `urlString`).
     static func propertyNames(for keys: [String], avoiding reserved: Set<String>, lowerCamel: Bool = false) -> [String] {
         let wanted = keys.map { key -> String in
-            let name = lowerCamel ? lowerCamelName(CodableSchema.identifier(key)) : CodableSchema.identifier(key)
+            let name = lowerCamel ? lowerCamelName(identifier(key)) : identifier(key)
             return reserved.contains(name) ? name + "Field" : name
         }
         // A key keeps its own name unless an earlier key kept one that reads
@@ -95,7 +125,7 @@ enum SwiftNames {
             out.append(i < lowered ? (Unicode.Scalar(scalar.value + 0x20) ?? scalar) : scalar)
         }
         let result = String(out)
-        return CodableSchema.keywords.contains(result) ? name : result
+        return keywords.contains(result) ? name : result
     }
 
     /// Members of `NSObject` a stored property of a subclass cannot be named.
