@@ -97,9 +97,9 @@ package struct AppKitValue: Equatable, Sendable {
     /// The value as every view shows it: its text with no class before it,
     /// `dump --json`'s `value` and the typed fields under ``kind``, exported
     /// as its text; key paths still reach the archived fields.
-    var described: FoundationValue {
-        .described(.scalar("appKit", lead: .none, text: text, entries: PlistDictionary([("value", .string(text)), (kind, fields)]),
-                           exported: .string(text), swiftType: "String", keepsFields: true))
+    var described: DescribedValue {
+        .scalar("appKit", lead: .none, text: text, entries: PlistDictionary([("value", .string(text)), (kind, fields)]),
+                           exported: .string(text), swiftType: "String", keepsFields: true)
     }
 
     /// A number as the shortest text that reads back the same, without `.0` for whole numbers.

@@ -12,6 +12,6 @@ extension ClassDescription {
 extension AppKitValue {
     static func buttonImageSource(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         guard only(o, ["NSImageName"]), let name = graph.string(o["NSImageName"]) else { return nil }
-        return AppKitValue(resource: Resource(className: "NSImage", name: name)).described
+        return .described(AppKitValue(resource: Resource(className: "NSImage", name: name)).described)
     }
 }

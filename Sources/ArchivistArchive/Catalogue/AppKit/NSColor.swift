@@ -11,7 +11,7 @@ extension ClassDescription {
                  .reference("NSColorName", "string", optional: true), .reference("NSColor", "NSColor", optional: true),
                  .inline("NSComponents", "data", optional: true), .reference("NSCustomColorSpace", "NSColorSpace", optional: true)],
         shape: .scalar, swiftType: "NSColor", secureCoding: .secureWhenNamed,
-        read: { o, graph in ArchivedColor(o, in: graph).map { AppKitValue(color: $0).described } },
+        read: { o, graph in ArchivedColor(o, in: graph).map { .described(AppKitValue(color: $0).described) } },
         examples: [
             .shared("real-world/sparkle/en.lproj/SUUpdateAlert.nib/keyedobjects.nib", shows: "NSColor(calibratedWhite 0 0.80000001)"),
             .shared("real-world/sparkle/Sources/Sparkle/Autoupdate.app/Contents/Resources/SUStatus.nib",

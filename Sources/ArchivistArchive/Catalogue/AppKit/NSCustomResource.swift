@@ -34,6 +34,6 @@ extension AppKitValue {
         } else if o["IBDesignSize"] != nil {
             return nil
         }
-        return AppKitValue(resource: Resource(className: className, name: name, namespace: namespace, designSize: designSize)).described
+        return .described(AppKitValue(resource: Resource(className: className, name: name, namespace: namespace, designSize: designSize)).described)
     }
 }

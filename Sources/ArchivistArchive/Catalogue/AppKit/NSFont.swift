@@ -14,6 +14,6 @@ extension AppKitValue {
     static func font(_ o: ArchivedObject, in graph: ObjectGraph) -> FoundationValue? {
         guard only(o, ["NSName", "NSSize"], optional: ["NSfFlags"]),
               let name = graph.string(o["NSName"]), let size = graph.number(o["NSSize"]).flatMap(double) else { return nil }
-        return AppKitValue(font: Font(name: name, size: size)).described
+        return .described(AppKitValue(font: Font(name: name, size: size)).described)
     }
 }
