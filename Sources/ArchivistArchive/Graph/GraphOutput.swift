@@ -14,10 +14,8 @@ import ArchivistCore
 package struct GraphOutput: Sendable {
     let graph: ObjectGraph
     let storage: ArchiveStorage
-    /// The graph index of each `$objects` entry written.
-    let order: [Int]
-    /// The new index of each graph node, -1 for those left out.
-    let newIndex: [Int]
+    /// The new index of each graph node written, and the nodes in that order.
+    let order: ArchiveNumbering
     /// The class dictionaries written after the objects, in order.
     let classes: [(name: Int, chain: [Int])]
     /// The `$objects` index of the class dictionary of each stored class.
@@ -41,10 +39,9 @@ package struct GraphOutput: Sendable {
         self.graph = graph
         self.storage = storage
         // Every reference written must name a node written, as GraphWriter's `uid` checks.
-        let (newIndex, order) = try GraphWriter.numbering(graph, checkingEdges: true)
-        self.newIndex = newIndex
+        let order = try ArchiveNumbering(graph, checkingEdges: true)
         self.order = order
-        for (_, object) in graph.top where object < 0 || object >= newIndex.count || newIndex[object] < 0 {
+        for (_, object) in graph.top where order.index(of: object) == nil {
             throw PlistError(.archive, "reference to object \(object), which is not part of the graph", at: .archive(object: object, keyPath: ""))
         }
         var arena: [UInt8] = []
@@ -64,7 +61,7 @@ package struct GraphOutput: Sendable {
         var classes: [(name: Int, chain: [Int])] = []
         var byText: [String: Int] = [:]
         var classIndex: [UInt32: Int] = [:]
-        for old in order where old > 0 && old < graph.nodes.storedCount {
+        for old in order.nodes where old > 0 && old < graph.nodes.storedCount {
             guard let c = storage.classOf(old), classIndex[c] == nil, let info = storage.classInfo[c] else { continue }
             let migration = graph.nodes.migration(ofClass: c)
             let name = migration?.name.archived ?? info.name.archived
@@ -171,10 +168,10 @@ package struct GraphOutput: Sendable {
         private func fixedNode(_ f: Fixed) -> Int { strings + f.rawValue }
 
         private func uid(_ old: Int) throws -> Int {
-            guard old >= 0, old < output.newIndex.count, output.newIndex[old] >= 0 else {
+            guard let index = output.order.index(of: old) else {
                 throw PlistError(.archive, "reference to object \(old), which is not part of the graph", at: .archive(object: old, keyPath: ""))
             }
-            return uids + output.newIndex[old]
+            return uids + index
         }
 
         mutating func item(_ node: Int) throws -> PlistItem {

@@ -20,60 +20,14 @@ public enum GraphWriter {
         return try writer.write()
     }
 
-    /// The `$objects` numbering of a graph as written: the new index of each
-    /// node (-1 for those not reached from `$top`, and class dictionaries),
-    /// and the nodes in their new order (`$null` first), depth-first in field
-    /// order, as NSKeyedArchiver numbers them.
-    ///
-    /// With `checkingEdges`, a reference that would name no object written
-    /// (outside the graph, or a class dictionary) throws as it is met, in
-    /// the order a pass over `order` and each node's edges would meet it.
-    static func numbering(_ graph: ObjectGraph, checkingEdges: Bool = false) throws -> (newIndex: [Int], order: [Int]) {
-        let count = graph.nodes.count
-        var newIndex = [Int](repeating: -1, count: count)
-        var order: [Int] = [0]
-        newIndex[0] = 0
-        var stack = graph.top.map(\.object).reversed().map { $0 }
-        if checkingEdges, let n = stack.last(where: { $0 < 0 || $0 >= count }) {
-            throw PlistError(.archive, "reference to object \(n), past the \(count) nodes", at: .archive(object: n, keyPath: ""))
-        }
-        var edges: [Int] = []
-        while let n = stack.popLast() {
-            guard n >= 0, n < count else {
-                throw PlistError(.archive, "reference to object \(n), past the \(count) nodes", at: .archive(object: n, keyPath: ""))
-            }
-            if newIndex[n] >= 0 || isClassDescription(n, in: graph) { continue }
-            newIndex[n] = order.count
-            order.append(n)
-            edges.removeAll(keepingCapacity: true)
-            graph.edges(of: n, into: &edges)
-            if checkingEdges {
-                for e in edges where e < 0 || e >= count || (newIndex[e] < 0 && isClassDescription(e, in: graph)) {
-                    throw PlistError(.archive, "reference to object \(e), which is not part of the graph", at: .archive(object: e, keyPath: ""))
-                }
-            }
-            for e in edges.reversed() where e >= 0 && e < count && newIndex[e] < 0 {
-                stack.append(e)
-            }
-        }
-        return (newIndex, order)
-    }
-
-    static func isClassDescription(_ n: Int, in graph: ObjectGraph) -> Bool {
-        if let storage = graph.nodes.unedited(n) { return storage.isClassDescription(n) }
-        if case .classDescription = graph.nodes[n] { return true }
-        return false
-    }
-
     /// One write: the new numbering, the tree being built and the classes met.
     private struct Writer {
         let graph: ObjectGraph
         let storage: ArchiveStorage?
         var builder: PlistTreeBuilder
         var copy: PlistTreeCopy?
-        /// The new index of each node reached from `$top`, -1 for the others.
-        var newIndex: [Int]
-        var order: [Int] = []
+        /// The new index of each node reached from `$top`, and the nodes in that order.
+        var numbering: ArchiveNumbering?
         /// Class dictionaries by name and chain, their `$objects` indices.
         var classIndices: [String: Int] = [:]
         /// The class index of each class dictionary of the archive read.
@@ -88,14 +42,14 @@ public enum GraphWriter {
                                        expectedLinks: (tree?.links.count ?? 0) + graph.nodes.count + 16,
                                        expectedBytes: tree?.bytes.count ?? 0)
             copy = tree.map { PlistTreeCopy(from: $0) }
-            newIndex = [Int](repeating: -1, count: graph.nodes.count)
         }
 
         mutating func write() throws -> PlistTree {
-            try number()
+            let numbering = try ArchiveNumbering(graph)
+            self.numbering = numbering
             let objectsMark = builder.openArray()
-            let classBase = order.count
-            for old in order {
+            let classBase = numbering.count
+            for old in numbering.nodes {
                 let entry = try node(old, classBase: classBase)
                 builder.append(entry, to: objectsMark)
             }
@@ -124,17 +78,12 @@ public enum GraphWriter {
             return try builder.finish(root: root)
         }
 
-        /// Numbers the reachable nodes depth-first in field order, as NSKeyedArchiver does.
-        private mutating func number() throws {
-            (newIndex, order) = try GraphWriter.numbering(graph)
-        }
-
         /// The new index of a node referred to.
         private func uid(_ old: Int) throws -> UInt64 {
-            guard old >= 0, old < newIndex.count, newIndex[old] >= 0 else {
+            guard let index = numbering?.index(of: old) else {
                 throw PlistError(.archive, "reference to object \(old), which is not part of the graph", at: .archive(object: old, keyPath: ""))
             }
-            return UInt64(newIndex[old])
+            return UInt64(index)
         }
 
         /// The `$objects` entry of node `old`.
