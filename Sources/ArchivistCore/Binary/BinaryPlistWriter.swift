@@ -34,6 +34,8 @@ package enum BinaryPlistWriter {
         flattener.objects.reserveCapacity(scalars + containers)
         flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(source.rootNode, of: &source, depth: 0)
+        // Writing needs no uniquing: the table goes before the offset table is made.
+        flattener.unique = ScalarTable()
         try flattener.serialize(&source, into: out)
     }
 }
