@@ -152,17 +152,24 @@ package struct GraphOutput: Sendable {
 
         var rootNode: Int { envelope }
 
-        /// Bounds from the read tree, with no counting walk: every scalar
-        /// written is a node of the read tree or one made here (a string of
-        /// the arena, a UID, the version), every container one of the read
-        /// tree's or made here, and every reference one of the tree's links
-        /// or one made here (`$class` and the envelope's, class dictionaries').
+        /// Bounds from the read tree, with two passes over its nodes and no
+        /// walk: every scalar written is a UID made here (one for each
+        /// `$objects` entry, below `made`: references are written
+        /// renumbered), a scalar of the read tree other than a UID, or one
+        /// made here (a string of the arena, the version); every container
+        /// is one of the read tree's or made here, and every reference one
+        /// of the tree's links or one made here (`$class` and the
+        /// envelope's, class dictionaries'). A tree UID in an inline
+        /// container is written as it is, past the bound: the writer's
+        /// tables grow then.
         var sizeBounds: PlistSizeBounds? {
             let made = output.order.count + output.classes.count
             let chainLinks = output.classes.reduce(0) { $0 + 4 + $1.chain.count }
-            return PlistSizeBounds(scalars: view.nodes.count + output.spans.count + made + 1,
+            let treeScalars = view.nodes.count - view.count(where: (.array, .dictionary)) - view.count(where: (.uid, .uid))
+            return PlistSizeBounds(scalars: treeScalars + output.spans.count + 1,
                                    containers: view.nodes.count + made + output.classes.count + 3,
-                                   references: view.links.count + 2 * output.order.count + chainLinks + 2 * output.topKeys.count + made + 8)
+                                   references: view.links.count + 2 * output.order.count + chainLinks + 2 * output.topKeys.count + made + 8,
+                                   directUIDs: made)
         }
 
         private func fixedNode(_ f: Fixed) -> Int { strings + f.rawValue }

@@ -24,14 +24,16 @@ package enum BinaryPlistWriter {
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
         var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
-        let scalars: Int, containers: Int, refs: Int
+        let scalars: Int, containers: Int, refs: Int, directUIDs: Int
         if let bounds = source.sizeBounds {
-            (scalars, containers, refs) = (bounds.scalars, bounds.containers, bounds.references)
+            (scalars, containers, refs, directUIDs) = (bounds.scalars, bounds.containers, bounds.references, bounds.directUIDs)
         } else {
             (scalars, containers, refs) = try BinaryFlattener.count(source.rootNode, of: &source, depth: 0)
+            directUIDs = 0
         }
         flattener.unique.reserve(scalars)
-        flattener.objects.reserveCapacity(scalars + containers)
+        flattener.unique.directUIDs = max(0, directUIDs)
+        flattener.objects.reserveCapacity(scalars + directUIDs + containers)
         flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(source.rootNode, of: &source, depth: 0)
         // Writing needs no uniquing: the table goes before the offset table is made.
@@ -154,6 +156,11 @@ private struct BinaryFlattener {
             return index
         case .uid(let u) where u > UInt64(UInt32.max):
             throw PlistError(.notRepresentable, "UID \(u) is above 4294967295 (2^32-1), the largest CoreFoundation reads")
+        case .uid(let u) where u < UInt64(unique.directUIDs):
+            let candidate = objects.count
+            let index = unique.index(ofUID: Int(u), candidate: candidate)
+            if index == candidate { objects.append(.scalar(node: node)) }
+            return index
         case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             // One probe: a new scalar takes the next index.
             let candidate = objects.count
@@ -355,6 +362,11 @@ private struct ScalarTable {
     private var used = 0
     /// Text transcoded to UTF-8 for hashing.
     private var scratch: [UInt8] = []
+    /// UIDs below this value are numbered in `uidSlots`, by value.
+    var directUIDs = 0
+    /// Object index + 1 of each UID below `directUIDs` met, 0 for none;
+    /// made at the first such UID.
+    private var uidSlots: [Int32] = []
 
     init() {
         reserve(16)
@@ -401,6 +413,16 @@ private struct ScalarTable {
         used += 1
         // At most three quarters full (linear probing stays short).
         if used * 4 > slots.count * 3 { rehash(slots.count * 2) }
+        return candidate
+    }
+
+    /// The index of the UID `value` (below `directUIDs`) among the objects,
+    /// or `candidate`, which the caller appends at that index.
+    mutating func index(ofUID value: Int, candidate: Int) -> Int {
+        if uidSlots.isEmpty { uidSlots = [Int32](repeating: 0, count: directUIDs) }
+        let entry = uidSlots[value]
+        if entry != 0 { return Int(entry) - 1 }
+        uidSlots[value] = Int32(truncatingIfNeeded: candidate + 1)
         return candidate
     }
 

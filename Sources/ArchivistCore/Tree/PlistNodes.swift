@@ -81,14 +81,20 @@ extension PlistNodes {
 /// references a writer meets in a source: what the binary writer sizes its
 /// tables by.
 package struct PlistSizeBounds {
+    /// Scalars other than the UIDs below `directUIDs`.
     package var scalars: Int
     package var containers: Int
     package var references: Int
+    /// UIDs below this value are many and dense (an archive's references,
+    /// numbered from 0): the writer numbers them through a table indexed by
+    /// value rather than its hash table.
+    package var directUIDs: Int
 
-    package init(scalars: Int, containers: Int, references: Int) {
+    package init(scalars: Int, containers: Int, references: Int, directUIDs: Int = 0) {
         self.scalars = scalars
         self.containers = containers
         self.references = references
+        self.directUIDs = directUIDs
     }
 }
 
@@ -100,13 +106,20 @@ extension PlistTree.View {
     /// node is met once unless shared (a binary plist's shared objects), and
     /// the writer's tables then grow past the bounds as needed.
     package var sizeBounds: PlistSizeBounds? {
-        var containers = 0
-        for node in nodes {
-            // PlistKind.array and .dictionary, the two kinds that hold links.
-            let kind = node.header >> 56
-            containers &+= kind == UInt64(PlistKind.array.rawValue) || kind == UInt64(PlistKind.dictionary.rawValue) ? 1 : 0
-        }
+        let containers = count(where: (.array, .dictionary))
         return PlistSizeBounds(scalars: nodes.count - containers, containers: containers, references: links.count)
+    }
+
+    /// How many of the tree's nodes are of one of two kinds (the same kind
+    /// twice for one): one pass over its nodes.
+    package func count(where kinds: (PlistKind, PlistKind)) -> Int {
+        let a = UInt64(kinds.0.rawValue), b = UInt64(kinds.1.rawValue)
+        var n = 0
+        for node in nodes {
+            let kind = node.header >> 56
+            n &+= kind == a || kind == b ? 1 : 0
+        }
+        return n
     }
 }
 

@@ -101,6 +101,57 @@ final class NodeWriterTests: XCTestCase {
         XCTAssertGreaterThan(checked, 100)
     }
 
+    // MARK: - UIDs numbered by value
+
+    /// A tree's nodes whose bounds have the binary writer number the UIDs
+    /// below `directUIDs` through its table indexed by value (as a migrated
+    /// archive's output does) and the others through its hash table.
+    private struct DirectUIDNodes: PlistNodes {
+        var view: PlistTree.View
+        let directUIDs: Int
+        static var keysAreUnique: Bool { true }
+        var rootNode: Int { view.rootNode }
+        var sizeBounds: PlistSizeBounds? {
+            guard var bounds = view.sizeBounds else { return nil }
+            bounds.directUIDs = directUIDs
+            return bounds
+        }
+        mutating func item(_ node: Int) throws -> PlistItem { try view.item(node) }
+        mutating func element(_ i: Int, of node: Int) throws -> Int { try view.element(i, of: node) }
+        mutating func key(_ i: Int, of node: Int) throws -> Int { try view.key(i, of: node) }
+        mutating func value(_ i: Int, of node: Int) throws -> Int { try view.value(i, of: node) }
+        mutating func enter(_ node: Int, depth: Int) throws { try view.enter(node, depth: depth) }
+        mutating func leave(_ node: Int) { view.leave(node) }
+    }
+
+    /// Every keyed archive of the corpus writes the same binary whether its
+    /// UIDs are numbered by value (all, half of them, or none) or by hash:
+    /// equal UIDs are one object either way, at the index of the first.
+    func testUIDsNumberedByValueWriteAsHashedOnes() throws {
+        var checked = 0
+        for row in CorpusRoundTripTests.rows where row.valid {
+            guard let tree = try? PropertyList.read(try Fixtures.bytes(row.url)).tree else { continue }
+            var largest = -1
+            _ = PlistLeaves.any(tree.value) {
+                if case .uid(let u) = $0 { largest = max(largest, Int(u)) }
+                return false
+            }
+            guard largest >= 2 else { continue }
+            let expected = try PropertyList.write(tree, as: .binary)
+            for cut in [largest + 1, largest / 2, 1] {
+                let written = try tree.withView { view -> [UInt8] in
+                    var nodes = DirectUIDNodes(view: view, directUIDs: cut)
+                    let sink = ByteSink(capacity: 64)
+                    try BinaryPlistWriter.write(&nodes, into: sink)
+                    return sink.bytes()
+                }
+                XCTAssertEqual(written, expected, "\(row.path), UIDs below \(cut) by value")
+            }
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 20)
+    }
+
     // MARK: - A source built by hand
 
     /// A property list as the test spells it: text with the encoding to store
