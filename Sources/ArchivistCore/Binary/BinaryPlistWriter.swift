@@ -37,7 +37,7 @@ package enum BinaryPlistWriter {
         flattener.refs.reserveCapacity(refs)
         _ = try flattener.flatten(source.rootNode, of: &source, depth: 0)
         // Writing needs no uniquing: the table goes before the offset table is made.
-        flattener.unique = ScalarTable()
+        flattener.unique.release()
         try flattener.serialize(&source, into: out)
     }
 }
@@ -370,6 +370,13 @@ private struct ScalarTable {
 
     init() {
         reserve(16)
+    }
+
+    /// Hands the table's memory back; the table is not used again.
+    mutating func release() {
+        slots = []
+        hashes = []
+        uidSlots = []
     }
 
     /// Room for `count` scalars without growing.
