@@ -53,6 +53,7 @@ enum Console {
     /// like a full disk, instead of a silent death by signal.
     static func start() {
         signal(SIGPIPE, SIG_IGN)
+        LoaderPages.release()
     }
 
     /// Prints one line on standard output, every control character escaped.

@@ -55,4 +55,13 @@ int archivist_exchange_at(int dirfd, const char *a, const char *b);
 /// `archivist_copy_xattrs` from the open file `from_fd`.
 int archivist_copy_xattrs_fd(int from_fd, int to_fd, int *copied);
 
+/// Hands back the pages of the main program's relocation table, which the
+/// loader reads once at start-up and nothing reads again (a static Swift
+/// binary's is over 2 MB): `madvise(MADV_DONTNEED)` on the whole pages of
+/// it that lie in a read-only segment of the file, so that they stop
+/// counting in the process's resident memory (read again from the file,
+/// unchanged, should anything touch them). Returns the bytes handed back;
+/// 0 where there is none, or off Linux.
+long archivist_release_relocations(void);
+
 #endif
