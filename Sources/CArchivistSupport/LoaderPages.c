@@ -33,7 +33,7 @@ static int find_relocations(struct dl_phdr_info *info, size_t size, void *data) 
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
         if (p->p_type != PT_LOAD || (p->p_flags & PF_W) != 0) continue;
         uintptr_t start = base + p->p_vaddr, end = start + p->p_filesz;
-        if (table >= start && length <= end - table) {
+        if (table >= start && table < end && length <= end - table) {
             range[0] = table;
             range[1] = table + length;
         }
