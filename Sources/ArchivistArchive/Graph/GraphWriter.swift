@@ -16,7 +16,7 @@ public enum GraphWriter {
     /// - Throws: `PlistError` when a reference names no node or the archive
     ///   would break a limit.
     public static func archive(_ graph: ObjectGraph) throws -> PlistTree {
-        var writer = Writer(graph: graph)
+        var writer = try Writer(graph: graph)
         return try writer.write()
     }
 
@@ -27,15 +27,16 @@ public enum GraphWriter {
         var builder: PlistTreeBuilder
         var copy: PlistTreeCopy?
         /// The new index of each node reached from `$top`, and the nodes in that order.
-        var numbering: ArchiveNumbering?
+        let numbering: ArchiveNumbering
         /// Class dictionaries by name and chain, their `$objects` indices.
         var classIndices: [String: Int] = [:]
         /// The class index of each class dictionary of the archive read.
         var storedClassIndex: [UInt32: Int] = [:]
         var pendingClasses: [(name: String, chain: [String])] = []
 
-        init(graph: ObjectGraph) {
+        init(graph: ObjectGraph) throws {
             self.graph = graph
+            numbering = try ArchiveNumbering(graph)
             storage = graph.nodes.storage
             let tree = storage?.tree
             builder = PlistTreeBuilder(expectedNodes: (tree?.nodeCount ?? 0) + graph.nodes.count + 16,
@@ -45,8 +46,6 @@ public enum GraphWriter {
         }
 
         mutating func write() throws -> PlistTree {
-            let numbering = try ArchiveNumbering(graph)
-            self.numbering = numbering
             let objectsMark = builder.openArray()
             let classBase = numbering.count
             for old in numbering.nodes {
@@ -80,7 +79,7 @@ public enum GraphWriter {
 
         /// The new index of a node referred to.
         private func uid(_ old: Int) throws -> UInt64 {
-            guard let index = numbering?.index(of: old) else {
+            guard let index = numbering.index(of: old) else {
                 throw PlistError(.archive, "reference to object \(old), which is not part of the graph", at: .archive(object: old, keyPath: ""))
             }
             return UInt64(index)
