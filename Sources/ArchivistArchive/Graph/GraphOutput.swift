@@ -15,7 +15,7 @@ package struct GraphOutput: Sendable {
     let graph: ObjectGraph
     let storage: ArchiveStorage
     /// The new index of each graph node written, and the nodes in that order.
-    let order: ArchiveNumbering
+    let numbering: ArchiveNumbering
     /// The class dictionaries written after the objects, in order.
     let classes: [(name: Int, chain: [Int])]
     /// The `$objects` index of the class dictionary of each stored class.
@@ -39,9 +39,9 @@ package struct GraphOutput: Sendable {
         self.graph = graph
         self.storage = storage
         // Every reference written must name a node written, as GraphWriter's `uid` checks.
-        let order = try ArchiveNumbering(graph, checkingEdges: true)
-        self.order = order
-        for (_, object) in graph.top where order.index(of: object) == nil {
+        let numbering = try ArchiveNumbering(graph, checkingEdges: true)
+        self.numbering = numbering
+        for (_, object) in graph.top where numbering.index(of: object) == nil {
             throw PlistError(.archive, "reference to object \(object), which is not part of the graph", at: .archive(object: object, keyPath: ""))
         }
         var arena: [UInt8] = []
@@ -61,7 +61,7 @@ package struct GraphOutput: Sendable {
         var classes: [(name: Int, chain: [Int])] = []
         var byText: [String: Int] = [:]
         var classIndex: [UInt32: Int] = [:]
-        for old in order.nodes where old > 0 && old < graph.nodes.storedCount {
+        for old in numbering.nodes where old > 0 && old < graph.nodes.storedCount {
             guard let c = storage.classOf(old), classIndex[c] == nil, let info = storage.classInfo[c] else { continue }
             let migration = graph.nodes.migration(ofClass: c)
             let name = migration?.name.archived ?? info.name.archived
@@ -71,7 +71,7 @@ package struct GraphOutput: Sendable {
                 classIndex[c] = known
                 continue
             }
-            let ci = order.count + classes.count
+            let ci = numbering.count + classes.count
             byText[key] = ci
             classIndex[c] = ci
             classes.append((intern(name), (chain.isEmpty ? [name] : chain).map(intern)))
@@ -144,10 +144,10 @@ package struct GraphOutput: Sendable {
             version = base + 3
             strings = base + 4
             entries = strings + output.spans.count
-            classDictionaries = entries + output.order.count
+            classDictionaries = entries + output.numbering.count
             chains = classDictionaries + output.classes.count
             uids = chains + output.classes.count
-            lists = uids + output.order.count + output.classes.count
+            lists = uids + output.numbering.count + output.classes.count
         }
 
         var rootNode: Int { envelope }
@@ -163,19 +163,19 @@ package struct GraphOutput: Sendable {
         /// container is written as it is, past the bound: the writer's
         /// tables grow then.
         var sizeBounds: PlistSizeBounds? {
-            let made = output.order.count + output.classes.count
+            let made = output.numbering.count + output.classes.count
             let chainLinks = output.classes.reduce(0) { $0 + 4 + $1.chain.count }
             let treeScalars = view.nodes.count - view.count(where: (.array, .dictionary)) - view.count(where: (.uid, .uid))
             return PlistSizeBounds(scalars: treeScalars + output.spans.count + 1,
                                    containers: view.nodes.count + made + output.classes.count + 3,
-                                   references: view.links.count + 2 * output.order.count + chainLinks + 2 * output.topKeys.count + made + 8,
+                                   references: view.links.count + 2 * output.numbering.count + chainLinks + 2 * output.topKeys.count + made + 8,
                                    directUIDs: made)
         }
 
         private func fixedNode(_ f: Fixed) -> Int { strings + f.rawValue }
 
         private func uid(_ old: Int) throws -> Int {
-            guard let index = output.order.index(of: old) else {
+            guard let index = output.numbering.index(of: old) else {
                 throw PlistError(.archive, "reference to object \(old), which is not part of the graph", at: .archive(object: old, keyPath: ""))
             }
             return uids + index
@@ -186,7 +186,7 @@ package struct GraphOutput: Sendable {
             switch node {
             case envelope: return .dictionary(count: 4)
             case top: return .dictionary(count: output.topKeys.count)
-            case objects: return .array(count: output.order.count + output.classes.count)
+            case objects: return .array(count: output.numbering.count + output.classes.count)
             case version: return .integer(PlistInteger(Int64(100_000)))
             case strings..<entries:
                 return .string(TextBytes(UnsafeRawBufferPointer(rebasing: arena[output.spans[node - strings]]), .utf8))
@@ -204,9 +204,9 @@ package struct GraphOutput: Sendable {
             if node < envelope { return view.element(i, of: node) }
             switch node {
             case objects:
-                let order = output.order
-                guard i < order.count else { return classDictionaries + (i - order.count) }
-                let old = order[i]
+                let numbering = output.numbering
+                guard i < numbering.count else { return classDictionaries + (i - numbering.count) }
+                let old = numbering[i]
                 if old == 0 { return fixedNode(.null) }
                 if old >= storedCount { return output.graph.nodes.boxedNode(old - storedCount) }
                 if storage.classOf(old) != nil { return entries + i }
@@ -241,13 +241,13 @@ package struct GraphOutput: Sendable {
                 let position = node - entries
                 try load(position)
                 guard i < kept.count else {
-                    let old = output.order[position]
+                    let old = output.numbering[position]
                     guard let c = storage.classOf(old), let ci = output.classIndex[c] else { return fixedNode(.null) }
                     return uids + ci
                 }
                 let entry = kept[i]
                 if entry.boxed >= 0 { return try uid(entry.boxed) }
-                let value = tree.entry(entry.entry, of: Int(storage.objects[output.order[position]])).value
+                let value = tree.entry(entry.entry, of: Int(storage.objects[output.numbering[position]])).value
                 if let u = tree.uid(at: value) { return try uid(Int(u)) }
                 if storage.isReferenceList(value) { return lists + value }
                 return value
@@ -264,7 +264,7 @@ package struct GraphOutput: Sendable {
             if position == current { return }
             current = position
             kept.removeAll(keepingCapacity: true)
-            let old = output.order[position]
+            let old = output.numbering[position]
             let node = Int(storage.objects[old])
             let c = storage.classOf(old)
             let migration = c.flatMap { output.graph.nodes.migration(ofClass: $0) }
