@@ -3,12 +3,19 @@ import ArchivistCore
 /// The fields of one object of a Foundation class, against what that class's
 /// decoder reads.
 struct FoundationPayload {
-    let object: ArchivedObject
+    /// The object checked; a check of many objects sets it for each, so the
+    /// graph is copied into the payload once, not once an object.
+    var object: ArchivedObject
     let graph: ObjectGraph
 
     init(_ object: ArchivedObject, in graph: ObjectGraph) {
         self.object = object
         self.graph = graph
+    }
+
+    /// A payload of `graph` whose object is set before each check.
+    init(in graph: ObjectGraph) {
+        self.init(ArchivedObject(className: ClassName(archived: ""), classChain: [], fields: []), in: graph)
     }
 
     // The classes' own checks are in their catalogue files

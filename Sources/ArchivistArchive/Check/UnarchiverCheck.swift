@@ -38,6 +38,7 @@ public enum UnarchiverCheck {
         var classes = [UInt8](repeating: unseen, count: storage.objects.count)
         // The payload check of each checked class, by the same index.
         var checks: [Int: ClassDescription.PayloadCheck] = [:]
+        var payload = FoundationPayload(in: graph)
         for index in graph.nodes.indices where walk.reached[index] {
             // The graph is the archive's own (no edits): each object's class
             // comes from the storage, and its fields are made only for a
@@ -56,7 +57,8 @@ public enum UnarchiverCheck {
                 }
             }
             guard state == checked, let check = checks[Int(c)], case .object(let o) = graph.nodes[index] else { continue }
-            for problem in check(FoundationPayload(o, in: graph)) {
+            payload.object = o
+            for problem in check(payload) {
                 try body(PlistError(.archive, "\(o.className.readable): \(problem)", at: .archive(object: index, keyPath: walk.path(to: index))))
             }
         }
