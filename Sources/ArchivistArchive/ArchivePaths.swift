@@ -50,6 +50,11 @@ package struct ArchivePaths: Sendable {
     private var nameIDs: [String: UInt32] = [:]
     /// The name stored last, looked at before `nameIDs`.
     private var lastName = 0
+    /// Field names by the tree node of their key (`keyText(_:in:)`), looked
+    /// at before the others: a walk of an archive meets the same few key
+    /// nodes over and over, so each is decoded and looked up once.
+    private var keyNames = [KeyName](repeating: KeyName(), count: ArchivePaths.keyNameSlots)
+    private static let keyNameSlots = 64
     /// The steps of `.steps` links (rare: UIDs inside inline values).
     private var stepLists: [[String]] = []
     /// For each reached object, the number of steps of its path (saturating).
@@ -71,6 +76,13 @@ package struct ArchivePaths: Sendable {
         case unreached, top, field, element, index, steps
     }
 
+    /// A key node's text and its name's ID.
+    private struct KeyName {
+        var node = -1
+        var text = ""
+        var id: UInt32 = 0
+    }
+
     /// The most steps a path shows; longer ones keep their start and end.
     package static let shownSteps = 24
     /// The steps a cut path keeps from its start.
@@ -88,10 +100,32 @@ package struct ArchivePaths: Sendable {
         return kinds[object] != Kind.unreached.rawValue
     }
 
+    /// The text of key node `node` of `tree`, decoded once while it stays in
+    /// the cache; a link through it is then stored with `set(_:_:keyNode:)`
+    /// without looking its name up again.
+    mutating func keyText(_ node: Int, in tree: PlistTree) -> String {
+        let slot = node & (Self.keyNameSlots - 1)
+        if keyNames[slot].node == node { return keyNames[slot].text }
+        let text = tree.string(at: node) ?? ""
+        keyNames[slot] = KeyName(node: node, text: text, id: nameID(text))
+        return text
+    }
+
+    /// Records how `object` is first reached, through a field whose key is
+    /// node `keyNode` (its text read with `keyText(_:in:)`).
+    mutating func set(_ object: Int, _ link: Link, keyNode: Int) {
+        let known = keyNames[keyNode & (Self.keyNameSlots - 1)]
+        set(object, link, known: known.node == keyNode ? known : nil)
+    }
+
     /// Records how `object` is first reached; its parent must be reached
     /// already (breadth-first order guarantees it).
     mutating func set(_ object: Int, _ link: Link) {
-        store(object, link)
+        set(object, link, known: nil)
+    }
+
+    private mutating func set(_ object: Int, _ link: Link, known: KeyName?) {
+        store(object, link, known: known)
         guard let parent = link.parent, depths.indices.contains(parent) else {
             depths[object] = UInt32(clamping: link.stepCount)
             anchors[object] = UInt32(truncatingIfNeeded: object)
@@ -105,8 +139,12 @@ package struct ArchivePaths: Sendable {
 
     /// Stores a link compactly; an index beyond 32 bits (a key `NS.objectN`
     /// may name any) is kept as its steps, which show the same.
-    private mutating func store(_ object: Int, _ link: Link) {
+    private mutating func store(_ object: Int, _ link: Link, known: KeyName? = nil) {
         func small(_ n: Int) -> UInt32? { n >= 0 && n <= Int(UInt32.max) ? UInt32(n) : nil }
+        func nameID(_ name: String) -> UInt32 {
+            if let known, known.text == name { return known.id }
+            return self.nameID(name)
+        }
         let parent = UInt32(truncatingIfNeeded: link.parent ?? 0)
         switch link {
         case .unreached:

@@ -53,7 +53,12 @@ enum ArchiveValidator {
                 }
                 let target = Int(uid)
                 if !paths.isReached(target), !TreeStep.isClass(walk.steps, in: view) {
-                    paths.set(target, shape.link(walk.steps, in: tree, parent: object))
+                    if case .key(let k)? = walk.steps.first,
+                       let link = shape.link(walk.steps, key: paths.keyText(k, in: tree), parent: object) {
+                        paths.set(target, link, keyNode: k)
+                    } else {
+                        paths.set(target, shape.link(walk.steps, in: tree, parent: object))
+                    }
                     queue.append(target)
                 }
             }
@@ -263,6 +268,15 @@ extension ContainerShape {
 }
 
 extension ContainerShape {
+    /// The link to a reference in field `key` (`steps` one key), or in an
+    /// element of it (a key and an index); nil for any other steps. The
+    /// caller reads the key's text once per key node.
+    func link(_ steps: [TreeStep], key: String, parent: Int) -> ArchivePaths.Link? {
+        if steps.count == 1 { return link(key: key, parent: parent) }
+        if steps.count == 2, case .index(let i) = steps[1] { return link(key: key, index: i, parent: parent) }
+        return nil
+    }
+
     /// `link(_:parent:)` of the validator's steps, making text only of the
     /// keys it shows (and no array of steps for one key, or a key and an index).
     func link(_ steps: [TreeStep], in tree: PlistTree, parent: Int) -> ArchivePaths.Link {

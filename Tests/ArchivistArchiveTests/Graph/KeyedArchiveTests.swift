@@ -122,6 +122,26 @@ final class KeyedArchiveTests: XCTestCase {
         for index in [0, 2, 10, 11, 14] { XCTAssertNil(archive.paths.path(to: index), "object \(index)") }
     }
 
+    /// Paths name the right field when an archive has more field names than
+    /// the paths' cache of key nodes has slots (64): 200 fields, each reached
+    /// once, and a second object whose fields are the same names in reverse.
+    func testPathsThroughManyFieldNames() throws {
+        let n = 200
+        // Object 1 holds f0...f199 (strings 4..<204) and `other` (object 3),
+        // which holds the same names in reverse order (strings 204..<404).
+        var first: [(String, PlistValue)] = (0..<n).map { ("f\($0)", .uid(UInt64(4 + $0))) }
+        first.append(("other", .uid(3)))
+        let second: [(String, PlistValue)] = (0..<n).reversed().map { ("f\($0)", .uid(UInt64(4 + n + $0))) }
+        let objects: [PlistValue] = [.string("$null"), object(first), classDict, object(second)]
+            + (0..<(2 * n)).map { .string("s\($0)") }
+        let archive = try KeyedArchive(envelope(objects))
+        XCTAssertEqual(archive.paths.path(to: 3), "root.other")
+        for i in 0..<n {
+            XCTAssertEqual(archive.paths.path(to: 4 + i), "root.f\(i)")
+            XCTAssertEqual(archive.paths.path(to: 4 + n + i), "root.other.f\(i)")
+        }
+    }
+
     func envelope(_ objects: [PlistValue], top: PlistValue = .uid(1), archiver: String = "NSKeyedArchiver", version: Int64 = 100_000) -> PlistValue {
         .dictionary(PlistDictionary([
             ("$archiver", .string(archiver)), ("$version", .int(version)),
