@@ -36,7 +36,7 @@ enum ArchiveValidator {
         var walk = ArchiveUIDWalk(view)
         var graphReach = GraphReach()
         // What each class makes of its objects, worked out once per class.
-        var kinds: [UInt64: ContainerShape.ClassKind] = [:]
+        var kinds = ContainerShape.ClassKinds()
         while head < queue.count {
             let object = queue[head]
             head += 1
@@ -217,24 +217,41 @@ extension ContainerShape {
         case list, map, fields
     }
 
+    /// Each class's kind once worked out, by the UID of its class dictionary:
+    /// a few recent classes in slots by UID, looked at for every object
+    /// walked before the table of all of them (a hash per object was 3% of
+    /// `lint`); memory grows with the classes, not the objects.
+    struct ClassKinds {
+        private var slots = [(uid: UInt64, kind: ClassKind)](repeating: (UInt64.max, .fields), count: 64)
+        private var all: [UInt64: ClassKind] = [:]
+
+        /// The kind of class `c`, worked out by `make` the first time.
+        mutating func kind(of c: UInt64, _ make: () -> ClassKind) -> ClassKind {
+            let slot = Int(truncatingIfNeeded: c) & (slots.count - 1)
+            if slots[slot].uid == c { return slots[slot].kind }
+            let kind: ClassKind
+            if let known = all[c] {
+                kind = known
+            } else {
+                kind = make()
+                all[c] = kind
+            }
+            slots[slot] = (c, kind)
+            return kind
+        }
+    }
+
     /// The shape of an entry of `$objects` not yet validated (`classUID`: the
     /// UID of its `$class`, when it is a dictionary with one): Foundation
     /// collections by their class name, dictionary keys where they are strings.
     /// `kinds` keeps each class's kind, by the UID of its class dictionary.
-    init(_ object: Int, classUID: UInt64?, in tree: PlistTree, objects: [UInt32], kinds: inout [UInt64: ClassKind]) {
+    init(_ object: Int, classUID: UInt64?, in tree: PlistTree, objects: [UInt32], kinds: inout ClassKinds) {
         let node = Int(objects[object])
         guard let c = classUID else {
             self = .fields
             return
         }
-        let kind: ClassKind
-        if let known = kinds[c] {
-            kind = known
-        } else {
-            kind = Self.classKind(c, in: tree, objects: objects)
-            kinds[c] = kind
-        }
-        switch kind {
+        switch kinds.kind(of: c, { Self.classKind(c, in: tree, objects: objects) }) {
         case .list:
             self = .list
         case .map:

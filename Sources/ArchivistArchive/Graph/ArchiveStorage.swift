@@ -29,8 +29,12 @@ final class ArchiveStorage: Sendable {
         self.objects = objects
         self.classes = classes
         var info: [UInt32: ClassInfo] = [:]
-        for c in classes where c != Self.noClass && info[c] == nil {
-            info[c] = Self.classDescription(Int(objects[Int(c)]), in: tree)
+        // Each class described once; a few recent classes, in slots by
+        // index, are looked at before the table (a hash per object).
+        var recent = [UInt32](repeating: Self.noClass, count: 64)
+        for c in classes where c != Self.noClass && recent[Int(c) & 63] != c {
+            recent[Int(c) & 63] = c
+            if info[c] == nil { info[c] = Self.classDescription(Int(objects[Int(c)]), in: tree) }
         }
         classInfo = info
     }
