@@ -57,7 +57,7 @@ enum ArchiveValidator {
                        let link = shape.link(walk.steps, key: paths.keyText(k, in: tree), parent: object) {
                         paths.set(target, link, keyNode: k)
                     } else {
-                        paths.set(target, shape.link(walk.steps, in: tree, parent: object))
+                        paths.set(target, shape.link(TreeStep.fieldSteps(walk.steps, in: tree), parent: object))
                     }
                     queue.append(target)
                 }
@@ -292,17 +292,5 @@ extension ContainerShape {
         if steps.count == 1 { return link(key: key, parent: parent) }
         if steps.count == 2, case .index(let i) = steps[1] { return link(key: key, index: i, parent: parent) }
         return nil
-    }
-
-    /// `link(_:parent:)` of the validator's steps, making text only of the
-    /// keys it shows (and no array of steps for one key, or a key and an index).
-    func link(_ steps: [TreeStep], in tree: PlistTree, parent: Int) -> ArchivePaths.Link {
-        if steps.count == 2, case .key(let k) = steps[0], case .index(let i) = steps[1] {
-            return link(key: tree.string(at: k) ?? "", index: i, parent: parent)
-        }
-        if steps.count == 1, case .key(let k) = steps[0] {
-            return link(key: tree.string(at: k) ?? "", parent: parent)
-        }
-        return link(TreeStep.fieldSteps(steps, in: tree), parent: parent)
     }
 }
