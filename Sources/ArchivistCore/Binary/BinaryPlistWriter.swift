@@ -34,7 +34,7 @@ package enum BinaryPlistWriter {
         flattener.unique.reserve(scalars)
         flattener.unique.directUIDs = max(0, directUIDs)
         flattener.objects.reserveCapacity(scalars + directUIDs + containers)
-        flattener.refs.reserveCapacity(refs)
+        flattener.refs.reserveCapacity(refs + containers)
         _ = try flattener.flatten(source.rootNode, of: &source, depth: 0)
         // Writing needs no uniquing: the table goes before the offset table is made.
         flattener.unique.release()
@@ -42,46 +42,55 @@ package enum BinaryPlistWriter {
     }
 }
 
-/// One object to write, in index order: a scalar (its node in the source),
-/// or a container whose references are `count` (arrays) or `2 * count`
-/// (dictionaries: keys, then values) entries of the flattener's reference
-/// pool from `start`.
-/// Packed in 8 bytes (a tag, then the node, or the count and start), since
-/// a large tree has millions of them.
-private struct FlatObject {
+/// One object to write, in index order, packed in 4 bytes (a large tree has
+/// millions): a scalar's node in the source (top bit clear), or the
+/// position in the flattener's reference pool of a container's header word
+/// (top bit set). The header word holds the container's count and whether
+/// it is a dictionary; its references follow it: `count` (arrays) or
+/// `2 * count` (dictionaries: keys, then values).
+/// Once an object is written, its slot holds its offset instead, so the
+/// table becomes the offset table with no second one beside it.
+private enum FlatObject {
     enum Shape {
         case scalar(node: Int)
         case array(start: Int, count: Int)
         case dictionary(start: Int, count: Int)
     }
 
-    private let bits: UInt64
+    private static let containerBit: UInt32 = 1 << 31
+    private static let dictionaryBit: UInt32 = 1 << 30
 
-    /// Counts fit in 30 bits and starts in 32 (checked by the flattener).
-    static let maxCount = (1 << 30) - 1
-    static let maxStart = Int(UInt32.max)
+    /// Nodes and pool positions fit in 31 bits, counts in 30 (checked by the flattener).
+    static let maxNode = Int(Int32.max)
+    static let maxCount = Int(dictionaryBit) - 1
+    static let maxStart = Int(Int32.max)
 
-    static func scalar(node: Int) -> FlatObject { FlatObject(bits: UInt64(truncatingIfNeeded: node) & (1 << 62 - 1)) }
-    static func array(start: Int, count: Int) -> FlatObject { FlatObject(bits: 1 << 62 | packed(start, count)) }
-    static func dictionary(start: Int, count: Int) -> FlatObject { FlatObject(bits: 2 << 62 | packed(start, count)) }
-
-    private static func packed(_ start: Int, _ count: Int) -> UInt64 {
-        (UInt64(truncatingIfNeeded: count) & 0x3FFF_FFFF) << 32 | UInt64(truncatingIfNeeded: start) & 0xFFFF_FFFF
+    static func scalar(node: Int) -> UInt32 { UInt32(truncatingIfNeeded: node) & ~containerBit }
+    static func container(start: Int) -> UInt32 { containerBit | UInt32(truncatingIfNeeded: start) }
+    static func header(count: Int, dictionary: Bool) -> UInt32 {
+        (dictionary ? dictionaryBit : 0) | UInt32(truncatingIfNeeded: count) & UInt32(maxCount)
     }
 
-    var shape: Shape {
-        let start = Int(bits & 0xFFFF_FFFF), count = Int(bits >> 32 & 0x3FFF_FFFF)
-        switch bits >> 62 {
-        case 1: return .array(start: start, count: count)
-        case 2: return .dictionary(start: start, count: count)
-        default: return .scalar(node: Int(bits & (1 << 62 - 1)))
-        }
+    /// What `object` is, reading a container's header word from `refs`.
+    @inline(__always)
+    static func shape(_ object: UInt32, refs: UnsafeBufferPointer<UInt32>) -> Shape {
+        guard object & containerBit != 0 else { return .scalar(node: Int(object)) }
+        let at = Int(object & ~containerBit)
+        let word = refs[at], count = Int(word & UInt32(maxCount))
+        return word & dictionaryBit != 0 ? .dictionary(start: at + 1, count: count) : .array(start: at + 1, count: count)
+    }
+
+    /// The node of a scalar, nil for a container.
+    @inline(__always)
+    static func node(_ object: UInt32) -> Int? {
+        object & containerBit == 0 ? Int(object) : nil
     }
 }
 
 private struct BinaryFlattener {
-    var objects: [FlatObject] = []
-    /// Every container's references, one after another.
+    /// Each object in index order (`FlatObject`), then each one's offset once written.
+    var objects: [UInt32] = []
+    /// Every container's header word and references, one after another.
     var refs: [UInt32] = []
     var unique = ScalarTable()
     /// Dictionary entries, each key once, in stored order.
@@ -125,9 +134,10 @@ private struct BinaryFlattener {
         switch item {
         case .array(let count):
             let index = objects.count
-            let start = refs.count
+            let start = refs.count + 1
             try Self.checkSize(start: start, count: count, references: count)
-            objects.append(.array(start: start, count: count))
+            objects.append(FlatObject.container(start: start - 1))
+            refs.append(FlatObject.header(count: count, dictionary: false))
             refs.append(contentsOf: repeatElement(0, count: count))
             try source.enter(node, depth: depth)
             for i in 0..<count { refs[start + i] = UInt32(truncatingIfNeeded: try flatten(try source.element(i, of: node), of: &source, depth: depth + 1)) }
@@ -138,9 +148,10 @@ private struct BinaryFlattener {
             let first = entries.count
             let resolved = try order.resolve(node, count: stored, of: &source, into: &entries)
             let n = resolved ?? stored
-            let start = refs.count
+            let start = refs.count + 1
             try Self.checkSize(start: start, count: n, references: 2 * n)
-            objects.append(.dictionary(start: start, count: n))
+            objects.append(FlatObject.container(start: start - 1))
+            refs.append(FlatObject.header(count: n, dictionary: true))
             refs.append(contentsOf: repeatElement(0, count: 2 * n))
             try source.enter(node, depth: depth)
             for i in 0..<n {
@@ -159,15 +170,24 @@ private struct BinaryFlattener {
         case .uid(let u) where u < UInt64(unique.directUIDs):
             let candidate = objects.count
             let index = unique.index(ofUID: Int(u), candidate: candidate)
-            if index == candidate { objects.append(.scalar(node: node)) }
+            if index == candidate { objects.append(try Self.scalar(node)) }
             return index
         case .string, .integer, .real, .date, .data, .uid, .bool, .null:
             // One probe: a new scalar takes the next index.
             let candidate = objects.count
             let index = try unique.index(of: item, node: node, candidate: candidate, objects: objects, source: &source)
-            if index == candidate { objects.append(.scalar(node: node)) }
+            if index == candidate { objects.append(try Self.scalar(node)) }
             return index
         }
+    }
+
+    /// The table entry of a scalar read from `node`.
+    @inline(__always)
+    static func scalar(_ node: Int) throws -> UInt32 {
+        guard node >= 0, node <= FlatObject.maxNode else {
+            throw PlistError(.limitExceeded, "the property list has too many nodes to be written as one binary property list")
+        }
+        return FlatObject.scalar(node: node)
     }
 
     /// Refuses a container the packed tables cannot number (beyond what a
@@ -178,36 +198,42 @@ private struct BinaryFlattener {
         }
     }
 
-    /// Appends the objects, the offset table and the trailer to `out`.
-    func serialize<S: PlistNodes>(_ source: inout S, into out: ByteSink) throws {
+    /// Appends the objects, the offset table and the trailer to `out`. Each
+    /// object's entry in `objects` becomes its offset as it is written.
+    mutating func serialize<S: PlistNodes>(_ source: inout S, into out: ByteSink) throws {
         let n = objects.count
         var scratch: [UInt8] = []
         let refSize = BinaryFlattener.bytesNeeded(UInt64(n))
         // Offsets count from the start of this property list.
         let start = out.byteCount
         out.append("bplist00")
-        var offsets = [UInt32](repeating: 0, count: n)
-        try refs.withUnsafeBufferPointer { refs in
-            for (i, object) in objects.enumerated() {
-                let offset = out.byteCount - start
-                guard offset <= Int(UInt32.max) else {
-                    throw PlistError(.limitExceeded, "binary property lists whose objects take more than 4 GiB are not supported")
-                }
-                offsets[i] = UInt32(truncatingIfNeeded: offset)
-                switch object.shape {
-                case .scalar(let node): BinaryFlattener.writeScalar(try source.item(node), scratch: &scratch, into: out)
-                case .array(let start, let count):
-                    BinaryFlattener.writeHeader(0xA0, count: count, into: out)
-                    BinaryFlattener.appendRefs(refs, start, count, size: refSize, into: out)
-                case .dictionary(let start, let count):
-                    BinaryFlattener.writeHeader(0xD0, count: count, into: out)
-                    BinaryFlattener.appendRefs(refs, start, 2 * count, size: refSize, into: out)
+        // Taken out while it is rewritten in place, so that it is not copied.
+        var table = objects
+        objects = []
+        try table.withUnsafeMutableBufferPointer { table in
+            try refs.withUnsafeBufferPointer { refs in
+                for i in 0..<n {
+                    let offset = out.byteCount - start
+                    guard offset <= Int(UInt32.max) else {
+                        throw PlistError(.limitExceeded, "binary property lists whose objects take more than 4 GiB are not supported")
+                    }
+                    let object = table[i]
+                    table[i] = UInt32(truncatingIfNeeded: offset)
+                    switch FlatObject.shape(object, refs: refs) {
+                    case .scalar(let node): BinaryFlattener.writeScalar(try source.item(node), scratch: &scratch, into: out)
+                    case .array(let start, let count):
+                        BinaryFlattener.writeHeader(0xA0, count: count, into: out)
+                        BinaryFlattener.appendRefs(refs, start, count, size: refSize, into: out)
+                    case .dictionary(let start, let count):
+                        BinaryFlattener.writeHeader(0xD0, count: count, into: out)
+                        BinaryFlattener.appendRefs(refs, start, 2 * count, size: refSize, into: out)
+                    }
                 }
             }
         }
         let tableOffset = out.byteCount - start
         let offsetSize = BinaryFlattener.bytesNeeded(UInt64(tableOffset))
-        offsets.withUnsafeBufferPointer { BinaryFlattener.appendRefs($0, 0, n, size: offsetSize, into: out) }
+        table.withUnsafeBufferPointer { BinaryFlattener.appendRefs($0, 0, n, size: offsetSize, into: out) }
         out.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
         BinaryFlattener.appendBE(UInt64(n), size: 8, into: out)
         BinaryFlattener.appendBE(0, size: 8, into: out)
@@ -402,14 +428,14 @@ private struct ScalarTable {
 
     /// The index of an equal scalar already among `objects`, or `candidate`
     /// (recorded for `item`, read from `node`, which the caller appends at that index).
-    mutating func index<S: PlistNodes>(of item: PlistItem, node: Int, candidate: Int, objects: [FlatObject], source: inout S) throws -> Int {
+    mutating func index<S: PlistNodes>(of item: PlistItem, node: Int, candidate: Int, objects: [UInt32], source: inout S) throws -> Int {
         let h = ScalarTable.hash(item, scratch: &scratch)
         let tag = UInt32(truncatingIfNeeded: h)
         var i = Int(tag) & mask
         while true {
             let entry = slots[i]
             if entry == 0 { break }
-            if hashes[i] == tag, case .scalar(let other) = objects[Int(entry) - 1].shape,
+            if hashes[i] == tag, let other = FlatObject.node(objects[Int(entry) - 1]),
                try other == node || ScalarTable.same(source.item(other), item) {
                 return Int(entry) - 1
             }
