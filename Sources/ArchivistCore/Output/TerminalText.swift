@@ -23,13 +23,11 @@ public enum TerminalText {
     ///   - keepingLayout: Keep line feeds and tabs as they are.
     /// - Returns: The text with every other control character escaped.
     public static func escaped(_ text: String, keepingLayout: Bool = false) -> String {
-        let text = showingRawBytes(text)
         var copy = text
-        let plain = copy.withUTF8 { bytes in
-            var escaper = Escaper(keepingLayout: keepingLayout)
-            return !escaper.contains(bytes)
-        }
-        if plain { return text }
+        // One pass over the bytes decides for most text, which needs nothing.
+        if copy.withUTF8({ !mayChange($0, keepingLayout: keepingLayout) }) { return text }
+        let text = showingRawBytes(text)
+        copy = text
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
         copy.withUTF8 { bytes in
@@ -38,6 +36,40 @@ public enum TerminalText {
             escaper.finish(into: &out)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// False when `bytes` (whole UTF-8 text) hold no control character, no
+    /// C1 lead byte (0xC2) and no lead byte of the raw-byte code points
+    /// (0xF4): `escaped` returns such text as it is.
+    private static func mayChange(_ bytes: UnsafeBufferPointer<UInt8>, keepingLayout: Bool) -> Bool {
+        let start = skipPlainWords(bytes, from: 0)
+        for b in UnsafeBufferPointer(rebasing: bytes[start...]) where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xF4 {
+            // A byte to look at: decide on the whole text, as `escape` would.
+            var escaper = Escaper(keepingLayout: keepingLayout)
+            return bytes.contains(0xF4) || escaper.contains(bytes)
+        }
+        return false
+    }
+
+    /// The first position from `k`, in steps of 8 bytes, whose 8 bytes hold
+    /// a byte below 0x20, 0x7F, 0xC2 or 0xF4 (the bytes `escaped` looks at),
+    /// or the last 8 of `bytes` and after: most text is passed over 8 bytes
+    /// at a time.
+    @inline(__always)
+    static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, from k: Int) -> Int {
+        guard let base = bytes.baseAddress else { return k }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
+        var k = k
+        while bytes.count - k >= 8 {
+            let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+            // Each test is exact for the word as a whole: a byte below 0x20, equal to 0x7F, 0xC2 or 0xF4.
+            let below = (w &- 0x20 &* ones) & ~w
+            let equal = hasZeroByte(w ^ (0x7F &* ones)) | hasZeroByte(w ^ (0xC2 &* ones)) | hasZeroByte(w ^ (0xF4 &* ones))
+            if (below | equal) & highs != 0 { break }
+            k += 8
+        }
+        return k
     }
 
     /// `text` with the code points U+10FF80–U+10FFFF, which stand for the
@@ -116,6 +148,8 @@ public enum TerminalText {
                 runStart = k
             }
             while k < bytes.count {
+                k = TerminalText.skipPlainWords(bytes, from: k)
+                guard k < bytes.count else { break }
                 let b = bytes[k]
                 if isControlByte(b) {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
