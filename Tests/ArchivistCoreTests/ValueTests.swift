@@ -46,6 +46,32 @@ final class ValueTests: XCTestCase {
         XCTAssertNil(ISO8601.formatIfRepresentable(PlistDate(secondsSinceReferenceDate: .infinity)))
     }
 
+    func testISO8601YearsOfEveryWidthReadBack() {
+        // Years below 1, four digits padded, five to eight digits (the largest magnitude formatted).
+        let cases: [(Double, String)] = [
+            // Worked out with Python's datetime and 400-year cycles of 146,097 days.
+            (-63_177_062_400, "-0001-01-01T00:00:00Z"),
+            (-63_145_526_400 + 86_399, "0000-01-01T23:59:59Z"),
+            (252_423_993_599, "9999-12-31T23:59:59Z"),
+            (252_423_993_600, "10000-01-01T00:00:00Z"),
+            (ISO8601.maximumMagnitude, "31690739-07-06T01:46:40Z"),
+        ]
+        for (seconds, text) in cases {
+            XCTAssertEqual(ISO8601.formatIfRepresentable(PlistDate(secondsSinceReferenceDate: seconds)), text)
+        }
+        // The String and the writer's bytes agree, and read back as the whole second, across the range.
+        var seconds = -ISO8601.maximumMagnitude
+        while seconds <= ISO8601.maximumMagnitude {
+            let date = PlistDate(secondsSinceReferenceDate: seconds)
+            let sink = ByteSink()
+            XCTAssertTrue(ISO8601.appendFormatted(date, into: sink))
+            let text = ISO8601.formatIfRepresentable(date)
+            XCTAssertEqual(sink.text(), text, "\(seconds)")
+            XCTAssertEqual(text.flatMap { ISO8601.parse(Array($0.utf8)) }?.secondsSinceReferenceDate, seconds.rounded(.down), "\(seconds)")
+            seconds += 7_777_777_777_777.25
+        }
+    }
+
     func testSourceLocation() {
         let text = Array("ab\r\ncd\ref\ngh".utf8)
         text.withUnsafeBytes { buf in

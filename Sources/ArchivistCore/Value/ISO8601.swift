@@ -32,17 +32,56 @@ package enum ISO8601 {
     /// `YYYY-MM-DDTHH:MM:SSZ`, or nil for a date that is not finite or too far away.
     package static func formatIfRepresentable(_ date: PlistDate) -> String? {
         guard let f = fields(of: date) else { return nil }
-        var out = ""
-        out.reserveCapacity(20)
-        if f.year < 0 {
-            out += "-"
-            out += pad(-f.year, 4)
-        } else {
-            out += pad(f.year, 4)
+        return String(unsafeUninitializedCapacity: maxFieldsLength + 1) { p in
+            guard let base = p.baseAddress else { return 0 }
+            let k = write(f, into: base)
+            base[k] = UInt8(ascii: "Z")
+            return k + 1
         }
-        out += "-" + pad(Int64(f.month), 2) + "-" + pad(Int64(f.day), 2)
-        out += "T" + pad(Int64(f.hour), 2) + ":" + pad(Int64(f.minute), 2) + ":" + pad(Int64(f.second), 2) + "Z"
-        return out
+    }
+
+    /// The most bytes `write(_:into:)` writes: a sign, eight digits of year
+    /// (`maximumMagnitude` is about 31.7 million years), `-MM-DDTHH:MM:SS`.
+    static let maxFieldsLength = 24
+
+    /// Writes `[-]YYYY-MM-DDTHH:MM:SS` (the year four digits at least) at
+    /// `p`, which has room for `maxFieldsLength` bytes; returns how many.
+    @inline(__always)
+    static func write(_ f: Fields, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        var k = 0
+        @inline(__always) func two(_ v: Int) {
+            p[k] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
+            p[k + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+            k += 2
+        }
+        @inline(__always) func one(_ b: UInt8) {
+            p[k] = b
+            k += 1
+        }
+        var year = f.year
+        if year < 0 {
+            one(UInt8(ascii: "-"))
+            year = -year
+        }
+        if year < 10_000 {
+            two(Int(year / 100)); two(Int(year % 100))
+        } else {
+            // Digits from the last; `fields` keeps years below 10^8.
+            var digits = 0, rest = year
+            while rest > 0 { digits += 1; rest /= 10 }
+            rest = year
+            for i in stride(from: digits - 1, through: 0, by: -1) {
+                p[k + i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            k += digits
+        }
+        one(UInt8(ascii: "-")); two(f.month)
+        one(UInt8(ascii: "-")); two(f.day)
+        one(UInt8(ascii: "T")); two(f.hour)
+        one(UInt8(ascii: ":")); two(f.minute)
+        one(UInt8(ascii: ":")); two(f.second)
+        return k
     }
 
     /// Appends `YYYY-MM-DDTHH:MM:SSZ` (what `formatIfRepresentable` returns,
@@ -54,32 +93,11 @@ package enum ISO8601 {
         guard let f = fields(of: date) else { return false }
         let t = date.secondsSinceReferenceDate
         let withFraction = fraction && t != t.rounded(.down)
-        var year = f.year
-        if year < 0 {
-            out.append(UInt8(ascii: "-"))
-            year = -year
-        }
-        if year >= 10_000 { out.append(utf8: String(year)) }
-        let fourDigitYear = year < 10_000 ? Int(year) : nil
-        out.appendUninitialized(max: 20) { p in
-            var k = 0
-            @inline(__always) func two(_ v: Int) {
-                p[k] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
-                p[k + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
-                k += 2
-            }
-            @inline(__always) func one(_ b: UInt8) {
-                p[k] = b
-                k += 1
-            }
-            if let y = fourDigitYear { two(y / 100); two(y % 100) }
-            one(UInt8(ascii: "-")); two(f.month)
-            one(UInt8(ascii: "-")); two(f.day)
-            one(UInt8(ascii: "T")); two(f.hour)
-            one(UInt8(ascii: ":")); two(f.minute)
-            one(UInt8(ascii: ":")); two(f.second)
-            if !withFraction { one(UInt8(ascii: "Z")) }
-            return k
+        out.appendUninitialized(max: maxFieldsLength + 1) { p in
+            let k = write(f, into: p)
+            guard !withFraction else { return k }
+            p[k] = UInt8(ascii: "Z")
+            return k + 1
         }
         if withFraction {
             appendFraction(of: t, into: out)
@@ -290,11 +308,6 @@ package enum ISO8601 {
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let s = String(value)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
     private static func isSpace(_ b: UInt8) -> Bool {
