@@ -42,7 +42,7 @@ public enum TerminalText {
     /// C1 lead byte (0xC2) and no lead byte of the raw-byte code points
     /// (0xF4): `escaped` returns such text as it is.
     private static func mayChange(_ bytes: UnsafeBufferPointer<UInt8>, keepingLayout: Bool) -> Bool {
-        let start = skipPlainWords(bytes, from: 0)
+        let start = skipPlainWords(bytes, from: 0, keepingLayout: keepingLayout)
         for b in UnsafeBufferPointer(rebasing: bytes[start...]) where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xF4 {
             // A byte to look at: decide on the whole text, as `escape` would.
             var escaper = Escaper(keepingLayout: keepingLayout)
@@ -52,22 +52,34 @@ public enum TerminalText {
     }
 
     /// The first position from `k`, in steps of 8 bytes, whose 8 bytes hold
-    /// a byte below 0x20, 0x7F, 0xC2 or 0xF4 (the bytes `escaped` looks at),
-    /// or the last 8 of `bytes` and after: most text is passed over 8 bytes
-    /// at a time.
+    /// a byte `escaped` looks at (a control character other than a line
+    /// feed or tab kept by `keepingLayout`, 0x7F, 0xC2 or 0xF4), or the last
+    /// 8 of `bytes` and after: most text is passed over 8 bytes at a time.
     @inline(__always)
-    static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, from k: Int) -> Int {
+    static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, from k: Int, keepingLayout: Bool) -> Int {
         guard let base = bytes.baseAddress else { return k }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
+        let ones: UInt64 = 0x0101_0101_0101_0101, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, highs = ~lows
+        // The high bit of each byte of `x` that is zero, and of none other (no carry crosses a byte).
+        @inline(__always) func zeros(_ x: UInt64) -> UInt64 { ~(((x & lows) &+ lows) | x) & highs }
         var k = k
-        while bytes.count - k >= 8 {
+        while bytes.count &- k >= 8 {
             let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
-            // Each test is exact for the word as a whole: a byte below 0x20, equal to 0x7F, 0xC2 or 0xF4.
-            let below = (w &- 0x20 &* ones) & ~w
-            let equal = hasZeroByte(w ^ (0x7F &* ones)) | hasZeroByte(w ^ (0xC2 &* ones)) | hasZeroByte(w ^ (0xF4 &* ones))
-            if (below | equal) & highs != 0 { break }
-            k += 8
+            let flagged: UInt64
+            if w & highs == 0 {
+                // Eight ASCII bytes (most text), where no sum below carries: a byte below 0x20
+                // stays below 0x80 plus 0x60; 0x7F reaches it plus 1; a byte other than a line
+                // feed reaches it plus 0x7F once the line feed's bits are taken out.
+                var control = ~(w &+ 0x60 &* ones) & highs
+                if keepingLayout { control &= ((w ^ 0x0A &* ones) &+ lows) & ((w ^ 0x09 &* ones) &+ lows) }
+                flagged = control | (w &+ ones) & highs
+            } else {
+                // The high bit of each byte below 0x20: its low seven bits plus 0x60 stay below 0x80.
+                var control = ~(((w & lows) &+ 0x60 &* ones) | w) & highs
+                if keepingLayout { control &= ~(zeros(w ^ 0x0A &* ones) | zeros(w ^ 0x09 &* ones)) }
+                flagged = control | zeros(w ^ 0x7F &* ones) | zeros(w ^ 0xC2 &* ones) | zeros(w ^ 0xF4 &* ones)
+            }
+            if flagged != 0 { break }
+            k &+= 8
         }
         return k
     }
@@ -148,7 +160,7 @@ public enum TerminalText {
                 runStart = k
             }
             while k < bytes.count {
-                k = TerminalText.skipPlainWords(bytes, from: k)
+                k = TerminalText.skipPlainWords(bytes, from: k, keepingLayout: keepingLayout)
                 guard k < bytes.count else { break }
                 let b = bytes[k]
                 if isControlByte(b) {

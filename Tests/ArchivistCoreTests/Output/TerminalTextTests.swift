@@ -42,6 +42,17 @@ final class TerminalTextTests: XCTestCase {
                 XCTAssertEqual(String(decoding: out, as: UTF8.self), before + shown + after, "at \(p)")
             }
         }
+        // Keeping the layout, line feeds and tabs pass among the words skipped, control characters do not.
+        for p in 0...24 {
+            let before = String(repeating: "a\n\tb", count: p / 4) + String(repeating: "c", count: p % 4)
+            let after = "\n" + String(repeating: "d\t", count: 9)
+            var escaper = TerminalText.Escaper(keepingLayout: true)
+            var out: [UInt8] = []
+            Array((before + "\u{1b}" + after).utf8).withUnsafeBufferPointer { escaper.escape($0, into: &out) }
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), before + #"\u{1b}"# + after, "at \(p)")
+            XCTAssertEqual(TerminalText.escaped(before + "\u{1b}" + after, keepingLayout: true), before + #"\u{1b}"# + after)
+            XCTAssertEqual(TerminalText.escaped(before + after, keepingLayout: true), before + after)
+        }
         // Bytes 0x80 and above other than a C1 character's pass as they are.
         XCTAssertEqual(TerminalText.escaped(String(repeating: "ÿ€\u{a0}", count: 9)), String(repeating: "ÿ€\u{a0}", count: 9))
     }
