@@ -128,7 +128,7 @@ public struct ArchiveDumper {
             if case .data(let bytes) = v {
                 try data(bytes, indent: indent, node: i)
             } else if case .string(let s) = v {
-                out += options.paint(DumpText.quoted(s), .string)
+                out.appendQuoted(s, options)
             } else {
                 out += DumpText.scalar(v)
             }
@@ -206,11 +206,14 @@ public struct ArchiveDumper {
             }
             out += pad(indent) + "}"
         case .string(let s):
-            out += options.paint(DumpText.quoted(s), .string)
+            out.appendQuoted(s, options)
         case .data(let bytes):
             try data(bytes, indent: indent)
         case .date(let t):
-            out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t))) + " (\(TerminalText.escaped(o.className.readable)))"
+            out += DumpText.scalar(.date(PlistDate(secondsSinceReferenceDate: t)))
+            out += " ("
+            out += TerminalText.escaped(o.className.readable)
+            out += ")"
         case .described(let d):
             switch d.lead {
             case .className: out += "\(name) " + TerminalText.escaped(d.text)
@@ -300,7 +303,8 @@ public struct ArchiveDumper {
             case .real: (text, note) = (DumpText.scalar(v), "(inline real)")
             default: (text, note) = (DumpText.scalar(v), "(inline bool)")
             }
-            out += text + " "
+            out += text
+            out += " "
             out += options.color ? options.paint(note, .inline) : note
         case .data(let bytes):
             try data(bytes, indent: indent)
@@ -364,6 +368,18 @@ struct DumpBuffer {
 
     static func += (buffer: inout DumpBuffer, text: String) {
         buffer.sink.append(utf8: text)
+    }
+
+    /// A string as `DumpText.quoted` shows it, painted when the options
+    /// say so; a string that needs no escapes goes in with no copy made.
+    mutating func appendQuoted(_ s: String, _ options: DumpOptions) {
+        guard !options.color, PlistValue.quotesAsItIs(s) else {
+            self += options.paint(DumpText.quoted(s), .string)
+            return
+        }
+        sink.append(UInt8(ascii: "\""))
+        sink.append(utf8: s)
+        sink.append(UInt8(ascii: "\""))
     }
 
     var text: String { sink.text() }

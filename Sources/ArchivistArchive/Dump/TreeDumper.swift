@@ -137,7 +137,7 @@ package struct TreeDumper {
                 out += DumpText.data(bytes, stable: options.stable)
             }
         case .string:
-            out += options.paint(DumpText.quoted(tree.string(at: n) ?? ""), .string)
+            out.appendQuoted(tree.string(at: n) ?? "", options)
         case .integer, .real, .bool, .date, .uid, .null:
             out += DumpText.scalar(tree.value(at: n))
         }

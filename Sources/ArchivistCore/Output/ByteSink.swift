@@ -94,8 +94,9 @@ package final class ByteSink {
         capacity = newCapacity
     }
 
+    /// One byte.
     @inline(__always)
-    func append(_ byte: UInt8) {
+    package func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1

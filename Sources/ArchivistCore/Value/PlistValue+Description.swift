@@ -47,17 +47,22 @@ extension PlistValue: CustomStringConvertible {
         }
     }
 
+    /// True when `quoted(s)` is `s` between two double quotes: no byte of
+    /// its UTF-8 is escaped (0xC2 leads U+0080–U+00BF, C1 included: such
+    /// text is looked at character by character).
+    package static func quotesAsItIs(_ s: String) -> Bool {
+        var copy = s
+        return copy.withUTF8 { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }
+        }
+    }
+
     /// A string in double quotes with `"`, `\\`, newline, CR, tab and other
     /// control characters (C0, DEL and C1, as `TerminalText` escapes them)
     /// escaped, as descriptions and dumps show strings.
     package static func quoted(_ s: String) -> String {
         // Most strings need no escapes: one scan of the UTF-8, one copy.
-        var copy = s
-        let plain = copy.withUTF8 { bytes in
-            // 0xC2 leads U+0080–U+00BF, C1 included: those take the slow path.
-            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }
-        }
-        if plain {
+        if quotesAsItIs(s) {
             var out = "\""
             out.reserveCapacity(s.utf8.count + 2)
             out += s
