@@ -58,9 +58,7 @@ public enum TerminalText {
     @inline(__always)
     static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, from k: Int, keepingLayout: Bool) -> Int {
         guard let base = bytes.baseAddress else { return k }
-        let ones: UInt64 = 0x0101_0101_0101_0101, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, highs = ~lows
-        // The high bit of each byte of `x` that is zero, and of none other (no carry crosses a byte).
-        @inline(__always) func zeros(_ x: UInt64) -> UInt64 { ~(((x & lows) &+ lows) | x) & highs }
+        let ones = WordBytes.ones, lows = WordBytes.lows, highs = WordBytes.highs
         var k = k
         while bytes.count &- k >= 8 {
             let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
@@ -73,10 +71,9 @@ public enum TerminalText {
                 if keepingLayout { control &= ((w ^ 0x0A &* ones) &+ lows) & ((w ^ 0x09 &* ones) &+ lows) }
                 flagged = control | (w &+ ones) & highs
             } else {
-                // The high bit of each byte below 0x20: its low seven bits plus 0x60 stay below 0x80.
-                var control = ~(((w & lows) &+ 0x60 &* ones) | w) & highs
-                if keepingLayout { control &= ~(zeros(w ^ 0x0A &* ones) | zeros(w ^ 0x09 &* ones)) }
-                flagged = control | zeros(w ^ 0x7F &* ones) | zeros(w ^ 0xC2 &* ones) | zeros(w ^ 0xF4 &* ones)
+                var control = WordBytes.control(w)
+                if keepingLayout { control &= ~(WordBytes.equal(w, 0x0A) | WordBytes.equal(w, 0x09)) }
+                flagged = control | WordBytes.equal(w, 0x7F) | WordBytes.equal(w, 0xC2) | WordBytes.equal(w, 0xF4)
             }
             if flagged != 0 { break }
             k &+= 8

@@ -92,6 +92,20 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(try text(.dictionary(PlistDictionary([("a\"b", .int(1))]))), #"{"a\"b":1}"#)
     }
 
+    func testAnEscapedCharacterAnywhereInALongStringIsEscaped() throws {
+        // Plain text is passed over 8 bytes at a time: each position of a word, and the tail.
+        let cases: [(String, String)] = [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1}", #"\u0001"#), ("\u{1f}", #"\u001f"#)]
+        for (special, shown) in cases {
+            for p in 0...24 {
+                let before = String(repeating: "a", count: p), after = String(repeating: "é/", count: 8 - p / 3)
+                XCTAssertEqual(try text(.string(before + special + after)), "\"" + before + shown + after + "\"", "at \(p)")
+                // Foundation reads it back.
+                let data = try PropertyList.write(.array([.string(before + special + after)]), as: .json)
+                XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(data)) as? [String], [before + special + after])
+            }
+        }
+    }
+
     func testTypesJSONLacks() throws {
         let date = PlistDate(secondsSinceReferenceDate: 730_907_159.75)
         XCTAssertEqual(try text(.array([.date(date), .data([0, 1, 2, 0xFF]), .data([]), .uid(7), .null])),
