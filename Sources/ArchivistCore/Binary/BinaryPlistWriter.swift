@@ -198,8 +198,9 @@ private struct BinaryFlattener {
         }
     }
 
-    /// Appends the objects, the offset table and the trailer to `out`. Each
-    /// object's entry in `objects` becomes its offset as it is written.
+    /// Appends the objects, the offset table and the trailer to `out`. The
+    /// object table is taken out of `objects` (left empty) and each entry
+    /// becomes its object's offset as the object is written.
     mutating func serialize<S: PlistNodes>(_ source: inout S, into out: ByteSink) throws {
         let n = objects.count
         var scratch: [UInt8] = []

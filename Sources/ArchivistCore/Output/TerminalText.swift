@@ -43,12 +43,11 @@ public enum TerminalText {
     /// (0xF4): `escaped` returns such text as it is.
     private static func mayChange(_ bytes: UnsafeBufferPointer<UInt8>, keepingLayout: Bool) -> Bool {
         let start = skipPlainWords(bytes, from: 0, keepingLayout: keepingLayout)
-        for b in UnsafeBufferPointer(rebasing: bytes[start...]) where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xF4 {
-            // A byte to look at: decide on the whole text, as `escape` would.
-            var escaper = Escaper(keepingLayout: keepingLayout)
-            return bytes.contains(0xF4) || escaper.contains(bytes)
-        }
-        return false
+        let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+        guard rest.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xF4 }) else { return false }
+        // A byte to look at: decide on the whole text, as `escape` would.
+        var escaper = Escaper(keepingLayout: keepingLayout)
+        return bytes.contains(0xF4) || escaper.contains(bytes)
     }
 
     /// The first position from `k`, in steps of 8 bytes, whose 8 bytes hold
