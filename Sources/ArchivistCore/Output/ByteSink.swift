@@ -109,12 +109,20 @@ package final class ByteSink {
         reserve(n)
         let to = UnsafeMutableRawPointer(base + count)
         if n <= 16 {
-            // Tags and short texts: two overlapping word copies, no call.
+            // Tags and short texts: two overlapping copies of a word (or half
+            // or quarter word), no call.
             if n >= 8 {
                 to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
                 (to + (n - 8)).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), as: UInt64.self)
+            } else if n >= 4 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                (to + (n - 4)).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), as: UInt32.self)
             } else {
-                for k in 0..<n { to.storeBytes(of: from.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+                // One to three bytes: the first, and the last two (overlapping).
+                to.storeBytes(of: from.load(as: UInt8.self), as: UInt8.self)
+                if n > 1 {
+                    (to + (n - 2)).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self), as: UInt16.self)
+                }
             }
         } else {
             memcpy(to, from, n)

@@ -31,6 +31,32 @@ final class ByteSinkTests: XCTestCase {
         XCTAssertGreaterThan(streamed.count, 40_000)
     }
 
+    /// Short copies are made of overlapping word, half-word and byte
+    /// stores: every length up to and past 16, after every alignment of the
+    /// end, lands exactly (a draining sink with little room too).
+    func testShortAppendsCopyEveryLengthExactly() throws {
+        for capacity in [16, 4_096] {
+            var streamed: [UInt8] = []
+            let draining = ByteSink(capacity: capacity) { streamed.append(contentsOf: $0) }
+            let plain = ByteSink()
+            var expected: [UInt8] = []
+            for lead in 0..<9 {
+                for n in 0...20 {
+                    let before = [UInt8](repeating: UInt8(ascii: "."), count: lead)
+                    let piece = (0..<n).map { UInt8(truncatingIfNeeded: 0x41 + $0 + n) }
+                    for sink in [draining, plain] {
+                        sink.append(before)
+                        piece.withUnsafeBytes { sink.append($0) }
+                    }
+                    expected += before + piece
+                }
+            }
+            try draining.finish()
+            XCTAssertEqual(plain.bytes(), expected, "capacity \(capacity)")
+            XCTAssertEqual(streamed, expected, "capacity \(capacity)")
+        }
+    }
+
     func testADrainFailureIsReportedAtFinish() {
         struct Full: Error {}
         var calls = 0
