@@ -135,9 +135,7 @@ package enum JSONPlistWriter {
     /// `JSONEncoder` writes it) escaped, control characters as `\n`, `\t`...
     /// or `\u00XX`; everything else copied as UTF-8.
     static func appendString(_ text: TextBytes, escapingSlashes: Bool = false, scratch: inout [UInt8], into out: ByteSink) {
-        out.append(UInt8(ascii: "\""))
-        text.withUTF8(scratch: &scratch) { out.appendEscaped($0, JSONEscaping(escapingSlashes: escapingSlashes)) }
-        out.append(UInt8(ascii: "\""))
+        text.withUTF8(scratch: &scratch) { out.appendQuoted($0, escaping: JSONEscaping(escapingSlashes: escapingSlashes)) }
     }
 }
 

@@ -146,9 +146,7 @@ package enum OpenStepWriter {
                 out.append(bytes)
                 return
             }
-            out.append(UInt8(ascii: "\""))
-            out.appendEscaped(bytes, OpenStepEscaping())
-            out.append(UInt8(ascii: "\""))
+            out.appendQuoted(bytes, escaping: OpenStepEscaping())
         }
     }
 }

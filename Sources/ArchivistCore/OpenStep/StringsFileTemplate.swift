@@ -184,9 +184,7 @@ package final class StringsFileTemplate: Sendable, Equatable {
     }
 
     private func appendQuoted(_ bytes: [UInt8], into out: ByteSink) {
-        out.append(UInt8(ascii: "\""))
-        bytes.withUnsafeBufferPointer { out.appendEscaped($0, OpenStepEscaping()) }
-        out.append(UInt8(ascii: "\""))
+        bytes.withUnsafeBufferPointer { out.appendQuoted($0, escaping: OpenStepEscaping()) }
     }
 }
 

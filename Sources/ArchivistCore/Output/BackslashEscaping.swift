@@ -12,15 +12,42 @@ protocol BackslashEscaping {
 }
 
 extension ByteSink {
-    /// Appends `bytes`, the ones `style` escapes written as a backslash and a
-    /// character or a backslash and lower-case hexadecimal.
+    /// Appends `bytes` between two double quotes, the ones `style` escapes
+    /// written as a backslash and a character or a backslash and lower-case
+    /// hexadecimal. Text with nothing to escape (most of it) is found so by
+    /// one pass and copied whole behind one check of the room left.
     @inline(__always)
-    func appendEscaped<Style: BackslashEscaping>(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Style) {
+    func appendQuoted<Style: BackslashEscaping>(_ bytes: UnsafeBufferPointer<UInt8>, escaping style: Style) {
+        let n = bytes.count
+        var first = 0
+        while first < n, !style.needsEscape(bytes[first]) { first &+= 1 }
+        guard first < n else {
+            reserve(n &+ 2)
+            append(UInt8(ascii: "\""))
+            append(bytes)
+            append(UInt8(ascii: "\""))
+            return
+        }
+        append(UInt8(ascii: "\""))
+        appendEscaped(bytes, from: first, style)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes`, escaping as ``appendQuoted(_:escaping:)`` does;
+    /// `first` is where the first byte to escape may be (none before it).
+    private func appendEscaped<Style: BackslashEscaping>(_ bytes: UnsafeBufferPointer<UInt8>, from first: Int, _ style: Style) {
         @inline(__always) func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") - 10 + v }
         var runStart = 0
-        for (k, b) in bytes.enumerated() where style.needsEscape(b) {
+        var k = first
+        while k < bytes.count {
+            let b = bytes[k]
+            guard style.needsEscape(b) else {
+                k &+= 1
+                continue
+            }
             append(UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
-            runStart = k + 1
+            k &+= 1
+            runStart = k
             append(UInt8(ascii: "\\"))
             if let letter = style.letter(for: b) {
                 append(letter)

@@ -238,9 +238,7 @@ private struct XcodeProjectEmitter {
             out.append(bytes)
             return
         }
-        out.append(UInt8(ascii: "\""))
-        out.appendEscaped(bytes, XcodeEscaping())
-        out.append(UInt8(ascii: "\""))
+        out.appendQuoted(bytes, escaping: XcodeEscaping())
     }
 
     /// `[A-Za-z0-9_$./]+` holding neither `//` nor `___`.
