@@ -3,10 +3,11 @@
 /// tokens describe, without building that tree. For views that make their
 /// JSON from another structure (`dump --json`) and may stream it out.
 package struct JSONStream {
-    /// Where an open container stands: entries written so far, and how the
-    /// container itself was reached (for error messages).
+    /// An open container: how it was reached (for error messages and
+    /// pointers), and the entries of the container around it written so far
+    /// (taken up again when it closes).
     private struct Level {
-        var count = 0
+        var outerCount: Int
         var slot: Slot
     }
 
@@ -22,6 +23,8 @@ package struct JSONStream {
     /// One line: no line breaks or indents, `"key":value` (JSON Lines).
     private let compact: Bool
     private var levels: [Level] = []
+    /// Entries of the innermost open container written so far.
+    private var count = 0
     /// How the next value is reached: set by `key` or `element`.
     private var next = Slot.root
     /// The writer's room for transcoding text (unused for UTF-8).
@@ -47,23 +50,28 @@ package struct JSONStream {
 
     /// Starts the next element of the open array.
     package mutating func element() {
-        let index = levels.last?.count ?? 0
+        let index = count
         separate()
         next = .element(index)
     }
 
     private mutating func separate() {
         guard !levels.isEmpty else { return }
-        if levels[levels.count - 1].count > 0 { out.append(UInt8(ascii: ",")) }
-        levels[levels.count - 1].count += 1
+        if count > 0 { out.append(UInt8(ascii: ",")) }
+        count += 1
         if compact { return }
-        out.append(0x0A)
-        out.append(repeating: UInt8(ascii: " "), count: 2 * (outerDepth + levels.count))
+        lineBreak()
+    }
+
+    /// A line feed and the indent of the open containers.
+    private func lineBreak() {
+        out.appendLineFeed(indent: 2 * (outerDepth + levels.count))
     }
 
     package mutating func beginObject() {
         out.append(UInt8(ascii: "{"))
-        levels.append(Level(slot: next))
+        levels.append(Level(outerCount: count, slot: next))
+        count = 0
     }
 
     package mutating func endObject() {
@@ -73,7 +81,8 @@ package struct JSONStream {
 
     package mutating func beginArray() {
         out.append(UInt8(ascii: "["))
-        levels.append(Level(slot: next))
+        levels.append(Level(outerCount: count, slot: next))
+        count = 0
     }
 
     package mutating func endArray() {
@@ -83,10 +92,8 @@ package struct JSONStream {
 
     private mutating func close() {
         guard let level = levels.popLast() else { return }
-        if level.count > 0, !compact {
-            out.append(0x0A)
-            out.append(repeating: UInt8(ascii: " "), count: 2 * (outerDepth + levels.count))
-        }
+        if count > 0, !compact { lineBreak() }
+        count = level.outerCount
         next = level.slot
     }
 

@@ -166,6 +166,22 @@ package final class ByteSink {
         count += n
     }
 
+    /// A line feed and `n` spaces (an indent), the spaces stored a word at a time.
+    @inline(__always)
+    func appendLineFeed(indent n: Int) {
+        guard n >= 0 else { return }
+        // The last word may be stored past the spaces, into the room reserved.
+        reserve(n &+ 9)
+        let to = UnsafeMutableRawPointer(base + count)
+        to.storeBytes(of: 0x0A, as: UInt8.self)
+        var k = 1
+        while k <= n {
+            (to + k).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+            k &+= 8
+        }
+        count += n &+ 1
+    }
+
     /// Runs `body` on `n` bytes of new space at the end; `body` returns how many it wrote.
     @inline(__always)
     func appendUninitialized(max n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -57,6 +57,26 @@ final class ByteSinkTests: XCTestCase {
         }
     }
 
+    /// A line feed and an indent of every width, the spaces stored a word
+    /// at a time: nothing past them is kept, nothing before them touched.
+    func testLineFeedsAndIndentsOfEveryWidth() throws {
+        var streamed: [UInt8] = []
+        let draining = ByteSink(capacity: 16) { streamed.append(contentsOf: $0) }
+        let plain = ByteSink()
+        var expected: [UInt8] = []
+        for n in 0...70 {
+            for sink in [draining, plain] {
+                sink.append(UInt8(ascii: "x"))
+                sink.appendLineFeed(indent: n)
+                sink.append(UInt8(ascii: "y"))
+            }
+            expected += [UInt8(ascii: "x"), 0x0A] + [UInt8](repeating: 0x20, count: n) + [UInt8(ascii: "y")]
+        }
+        try draining.finish()
+        XCTAssertEqual(plain.bytes(), expected)
+        XCTAssertEqual(streamed, expected)
+    }
+
     func testADrainFailureIsReportedAtFinish() {
         struct Full: Error {}
         var calls = 0
