@@ -45,18 +45,34 @@ struct BinaryReferenceCounts {
                 }
                 let refs = kind == 0xD ? 2 * count : count
                 guard refs <= (end - p) / refSize else { continue }
-                for k in 0..<refs {
-                    let r = BinaryObjectArea.readUInt(b, p + k * refSize, refSize)
-                    guard r < UInt64(n) else { continue }
-                    let index = Int(r)
-                    let shift = UInt8((index & 3) * 2)
-                    let c = (counts[index >> 2] >> shift) & 3
-                    if c < 2 { counts[index >> 2] += 1 << shift }
+                // The reference size chosen once per container, not per reference.
+                switch refSize {
+                case 1: for k in 0..<refs { Self.note(UInt64(b[p &+ k]), objects: n, in: counts) }
+                case 2:
+                    for k in 0..<refs {
+                        Self.note(UInt64(UInt16(bigEndian: b.loadUnaligned(fromByteOffset: p &+ 2 &* k, as: UInt16.self))), objects: n, in: counts)
+                    }
+                case 4:
+                    for k in 0..<refs {
+                        Self.note(UInt64(UInt32(bigEndian: b.loadUnaligned(fromByteOffset: p &+ 4 &* k, as: UInt32.self))), objects: n, in: counts)
+                    }
+                default:
+                    for k in 0..<refs { Self.note(BinaryObjectArea.readUInt(b, p + k * refSize, refSize), objects: n, in: counts) }
                 }
             }
         }
         self.packed = packed
         offsetsInArea = inArea
+    }
+
+    /// Counts one reference to object `r` (up to 2); one past the objects is none.
+    @inline(__always)
+    private static func note(_ r: UInt64, objects n: Int, in counts: UnsafeMutableBufferPointer<UInt8>) {
+        guard r < UInt64(n) else { return }
+        let index = Int(r)
+        let shift = UInt8((index & 3) * 2)
+        let c = (counts[index >> 2] >> shift) & 3
+        if c < 2 { counts[index >> 2] += 1 << shift }
     }
 
     /// True when object `i` is referenced more than once.
