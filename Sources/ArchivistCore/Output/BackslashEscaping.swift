@@ -22,7 +22,7 @@ extension ByteSink {
         var first = 0
         while first < n, !style.needsEscape(bytes[first]) { first &+= 1 }
         guard first < n else {
-            reserve(n &+ 2)
+            reserve(n + 2)
             append(UInt8(ascii: "\""))
             append(bytes)
             append(UInt8(ascii: "\""))

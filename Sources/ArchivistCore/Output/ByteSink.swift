@@ -171,7 +171,7 @@ package final class ByteSink {
     func appendLineFeed(indent n: Int) {
         guard n >= 0 else { return }
         // The last word may be stored past the spaces, into the room reserved.
-        reserve(n &+ 9)
+        reserve(n + 9)
         let to = UnsafeMutableRawPointer(base + count)
         to.storeBytes(of: 0x0A, as: UInt8.self)
         var k = 1
@@ -179,7 +179,7 @@ package final class ByteSink {
             (to + k).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
             k &+= 8
         }
-        count += n &+ 1
+        count += n + 1
     }
 
     /// Runs `body` on `n` bytes of new space at the end; `body` returns how many it wrote.
