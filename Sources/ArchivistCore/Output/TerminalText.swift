@@ -83,8 +83,7 @@ public enum TerminalText {
     /// `text` with the code points U+10FF80–U+10FFFF, which stand for the
     /// bytes of a file name that is not UTF-8, shown as `\xHH` (the byte).
     static func showingRawBytes(_ text: String) -> String {
-        // Those code points start with the byte 0xF4; most text has none.
-        guard text.utf8.contains(0xF4) else { return text }
+        guard SystemPath.mayHoldRawBytes(text) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value >= 0x10FF80 {

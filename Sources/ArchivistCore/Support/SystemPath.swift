@@ -21,7 +21,7 @@ package enum SystemPath {
     /// The text of a name (or path) the system gave as bytes.
     package static func string<C: Collection>(fromBytes bytes: C) -> String where C.Element == UInt8 {
         let array = Array(bytes)
-        if let text = String(validating: array, as: UTF8.self), !text.utf8.contains(0xF4) { return text }
+        if let text = String(validating: array, as: UTF8.self), !mayHoldRawBytes(text) { return text }
         var scalars = String.UnicodeScalarView()
         var i = 0
         while i < array.count {
@@ -57,11 +57,23 @@ package enum SystemPath {
         return String(validating: bytes[i..<(i + length)], as: UTF8.self) == nil ? 0 : length
     }
 
+    /// False when `text` holds none of the code points that stand for raw
+    /// bytes (U+10FF80 and above start with the byte 0xF4; most paths have
+    /// none). One `memchr` over the UTF-8 (each file of a batch asks this of
+    /// several paths), where a `Sequence.contains` steps a byte at a time.
+    @inline(__always)
+    package static func mayHoldRawBytes(_ text: String) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0xF4, bytes.count) != nil
+        }
+        return found ?? text.utf8.contains(0xF4)
+    }
+
     /// Calls `body` with the path's bytes as the system names them (a
     /// C string).
     package static func with<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        // U+10FF80 and above start with the byte 0xF4; most paths have none.
-        guard path.utf8.contains(0xF4) else { return try path.withCString(body) }
+        guard mayHoldRawBytes(path) else { return try path.withCString(body) }
         var bytes: [CChar] = []
         bytes.reserveCapacity(path.utf8.count + 1)
         for scalar in path.unicodeScalars {
