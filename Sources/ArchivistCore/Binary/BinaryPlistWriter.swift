@@ -22,7 +22,6 @@ package enum BinaryPlistWriter {
     /// the objects are then written in a second pass that reads each scalar
     /// from the source again (so `source` is visited twice).
     package static func write<S: PlistNodes>(_ source: inout S, options: WriteOptions = WriteOptions(), into out: ByteSink) throws {
-        var flattener = BinaryFlattener()
         // Size the tables once: growing a hash table rehashes every key again.
         let scalars: Int, containers: Int, refs: Int, directUIDs: Int
         if let bounds = source.sizeBounds {
@@ -31,7 +30,7 @@ package enum BinaryPlistWriter {
             (scalars, containers, refs) = try BinaryFlattener.count(source.rootNode, of: &source, depth: 0)
             directUIDs = 0
         }
-        flattener.unique.reserve(scalars)
+        var flattener = BinaryFlattener(unique: ScalarTable(room: scalars))
         flattener.unique.directUIDs = max(0, directUIDs)
         flattener.objects.reserveCapacity(scalars + directUIDs + containers)
         flattener.refs.reserveCapacity(refs + containers)
@@ -92,7 +91,7 @@ private struct BinaryFlattener {
     var objects: [UInt32] = []
     /// Every container's header word and references, one after another.
     var refs: [UInt32] = []
-    var unique = ScalarTable()
+    var unique: ScalarTable
     /// Dictionary entries, each key once, in stored order.
     var order = EntryOrder(sorted: false)
     var entries: [Int] = []
@@ -395,8 +394,9 @@ private struct ScalarTable {
     /// made at the first such UID.
     private var uidSlots: [Int32] = []
 
-    init() {
-        reserve(16)
+    /// A table sized once for `count` scalars (a small file's is small).
+    init(room count: Int) {
+        reserve(count)
     }
 
     /// Hands the table's memory back; the table is not used again.
