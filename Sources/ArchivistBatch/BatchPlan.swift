@@ -222,12 +222,44 @@ extension BatchPlan {
         hasPlistExtension(path) || FormatSniffer.startsWithArchivistSignature(raw)
     }
 
-    /// True when the file name's extension is one of `plistExtensions`.
+    /// True when the file name's extension is one of `plistExtensions`
+    /// (or `sfl` and ASCII digits), in any ASCII case: the text after the
+    /// last dot of the last component (trailing slashes left out), a dot
+    /// that starts the name (a hidden file) being none. Read from the path's
+    /// UTF-8 bytes, backwards from its end: a walk asks it of every file.
     package static func hasPlistExtension(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last ?? Substring(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        let ext = name[name.index(after: dot)...].lowercased()
-        if plistExtensions.contains(ext) { return true }
-        return ext.hasPrefix("sfl") && ext.dropFirst(3).allSatisfy(\.isNumber)
+        var path = path
+        return path.withUTF8 { bytes -> Bool in
+            let slash = UInt8(ascii: "/"), period = UInt8(ascii: ".")
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == slash { end -= 1 }
+            var dot = end
+            while dot > 0, bytes[dot - 1] != period, bytes[dot - 1] != slash { dot -= 1 }
+            // No dot in the name, or the dot that starts it.
+            guard dot > 1, bytes[dot - 1] == period, bytes[dot - 2] != slash else { return false }
+            let count = end - dot
+            guard count <= maxExtensionLength else { return isSharedFileList(bytes, dot, end) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxExtensionLength) { lowered -> Bool in
+                for i in 0..<count { lowered[i] = asciiLowercased(bytes[dot + i]) }
+                let ext = String(decoding: UnsafeBufferPointer(rebasing: lowered[0..<count]), as: UTF8.self)
+                return plistExtensions.contains(ext) || isSharedFileList(bytes, dot, end)
+            }
+        }
+    }
+
+    /// The length of the longest of `plistExtensions`, in bytes.
+    private static let maxExtensionLength = plistExtensions.map(\.utf8.count).max() ?? 0
+
+    /// True when `bytes[start..<end]` is `sfl` (any case) and ASCII digits: a
+    /// shared file list (`.sfl2`, `.sfl3`).
+    private static func isSharedFileList(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard end - start >= 3, asciiLowercased(bytes[start]) == UInt8(ascii: "s"),
+              asciiLowercased(bytes[start + 1]) == UInt8(ascii: "f"), asciiLowercased(bytes[start + 2]) == UInt8(ascii: "l") else { return false }
+        return bytes[(start + 3)..<end].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    @inline(__always)
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

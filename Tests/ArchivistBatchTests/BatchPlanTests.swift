@@ -75,4 +75,18 @@ final class BatchPlanTests: XCTestCase {
         XCTAssertFalse(BatchPlan.readsInWalk("d/.plist", Array("hello".utf8)), "a hidden name is no extension")
         XCTAssertFalse(BatchPlan.readsInWalk("d/x.sflx", []))
     }
+
+    /// The extension is the last component's, after its last dot, in any
+    /// ASCII case (a Kelvin sign is no `k`); a dot that starts the name makes none.
+    func testPlistExtensions() {
+        for yes in ["Info.plist", "d/Info.plist", "/a/b/c.PList", "d/Info.plist/", "d/a.b.plist", "d/..plist",
+                    "d/x.sfl", "d/x.SFL3", "d/x.sfl1234567890123456789", "d/p.MOBILEPROVISION", "d/p.provisionprofile",
+                    "d.d/x.strings", "d/é.nib"] {
+            XCTAssertTrue(BatchPlan.hasPlistExtension(yes), yes)
+        }
+        for no in ["", "/", "plist", ".plist", "d/.plist", "d/.plist/", "d.plist/x", "d/x.plist.bak", "d/x.", "d/x.pli",
+                   "d/x.plistx", "d/x.sfl3a", "d/x.sf", "d/x.abcdefghijklmnopqrstu", "d/x.pl\u{0130}st", "d/x.binarycoo\u{212A}ies"] {
+            XCTAssertFalse(BatchPlan.hasPlistExtension(no), no)
+        }
+    }
 }
