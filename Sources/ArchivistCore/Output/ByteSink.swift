@@ -167,16 +167,22 @@ package final class ByteSink {
     }
 
     /// A line feed and `n` spaces (an indent), the spaces stored a word at a time.
+    /// The first two words are stored whatever `n` (most indents are up to 16
+    /// spaces): a loop from the first would be compiled into a call of
+    /// `memset`, which costs more than the stores for so few bytes.
     @inline(__always)
     func appendLineFeed(indent n: Int) {
         guard n >= 0 else { return }
-        // The last word may be stored past the spaces, into the room reserved.
-        reserve(n + 9)
+        // The last words may be stored past the spaces, into the room reserved.
+        reserve(n + 17)
         let to = UnsafeMutableRawPointer(base + count)
+        let spaces: UInt64 = 0x2020_2020_2020_2020
         to.storeBytes(of: 0x0A, as: UInt8.self)
-        var k = 1
+        (to + 1).storeBytes(of: spaces, as: UInt64.self)
+        (to + 9).storeBytes(of: spaces, as: UInt64.self)
+        var k = 17
         while k <= n {
-            (to + k).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+            (to + k).storeBytes(of: spaces, as: UInt64.self)
             k &+= 8
         }
         count += n + 1
