@@ -6,11 +6,14 @@ import ArgumentParser
 /// parsing time grows with the square of the number of positional values
 /// (2,000 inputs cost over 0.3 s, more than linting them). For a command line
 /// of `convert`, `lint` or `migrate` with many inputs, ArgumentParser parses it
-/// with the first input only; the other inputs are then appended in their order
-/// and the command validated again, so usage errors are the same. Which words
-/// are options, and which of them take a value, comes from the command's own
-/// definition (its `--experimental-dump-help` description), so no list is kept
-/// by hand. Any other command line is parsed as usual.
+/// with every word that could be an option or an option's value, and the first
+/// input; the other inputs are then put back in their places and the command
+/// validated again, so usage errors are the same. A word that neither starts
+/// with `-` nor follows one is an input: every option of these commands takes
+/// exactly one value, the next word (`testLongInputCommandsTakeOneValuePerOption`
+/// holds them to it), so ArgumentParser itself decides every word that could
+/// be a value, and no list of options is kept. Any other command line is
+/// parsed as usual.
 extension Archivist {
     static func main() {
         Console.start()
@@ -33,12 +36,13 @@ extension Archivist {
             }
             end(nil)
         }
-        guard let command = LongInputLists.commands.first(where: { $0.name == arguments.first }),
-              let (reduced, extra) = LongInputLists.split(arguments, options: command.type.optionTable()),
-              var parsed = (try? parseAsRoot(reduced)) as? any LongInputListCommand else {
+        guard LongInputLists.commands.contains(where: { $0 == arguments.first }),
+              let split = LongInputLists.split(arguments),
+              var parsed = (try? parseAsRoot(split.kept)) as? any LongInputListCommand,
+              let inputs = split.inputs(parsed: parsed.inputs) else {
             runAndEnd(arguments)  // the usual path parses the whole line and reports any error
         }
-        parsed.inputs += extra
+        parsed.inputs = inputs
         guard (try? parsed.validate()) != nil else {
             runAndEnd(arguments)
         }
@@ -65,99 +69,80 @@ extension Lint: LongInputListCommand {
     }
 }
 
-extension LongInputListCommand {
-    /// The command's option names as typed (`--to`, `-o`), from its definition.
-    static func optionTable() -> LongInputLists.OptionTable? {
-        LongInputLists.OptionTable(dumpedHelp: Array(_dumpHelp().utf8))
-    }
-}
-
 enum LongInputLists {
     /// The commands that take long input lists, by name.
-    static let commands: [(name: String, type: any LongInputListCommand.Type)] = [
-        ("convert", Convert.self), ("lint", Lint.self), ("migrate", Migrate.self),
-    ]
+    static let commands = ["convert", "lint", "migrate"]
     /// Below this many inputs ArgumentParser's own parsing is cheap enough.
     static let threshold = 16
 
-    /// A command's named arguments: flags, and options that take one value.
-    struct OptionTable: Equatable {
-        var flags: Set<String> = []
-        var valueOptions: Set<String> = []
+    /// A long line cut for ArgumentParser: the words it is to parse, and the
+    /// inputs left out, each with its place in the line.
+    struct Split {
+        /// The command's name, every word starting with `-` (but `-` itself),
+        /// every word right after one, and the first other word.
+        var kept: [String]
+        /// The words of `kept` that may be inputs (all but the options), with their places.
+        var candidates: [(at: Int, word: String)]
+        /// The words that can only be inputs, with their places.
+        var extra: [(at: Int, word: String)]
 
-        /// Reads ArgumentParser's JSON description of a command (`_dumpHelp()`);
-        /// nil when it cannot be read or has an argument this fast path does not
-        /// handle (an option taking several values, or the rest of the line).
-        init?(dumpedHelp: [UInt8]) {
-            guard case .dictionary(let root)? = try? PropertyList.read(dumpedHelp, options: ReadOptions()).tree.value,
-                  case .dictionary(let command)? = root["command"],
-                  case .array(let arguments)? = command["arguments"] else { return nil }
-            for case .dictionary(let argument) in arguments {
-                guard case .string(let kind)? = argument["kind"] else { return nil }
-                let strategy = argument["parsingStrategy"]?.stringValue ?? "default"
-                var names: [String] = []
-                if case .array(let list)? = argument["names"] {
-                    for case .dictionary(let name) in list {
-                        guard let text = name["name"]?.stringValue, let style = name["kind"]?.stringValue else { return nil }
-                        switch style {
-                        case "long": names.append("--" + text)
-                        case "short", "longWithSingleDash": names.append("-" + text)
-                        default: return nil
-                        }
-                    }
-                }
-                switch kind {
-                case "flag": flags.formUnion(names)
-                case "option":
-                    guard strategy == "default" || strategy == "scanningForValue" || strategy == "unconditional" else { return nil }
-                    valueOptions.formUnion(names)
-                case "positional":
-                    guard strategy == "default" else { return nil }
-                default: return nil
+        /// Every input of the line in its order: those ArgumentParser found
+        /// among `kept` (`parsed`, a subsequence of `candidates`) and `extra`;
+        /// nil when a candidate's text occurs twice, so that which of them
+        /// was a value is not known from the text.
+        func inputs(parsed: [String]) -> [String]? {
+            var seen = Set<String>()
+            for candidate in candidates where !seen.insert(candidate.word).inserted { return nil }
+            var found: [(at: Int, word: String)] = []
+            var j = 0
+            for input in parsed {
+                while j < candidates.count, candidates[j].word != input { j += 1 }
+                guard j < candidates.count else { return nil }
+                found.append(candidates[j])
+                j += 1
+            }
+            var inputs: [String] = []
+            inputs.reserveCapacity(found.count + extra.count)
+            var a = 0, b = 0
+            while a < found.count || b < extra.count {
+                if b == extra.count || (a < found.count && found[a].at < extra[b].at) {
+                    inputs.append(found[a].word)
+                    a += 1
+                } else {
+                    inputs.append(extra[b].word)
+                    b += 1
                 }
             }
-        }
-
-        init(flags: Set<String>, valueOptions: Set<String>) {
-            self.flags = flags
-            self.valueOptions = valueOptions
+            return inputs
         }
     }
 
-    /// The arguments with every input but the first removed, and the removed
-    /// inputs in order; nil when the line is short or has anything but the
-    /// command's own flags and options (help, `--`, unknown options).
-    /// `options` is only worked out for a long line: describing the command
-    /// costs more than linting a few files.
-    static func split(_ arguments: [String], options table: @autoclosure () -> OptionTable?) -> ([String], [String])? {
-        guard arguments.count > threshold, let options = table(), let name = arguments.first else { return nil }
-        var kept = [name]
-        var extra: [String] = []
+    /// The line cut for ArgumentParser; nil when it is short, holds `--`
+    /// (after which every word is an input), or leaves fewer than
+    /// `threshold` inputs out. Every option of these commands takes one
+    /// value, the word after it, so a word that neither starts with `-` nor
+    /// follows such a word is an input, whatever the options are.
+    static func split(_ arguments: [String]) -> Split? {
+        guard arguments.count > threshold, let name = arguments.first else { return nil }
+        var split = Split(kept: [name], candidates: [], extra: [])
         var sawInput = false
-        var k = 1
-        while k < arguments.count {
+        var afterOption = false
+        for k in 1..<arguments.count {
             let a = arguments[k]
+            if a == "--" { return nil }
             if a.hasPrefix("-"), a != "-" {
-                if options.flags.contains(a) {
-                    kept.append(a)
-                } else if options.valueOptions.contains(a) {
-                    guard k + 1 < arguments.count else { return nil }
-                    kept.append(a)
-                    kept.append(arguments[k + 1])
-                    k += 1
-                } else if let eq = a.firstIndex(of: "="), options.valueOptions.contains(String(a[..<eq])) {
-                    kept.append(a)
-                } else {
-                    return nil
-                }
-            } else if sawInput {
-                extra.append(a)
+                split.kept.append(a)
+                afterOption = true
+            } else if afterOption || !sawInput {
+                // A value or an input: ArgumentParser decides.
+                split.kept.append(a)
+                split.candidates.append((k, a))
+                if !afterOption { sawInput = true }
+                afterOption = false
             } else {
-                kept.append(a)
-                sawInput = true
+                split.extra.append((k, a))
             }
-            k += 1
         }
-        return extra.count >= threshold ? (kept, extra) : nil
+        return split.extra.count >= threshold ? split : nil
     }
 }

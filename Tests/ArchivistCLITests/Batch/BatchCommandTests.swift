@@ -144,6 +144,14 @@ extension CLITests {
         XCTAssertEqual(long.status, 1)
         XCTAssertEqual(long.stdout, expected)
 
+        // Options among the inputs: a flag just before an input, and an
+        // option's value; every input's line in its place (`PATH: OK` lines).
+        var plain = ""
+        for name in names { plain += try run(["lint", name]).stdout }
+        let mixed = try run(["lint"] + names[0..<10] + ["--hidden"] + names[10..<25] + ["--jobs", "2"] + names[25...])
+        XCTAssertEqual(mixed.status, 1)
+        XCTAssertEqual(mixed.stdout, plain)
+
         // A usage error in a long line is the one a short line gets.
         let bad = try run(["convert"] + names + ["--to", "nope"])
         let short = try run(["convert", names[0], "--to", "nope"])
@@ -152,5 +160,37 @@ extension CLITests {
         let unknown = try run(["lint"] + names + ["--no-such-option"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("--no-such-option"), unknown.stderr)
+        // A value before the inputs is the option's, not an input.
+        let valued = try run(["convert", "--output-dir", "out2"] + names + ["--to", "xml"])
+        XCTAssertEqual(valued.status, 1, valued.stderr)
+        XCTAssertEqual(try listing("out2").count, 39)
+    }
+
+    /// The fast path takes a word that neither starts with `-` nor follows
+    /// such a word for an input: it holds while every option of the commands
+    /// that take it reads one value, the next word, and their inputs are
+    /// their one positional argument.
+    func testLongInputCommandsTakeOneValuePerOption() throws {
+        for command in ["convert", "lint", "migrate"] {
+            let dumped = try run([command, "--experimental-dump-help"])
+            XCTAssertEqual(dumped.status, 0, dumped.stderr)
+            let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dumped.stdout.utf8)) as? [String: Any])
+            let arguments = try XCTUnwrap((root["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
+            var positionals = 0
+            for argument in arguments {
+                let kind = argument["kind"] as? String ?? "", strategy = argument["parsingStrategy"] as? String ?? ""
+                let names = (argument["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                switch kind {
+                case "flag": continue
+                case "option": XCTAssertTrue(["default", "unconditional"].contains(strategy), "\(command) \(names): \(strategy)")
+                case "positional":
+                    positionals += 1
+                    XCTAssertEqual(strategy, "default", "\(command) \(names)")
+                    XCTAssertEqual(argument["isRepeating"] as? Bool, true, "\(command) \(names)")
+                default: XCTFail("\(command) \(names): \(kind)")
+                }
+            }
+            XCTAssertEqual(positionals, 1, command)
+        }
     }
 }
