@@ -36,6 +36,9 @@ package struct BinaryPlistView: PlistNodes {
     private var replaying = false
     /// Keys of the open dictionaries, for duplicates: UTF-8 hash and object.
     private var keyStack: [(hash: UInt64, object: Int32)] = []
+    /// Positions on `keyStack` by hash, for the open dictionaries of
+    /// `indexedCount` entries or more.
+    private var keyIndexes = DictionaryEntryIndexes()
     /// The node the next `item(_:)` call visits (counted), or -1.
     private var pending: Int
     /// The dictionary key index of `pending` when it is a key, or -1.
@@ -72,8 +75,8 @@ package struct BinaryPlistView: PlistNodes {
         /// before it, reported once its value was visited.
         var keyCursor = 0
         var duplicate: String?
-        /// Position by UTF-8 hash, for dictionaries of many keys.
-        var index: [UInt64: Int]?
+        /// The table of `keyIndexes` of a dictionary of many keys, or -1.
+        var keyTable = -1
     }
 
     /// Checks the header, the trailer and the offset table.
@@ -279,7 +282,9 @@ package struct BinaryPlistView: PlistNodes {
         }
         let at = try area.offset(node)
         let (count, refs) = try area.container(area.buf[at], at: at, object: node)
-        frames.append(Frame(node: node, depth: depth, count: count, refs: refs, replay: replay, start: start, keyBase: keyStack.count))
+        let keyTable = !replay && count >= BinaryPlistView.indexedCount && area.buf[at] >> 4 == 0xD ? keyIndexes.open(expecting: count) : -1
+        frames.append(Frame(node: node, depth: depth, count: count, refs: refs, replay: replay, start: start, keyBase: keyStack.count,
+                            keyTable: keyTable))
         replaying = replay
     }
 
@@ -293,6 +298,7 @@ package struct BinaryPlistView: PlistNodes {
                 expansions[Int32(truncatingIfNeeded: node)] = Expansion(nodes: nodeCount - start.nodes, bytes: byteCount - start.bytes)
             }
             keyStack.removeLast(keyStack.count - frames[top].keyBase)
+            if frames[top].keyTable >= 0 { keyIndexes.close(frames[top].keyTable) }
         }
         frames.removeLast()
         replaying = top > 0 && frames[top - 1].replay
@@ -371,6 +377,10 @@ package struct BinaryPlistView: PlistNodes {
 
     // MARK: - Duplicate keys
 
+    /// Dictionaries of this many entries or more find repeated keys through
+    /// `keyIndexes`; smaller ones compare the hashes of their keys so far.
+    static let indexedCount = 16
+
     /// Notes key `node` of the innermost dictionary; a repeat (same UTF-8 as
     /// an earlier key, as CoreFoundation compares keys) is reported after its value.
     private mutating func noteKey(_ node: Int, _ item: PlistItem) throws {
@@ -384,27 +394,27 @@ package struct BinaryPlistView: PlistNodes {
             return h
         }
         let position = keyStack.count - base
-        var candidates: [Int] = []
-        if let index = frames[top].index {
-            if let j = index[h] { candidates = [j] }
+        let table = frames[top].keyTable
+        var repeated = false
+        if table >= 0 {
+            repeated = try keyIndexes.first(h, in: table) { j in try sameKey(text, Int(keyStack[base + j].object)) } != nil
         } else {
-            for j in 0..<position where keyStack[base + j].hash == h { candidates.append(j) }
+            for j in 0..<position where keyStack[base + j].hash == h {
+                if try sameKey(text, Int(keyStack[base + j].object)) { repeated = true; break }
+            }
         }
-        for j in candidates {
-            guard let other = try textOf(Int(keyStack[base + j].object)), TextBytes.sameText(text, other) else { continue }
+        if repeated {
             frames[top].duplicate = text.withUTF8(scratch: &scratch) { String(decoding: $0, as: UTF8.self) }
             return
         }
         keyStack.append((h, Int32(truncatingIfNeeded: node)))
-        if let index = frames[top].index {
-            // A hash shared by different keys: compare with every key from now on.
-            if index[h] != nil { frames[frames.count - 1].index = nil } else { frames[frames.count - 1].index?[h] = position }
-        } else if position + 1 == 32 {
-            var index: [UInt64: Int] = [:]
-            var unique = true
-            for j in 0...position where index.updateValue(j, forKey: keyStack[base + j].hash) != nil { unique = false }
-            if unique { frames[frames.count - 1].index = index }
-        }
+        if table >= 0 { keyIndexes.insert(h, position: position, into: table) }
+    }
+
+    /// True when key object `other` has the same text as `text`.
+    private func sameKey(_ text: TextBytes, _ other: Int) throws -> Bool {
+        guard let otherText = try textOf(other) else { return false }
+        return TextBytes.sameText(text, otherText)
     }
 
     /// Reports the innermost dictionary's repeated key of the entry just visited.

@@ -17,6 +17,8 @@ package struct PlistTreeBuilder {
     /// Open-addressing table of the keys stored so far: node number + 1, 0 = empty.
     private var keyTable: [UInt32] = []
     private var keyCount = 0
+    /// Positions of the entries of open dictionaries of 32 entries or more, by key node.
+    private var entryIndexes = DictionaryEntryIndexes()
     /// Set when more nodes or links were made than 32-bit numbers reach.
     private var overflowed = false
 
@@ -193,7 +195,8 @@ package struct PlistTreeBuilder {
     package struct DictionaryMark {
         fileprivate let start: Int
         fileprivate var count = 0
-        fileprivate var index: [UInt32: Int]?
+        /// Its table in `entryIndexes`, or -1.
+        fileprivate var table = -1
     }
 
     package func openArray() -> ArrayMark { ArrayMark(start: pending.count) }
@@ -220,8 +223,8 @@ package struct PlistTreeBuilder {
     /// CoreFoundation's binary reader does); the result is then that entry's position.
     package mutating func add(key: Int, value: Int, to mark: inout DictionaryMark, keepingFirstValue: Bool = false) -> Int? {
         let k = UInt32(truncatingIfNeeded: key)
-        if let index = mark.index {
-            if let i = index[k] {
+        if mark.table >= 0 {
+            if let i = entryIndexes.first(UInt64(k), in: mark.table, where: { _ in true }) {
                 if !keepingFirstValue { pending[mark.start + 2 * i + 1] = UInt32(truncatingIfNeeded: value) }
                 return i
             }
@@ -239,17 +242,17 @@ package struct PlistTreeBuilder {
         pending.append(k)
         pending.append(UInt32(truncatingIfNeeded: value))
         mark.count += 1
-        if mark.index != nil {
-            mark.index?[k] = mark.count - 1
+        if mark.table >= 0 {
+            entryIndexes.insert(UInt64(k), position: mark.count - 1, into: mark.table)
         } else if mark.count == 32 {
-            var index = [UInt32: Int](minimumCapacity: 64)
-            for i in 0..<mark.count { index[pending[mark.start + 2 * i]] = i }
-            mark.index = index
+            mark.table = entryIndexes.open(expecting: 64)
+            for i in 0..<mark.count { entryIndexes.insert(UInt64(pending[mark.start + 2 * i]), position: i, into: mark.table) }
         }
         return nil
     }
 
     package mutating func close(_ mark: DictionaryMark) -> Int {
+        if mark.table >= 0 { entryIndexes.close(mark.table) }
         let start = links.count
         links.append(contentsOf: pending[mark.start...])
         pending.removeLast(pending.count - mark.start)
@@ -287,7 +290,7 @@ extension PlistTreeBuilder {
     /// read it rather than when its value is done.
     package func position(ofKey key: Int, in mark: DictionaryMark) -> Int? {
         let k = UInt32(truncatingIfNeeded: key)
-        if let index = mark.index { return index[k] }
+        if mark.table >= 0 { return entryIndexes.first(UInt64(k), in: mark.table, where: { _ in true }) }
         var p = mark.start
         while p < mark.start + 2 * mark.count {
             if pending[p] == k { return (p - mark.start) / 2 }

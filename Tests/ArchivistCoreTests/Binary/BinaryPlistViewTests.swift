@@ -87,6 +87,35 @@ final class BinaryPlistViewTests: XCTestCase {
         XCTAssertEqual(try readerOutcome(bytes).get().map(\.kind), [.loneSurrogate, .duplicateKey])
     }
 
+    /// Dictionaries around `BinaryPlistView.indexedCount` entries and far
+    /// larger, one of them inside another: a key repeated in the outer
+    /// dictionary after the inner one was walked, a key repeated inside the
+    /// inner one, and an inner key with the text of an outer key (not a
+    /// repeat). Keys are 4 ASCII bytes in separate objects (the writer's
+    /// keys, patched), so the repeats are found by text, not by object.
+    func testRepeatedKeysOfLargeAndNestedDictionaries() throws {
+        let edge = BinaryPlistView.indexedCount
+        for total in [2, edge - 1, edge, edge + 1, 40, 300] {
+            let name = { (letter: String, k: Int) in letter + String(repeating: "0", count: 3 - String(k).count) + String(k) }
+            var inner = PlistDictionary()
+            for k in 0..<total { inner.appendUnchecked(key: name("j", k), value: .int(Int64(k))) }
+            var outer = PlistDictionary()
+            for k in 0..<total { outer.appendUnchecked(key: name("k", k), value: k == total / 2 ? .dictionary(inner) : .int(Int64(k))) }
+            var bytes = try PropertyList.write(.dictionary(outer), as: .binary)
+            func patch(_ from: String, _ to: String) throws {
+                let needle = [UInt8(0x54)] + Array(from.utf8)
+                let at = try XCTUnwrap((0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle }, from)
+                bytes.replaceSubrange((at + 1)..<(at + 5), with: Array(to.utf8))
+            }
+            try patch(name("k", total - 1), name("k", total / 3))
+            try patch(name("j", total - 1), name("k", 1))
+            if total > 2 { try patch(name("j", total - 2), name("j", total / 2 + 1)) }
+            let verdict = viewOutcome(bytes)
+            XCTAssertEqual(verdict, readerOutcome(bytes), "\(total) keys")
+            XCTAssertEqual(try verdict.get().map(\.kind), Array(repeating: .duplicateKey, count: total > 2 ? 2 : 1), "\(total) keys")
+        }
+    }
+
     func testSameVerdictsOnEveryTruncation() throws {
         let files = try BinaryPlistViewTests.binaryFiles().filter { (try? BinaryPlistReader.read($0.1)) != nil }.prefix(5)
         XCTAssertFalse(files.isEmpty)

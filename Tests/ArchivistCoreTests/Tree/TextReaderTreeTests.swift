@@ -155,6 +155,49 @@ final class TextReaderTreeTests: XCTestCase {
         XCTAssertEqual(document.diagnostics.map(\.related), [.text(line: 1, column: 2), .text(line: 3, column: 6), .text(line: 1, column: 2)])
     }
 
+    /// Dictionaries past the size where the builder indexes their keys (32)
+    /// and past the index's first growth (64), one inside another: keys
+    /// repeated in the outer dictionary before and after the inner one, in
+    /// the inner one, and an inner key with an outer key's text (not a
+    /// repeat). XML (both paths), JSON and OpenStep read what Foundation reads.
+    func testRepeatedKeysOfLargeAndNestedDictionaries() throws {
+        for total in [31, 32, 33, 64, 65, 200] {
+            func entries(_ prefix: String, inner: String?, xml: Bool) -> [String] {
+                (0..<total).map { k in
+                    // The last key repeats the third last (the outer's after the inner
+                    // dictionary), the one before the middle repeats the second.
+                    let key = k == total - 1 ? "\(prefix)\(total - 3)" : k == total / 2 - 1 ? "\(prefix)1" : k == total - 2 && prefix == "j" ? "k3" : "\(prefix)\(k)"
+                    let plain = xml ? "<integer>\(k)</integer>" : "\"\(k)\""
+                    let value = k == total / 2 ? inner ?? plain : plain
+                    return xml ? "<key>\(key)</key>\(value)" : "\"\(key)\" = \(value)"
+                }
+            }
+            let xmlInner = "<dict>" + entries("j", inner: nil, xml: true).joined() + "</dict>"
+            let xml = Array(("<plist><dict>" + entries("k", inner: xmlInner, xml: true).joined() + "</dict></plist>").utf8)
+            let expected = try XCTUnwrap(FoundationBridge.foundationRead(xml))
+            XCTAssertEqual(expected.dictionaryValue?.count, total - 2, "\(total)")
+            XCTAssertEqual(expected.dictionaryValue?["k\(total / 2)"]?.dictionaryValue?.count, total - 2, "\(total)")
+            for direct in [true, false] {
+                let document = try readXML(xml, direct: direct)
+                XCTAssertEqual(document.tree.value, expected, "\(total) direct \(direct)")
+                XCTAssertEqual(document.diagnostics.count, 4, "\(total) direct \(direct)")
+            }
+            let openStepInner = "{" + entries("j", inner: nil, xml: false).map { $0 + ";" }.joined() + "}"
+            let openStep = Array(("{" + entries("k", inner: openStepInner, xml: false).map { $0 + ";" }.joined() + "}").utf8)
+            let openStepExpected = try XCTUnwrap(FoundationBridge.foundationRead(openStep))
+            let openStepDocument = try OpenStepReader.read(openStep)
+            XCTAssertEqual(openStepDocument.tree.value, openStepExpected, "\(total)")
+            XCTAssertEqual(openStepDocument.diagnostics.count, 4, "\(total)")
+            let jsonInner = "{" + entries("j", inner: nil, xml: false).map { $0.replacingOccurrences(of: " = ", with: ": ") }.joined(separator: ",") + "}"
+            let json = Array(("{" + entries("k", inner: jsonInner, xml: false).map { $0.replacingOccurrences(of: " = ", with: ": ") }.joined(separator: ",") + "}").utf8)
+            let jsonExpected = try JSONSerialization.jsonObject(with: Data(json)) as? NSDictionary
+            let jsonDocument = try JSONPlistReader.read(json)
+            XCTAssertEqual(jsonDocument.tree.value.dictionaryValue?.count, jsonExpected?.count, "\(total)")
+            XCTAssertEqual(jsonDocument.tree.value.description, openStepDocument.tree.value.description, "\(total)")
+            XCTAssertEqual(jsonDocument.diagnostics.count, 4, "\(total)")
+        }
+    }
+
     /// `key;` in a strings file is `key = key;`: the value is the key's own node.
     func testStringsFileShorthandSharesTheKeyNode() throws {
         let text = Array("\"greeting\" = \"hello\";\nshorthand;\n".utf8)
