@@ -31,7 +31,11 @@ package struct PlistTreeBuilder {
         nodes.reserveCapacity(max(expectedNodes, 16))
         links.reserveCapacity(max(expectedLinks ?? expectedNodes, 16))
         bytes.reserveCapacity(max(expectedBytes, 64))
-        keyTable = [UInt32](repeating: 0, count: 64)
+        // Room for about a key per four nodes, up to 2,048 keys (16 KiB)
+        // before the table grows: a small document's keys are not rehashed.
+        var slots = 64
+        while slots < 4096, slots < expectedNodes / 2 { slots *= 2 }
+        keyTable = [UInt32](repeating: 0, count: slots)
     }
 
     /// Nodes made so far.
