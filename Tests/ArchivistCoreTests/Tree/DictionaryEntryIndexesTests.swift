@@ -44,6 +44,17 @@ final class DictionaryEntryIndexesTests: XCTestCase {
         }
     }
 
+    /// A count is a hint: 100 nested dictionaries that each claim a billion
+    /// entries hold 4,096 slots each until entries come.
+    func testClaimedCountsCostNoMoreThanTheHintsCap() {
+        var indexes = DictionaryEntryIndexes()
+        for _ in 0..<100 { _ = indexes.open(expecting: 1_000_000_000) }
+        XCTAssertEqual(indexes.slotCount, 100 * 4096)
+        for i in 0..<5000 { indexes.insert(UInt64(i), position: i, into: 99) }
+        XCTAssertEqual(indexes.slotCount, 99 * 4096 + 16384, "the innermost grew for its entries")
+        XCTAssertEqual(indexes.first(4999, in: 99) { _ in true }, 4999)
+    }
+
     /// A dictionary left open (its reader stopped at an error) is dropped when
     /// the dictionary around it takes an entry or a new one opens.
     func testTablesLeftOpenAreDropped() {
