@@ -226,42 +226,60 @@ package struct PlistTreeBuilder {
     /// text readers keep the last value (`keepingFirstValue`: the first, as
     /// CoreFoundation's binary reader does); the result is then that entry's position.
     package mutating func add(key: Int, value: Int, to mark: inout DictionaryMark, keepingFirstValue: Bool = false) -> Int? {
+        if mark.table >= 0 { return addIndexed(key: key, value: value, to: &mark, keepingFirstValue: keepingFirstValue) }
         let k = UInt32(truncatingIfNeeded: key)
-        if mark.table >= 0 {
-            if let i = entryIndexes.first(UInt64(k), in: mark.table, where: { _ in true }) {
-                if !keepingFirstValue { pending[mark.start + 2 * i + 1] = UInt32(truncatingIfNeeded: value) }
-                return i
+        var p = mark.start
+        let end = pending.count
+        while p < end {
+            if pending[p] == k {
+                if !keepingFirstValue { pending[p + 1] = UInt32(truncatingIfNeeded: value) }
+                return (p - mark.start) / 2
             }
-        } else {
-            var p = mark.start
-            let end = pending.count
-            while p < end {
-                if pending[p] == k {
-                    if !keepingFirstValue { pending[p + 1] = UInt32(truncatingIfNeeded: value) }
-                    return (p - mark.start) / 2
-                }
-                p += 2
-            }
+            p += 2
         }
         pending.append(k)
         pending.append(UInt32(truncatingIfNeeded: value))
         mark.count += 1
-        if mark.table >= 0 {
-            entryIndexes.insert(UInt64(k), position: mark.count - 1, into: mark.table)
-        } else if mark.count == 32 {
-            mark.table = entryIndexes.open(expecting: 64)
-            for i in 0..<mark.count { entryIndexes.insert(UInt64(pending[mark.start + 2 * i]), position: i, into: mark.table) }
-        }
+        if mark.count == 32 { openIndex(&mark) }
         return nil
     }
 
+    /// `add` to a dictionary with an index of its keys (kept out of line:
+    /// most dictionaries are small).
+    @inline(never)
+    private mutating func addIndexed(key: Int, value: Int, to mark: inout DictionaryMark, keepingFirstValue: Bool) -> Int? {
+        let k = UInt64(UInt32(truncatingIfNeeded: key))
+        if let i = entryIndexes.first(k, in: mark.table, where: { _ in true }) {
+            if !keepingFirstValue { pending[mark.start + 2 * i + 1] = UInt32(truncatingIfNeeded: value) }
+            return i
+        }
+        pending.append(UInt32(truncatingIfNeeded: key))
+        pending.append(UInt32(truncatingIfNeeded: value))
+        mark.count += 1
+        entryIndexes.insert(k, position: mark.count - 1, into: mark.table)
+        return nil
+    }
+
+    /// Indexes the keys of a dictionary that has grown large enough.
+    @inline(never)
+    private mutating func openIndex(_ mark: inout DictionaryMark) {
+        mark.table = entryIndexes.open(expecting: 64)
+        for i in 0..<mark.count { entryIndexes.insert(UInt64(pending[mark.start + 2 * i]), position: i, into: mark.table) }
+    }
+
+
     package mutating func close(_ mark: DictionaryMark) -> Int {
-        if mark.table >= 0 { entryIndexes.close(mark.table) }
+        if mark.table >= 0 { closeIndex(mark.table) }
         let start = links.count
         links.append(contentsOf: pending[mark.start...])
         pending.removeLast(pending.count - mark.start)
         if links.count >= Int(UInt32.max) { overflowed = true }
         return add(PlistTree.Node(.dictionary, count: mark.count, payload: UInt64(start)))
+    }
+
+    @inline(never)
+    private mutating func closeIndex(_ table: Int) {
+        entryIndexes.close(table)
     }
 
     /// The tree whose top node is `root`.
