@@ -3,8 +3,15 @@ import ArgumentParser
 /// The `archivist` command: converts, inspects and validates property lists.
 @main
 struct Archivist: ParsableCommand {
+    /// The command's name. Every subcommand gives it as its
+    /// `_superCommandName`, which only matters when the subcommand is parsed
+    /// as a root of its own (``ChosenSubcommand``): ArgumentParser then skips
+    /// its completion-script check, two pseudo-commands described through
+    /// reflection. Help and errors always come from the root's parse.
+    static let name = "archivist"
+
     static let configuration = CommandConfiguration(
-        commandName: "archivist",
+        commandName: name,
         abstract: "Convert, inspect, validate and migrate property lists and keyed archives.",
         discussion: """
             Reads XML, binary (bplist00), JSON and OpenStep property lists, detecting the format \

@@ -6,6 +6,9 @@ import ArgumentParser
 /// conformance scans the binary's conformance records; parsing from the root
 /// describes the root and two completion pseudo-commands before the
 /// subcommand (a sixth of the instructions of `archivist lint -q FILE`).
+/// Each subcommand names `archivist` as its `_superCommandName`, so parsed
+/// alone it skips the completion pseudo-commands too (another 6%); that name
+/// is read only for help, which this parse never prints.
 /// Anything but a clean parse (help, `--version`, a usage error, a
 /// completion-script request) gives nil, and the whole line is parsed from the
 /// root as usual, so messages and exit statuses are ArgumentParser's own.

@@ -7,6 +7,7 @@ import ArgumentParser
 struct Classes: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classes",
+        _superCommandName: Archivist.name,
         abstract: "List the classes of keyed archives, with counts and class chains.",
         discussion: """
             Each class is shown with its object count, readable and archived names and its \

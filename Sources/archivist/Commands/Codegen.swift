@@ -7,6 +7,7 @@ import ArgumentParser
 struct Codegen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codegen",
+        _superCommandName: Archivist.name,
         abstract: "Write the Swift code for the migrated archives: NSSecureCoding classes, allowlists, a Core Data transformer, Codable structs.",
         discussion: """
             Reads keyed archives (files, property lists holding them, folders searched \

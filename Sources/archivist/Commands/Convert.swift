@@ -9,6 +9,7 @@ import ArgumentParser
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
+        _superCommandName: Archivist.name,
         abstract: "Convert property lists between XML, binary, JSON and OpenStep, or archives to Codable JSON.",
         discussion: """
             The input format is detected from the content.

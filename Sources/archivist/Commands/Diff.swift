@@ -7,6 +7,7 @@ import ArgumentParser
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
+        _superCommandName: Archivist.name,
         abstract: "Compare two property lists or archives by structure.",
         discussion: """
             The files may be in any formats: an XML and a binary plist of the same tree are equal.

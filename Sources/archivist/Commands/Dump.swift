@@ -8,6 +8,7 @@ import ArgumentParser
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
+        _superCommandName: Archivist.name,
         abstract: "Show a property list, or a keyed archive as objects.",
         discussion: """
             A keyed archive (NSKeyedArchiver) is shown as objects, not $objects indices: each \

@@ -48,6 +48,7 @@ enum FileEdit {
 struct SetValue: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
+        _superCommandName: Archivist.name,
         abstract: "Insert or replace the value at a key path; the file keeps its format.",
         discussion: """
             VALUE is read as --type says: string, integer, real (or float, as plutil says), bool \
@@ -128,6 +129,7 @@ struct SetValue: ParsableCommand {
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
+        _superCommandName: Archivist.name,
         abstract: "Remove the value at a key path; the file keeps its format.",
         discussion: """
             Examples:

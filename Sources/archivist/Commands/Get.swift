@@ -8,6 +8,7 @@ import ArgumentParser
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
+        _superCommandName: Archivist.name,
         abstract: "Print the value at a key path.",
         discussion: """
             Key paths are dotted keys with array indices, as plutil spells them \

@@ -8,6 +8,7 @@ import ArgumentParser
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
+        _superCommandName: Archivist.name,
         abstract: "Show what files are: format, size, values, depth, binary trailer, archive classes.",
         discussion: """
             For each file: the detected format and size, the number of values and the deepest \

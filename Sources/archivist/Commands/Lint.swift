@@ -15,6 +15,7 @@ import Darwin
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
+        _superCommandName: Archivist.name,
         abstract: "Check property lists; print PATH: OK or located errors.",
         discussion: """
             Prints 'PATH: OK' for each valid file, and for an invalid one every problem as \

@@ -7,6 +7,7 @@ import ArgumentParser
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
+        _superCommandName: Archivist.name,
         abstract: "Merge two changed versions of a property list or Xcode project by key.",
         discussion: """
             BASE is the common ancestor of OURS and THEIRS; the result is in OURS' format (an \

@@ -15,6 +15,7 @@ import Darwin
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
+        _superCommandName: Archivist.name,
         abstract: "Migrate keyed archives to ones that decode under NSSecureCoding.",
         discussion: """
             Applies a rules file (JSON, or any property-list format) to each input: renames \

@@ -6,6 +6,7 @@ import ArgumentParser
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
+        _superCommandName: Archivist.name,
         abstract: "Infer the Codable structs that replace archives' classes.",
         discussion: """
             Each custom class (after the renames, removals and unwrapping of a rules file) becomes \

@@ -142,6 +142,25 @@ extension CLITests {
             """), convert)
     }
 
+    /// `archivist SUBCOMMAND --help` shows the same usage line as `archivist
+    /// help SUBCOMMAND`, the command's name first: every subcommand names
+    /// `archivist` as its super-command (which also spares a subcommand parsed
+    /// alone at start-up ArgumentParser's completion-script check).
+    func testSubcommandHelpNamesTheCommand() throws {
+        for name in try subcommandNames() {
+            let asked = try run([name, "--help"])
+            XCTAssertEqual(asked.status, 0, asked.stderr)
+            let usage = asked.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("USAGE: ") }
+            XCTAssertEqual(usage.count, 1, "\(name): \(asked.stdout)")
+            XCTAssertTrue(usage.first?.hasPrefix("USAGE: archivist \(name) ") ?? false, "\(name): \(usage)")
+            XCTAssertEqual(usage, try run(["help", name]).stdout.components(separatedBy: "\n").filter { $0.hasPrefix("USAGE: ") }, name)
+        }
+        // A completion-script request after a subcommand is still answered, from the root.
+        let script = try run(["lint", "--generate-completion-script", "bash"])
+        XCTAssertEqual(script.status, 0, script.stderr)
+        XCTAssertTrue(script.stdout.contains("_archivist()"), String(script.stdout.prefix(300)))
+    }
+
     /// The manual page, made as tools/release/build and tools/install make it
     /// (swift-argument-parser's generate-manual, then tools/manual-page), has
     /// nothing `mandoc -T lint` reports but the version on its .Os line.
