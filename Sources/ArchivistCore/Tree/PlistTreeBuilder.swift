@@ -267,7 +267,8 @@ package struct PlistTreeBuilder {
         for i in 0..<mark.count { entryIndexes.insert(UInt64(pending[mark.start + 2 * i]), position: i, into: mark.table) }
     }
 
-
+    /// Ends a dictionary: its entries move from the pending ones to the
+    /// links, and its node is added; the node's index is returned.
     package mutating func close(_ mark: DictionaryMark) -> Int {
         if mark.table >= 0 { closeIndex(mark.table) }
         let start = links.count
@@ -277,6 +278,9 @@ package struct PlistTreeBuilder {
         return add(PlistTree.Node(.dictionary, count: mark.count, payload: UInt64(start)))
     }
 
+    /// Closes a dictionary's key index. Out of line on purpose: inlined, the
+    /// index's code grows `close`, which every reader's loop inlines, and the
+    /// binary reader's loop grows with it (more instructions on W1 in callgrind).
     @inline(never)
     private mutating func closeIndex(_ table: Int) {
         entryIndexes.close(table)
