@@ -52,6 +52,8 @@ package struct BinaryPlistView: PlistNodes {
     private var sharedBytes = 0
     /// UTF-8 of a key being hashed.
     private var scratch: [UInt8] = []
+    /// The process's ``TableHash/basis``.
+    private let keyBasis = TableHash.basis
     /// Duplicate keys and lone surrogates found so far.
     package private(set) var diagnostics: [PlistDiagnostic] = []
     package let rootNode: Int
@@ -387,12 +389,9 @@ package struct BinaryPlistView: PlistNodes {
         guard case .string(let text) = item, !frames.isEmpty else { return }
         let top = frames.count - 1
         let base = frames[top].keyBase
-        // FNV-1a of the UTF-8, as the reader's key table compares keys.
-        let h = text.withUTF8(scratch: &scratch) { utf8 -> UInt64 in
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325
-            for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-            return h
-        }
+        // The UTF-8's hash, as the reader's key table compares keys.
+        let basis = keyBasis
+        let h = text.withUTF8(scratch: &scratch) { TableHash.text($0, basis: basis) }
         let position = keyStack.count - base
         let table = frames[top].keyTable
         var repeated = false

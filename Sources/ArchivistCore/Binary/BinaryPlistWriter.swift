@@ -388,6 +388,9 @@ private struct ScalarTable {
     private var used = 0
     /// Text transcoded to UTF-8 for hashing.
     private var scratch: [UInt8] = []
+    /// The process's ``TableHash/basis``: no file's scalars can be made to
+    /// share a slot.
+    private let basis = TableHash.basis
     /// UIDs below this value are numbered in `uidSlots`, by value.
     var directUIDs = 0
     /// Object index + 1 of each UID below `directUIDs` met, 0 for none;
@@ -430,7 +433,7 @@ private struct ScalarTable {
     /// The index of an equal scalar already among `objects`, or `candidate`
     /// (recorded for `item`, read from `node`, which the caller appends at that index).
     mutating func index<S: PlistNodes>(of item: PlistItem, node: Int, candidate: Int, objects: [UInt32], source: inout S) throws -> Int {
-        let h = ScalarTable.hash(item, scratch: &scratch)
+        let h = ScalarTable.hash(item, basis: basis, scratch: &scratch)
         let tag = UInt32(truncatingIfNeeded: h)
         var i = Int(tag) & mask
         while true {
@@ -470,22 +473,21 @@ private struct ScalarTable {
 
     @inline(__always)
     private static func bytesHash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed ^ UInt64(bytes.count)
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return mix(h)
+        mix(TableHash.text(bytes, basis: seed ^ UInt64(bytes.count)))
     }
 
-    /// A hash of what `item` is written as: text by its UTF-8, whatever its encoding.
-    private static func hash(_ item: PlistItem, scratch: inout [UInt8]) -> UInt64 {
+    /// A hash of what `item` is written as: text by its UTF-8, whatever its
+    /// encoding; every kind mixed with the process's `basis`.
+    private static func hash(_ item: PlistItem, basis: UInt64, scratch: inout [UInt8]) -> UInt64 {
         switch item {
-        case .string(let text): return text.withUTF8(scratch: &scratch) { bytesHash($0, seed: 1) }
-        case .integer(let i): return mix(i.bitPattern ^ (i.isUnsignedBeyondInt64 ? 0x2_0000 : 0x2))
+        case .string(let text): return text.withUTF8(scratch: &scratch) { bytesHash($0, seed: basis ^ 1) }
+        case .integer(let i): return mix(i.bitPattern ^ basis ^ (i.isUnsignedBeyondInt64 ? 0x2_0000 : 0x2))
         case .real(let r):
-            return r.width == .bits32 ? mix(UInt64(Float(r.value).bitPattern) ^ 0x3_0000_0000_0000)
-                                      : mix(r.value.bitPattern) ^ 0x4
-        case .date(let d): return mix(d.secondsSinceReferenceDate.bitPattern) ^ 0x5
-        case .data(let d): return bytesHash(d.assumingMemoryBound(to: UInt8.self), seed: 6)
-        case .uid(let u): return mix(u) ^ 0x7
+            return r.width == .bits32 ? mix(UInt64(Float(r.value).bitPattern) ^ basis ^ 0x3_0000_0000_0000)
+                                      : mix(r.value.bitPattern ^ basis) ^ 0x4
+        case .date(let d): return mix(d.secondsSinceReferenceDate.bitPattern ^ basis) ^ 0x5
+        case .data(let d): return bytesHash(d.assumingMemoryBound(to: UInt8.self), seed: basis ^ 6)
+        case .uid(let u): return mix(u ^ basis) ^ 0x7
         case .bool(let b): return b ? 0x81 : 0x80
         case .null: return 0x90
         case .array, .dictionary: return 0

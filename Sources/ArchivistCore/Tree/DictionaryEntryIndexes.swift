@@ -92,6 +92,19 @@ package struct DictionaryEntryIndexes {
         }
     }
 
+    /// How far the entries of table `table` lie from where their probes
+    /// start, in slots, all together: about one per entry when the keys
+    /// spread (for tests that count work).
+    package func displacement(of table: Int) -> Int {
+        guard table >= 0, table < tables.count else { return 0 }
+        let t = tables[table]
+        var total = 0
+        for s in t.start..<(t.start + t.size) where slots[s].position != 0 {
+            total += (s - t.start - DictionaryEntryIndexes.home(slots[s].key, t.shift)) & t.mask
+        }
+        return total
+    }
+
     /// Where `key` starts its probe: the top bits of the key times 2^64 / φ,
     /// so node numbers in a row and hashes alike spread over the table.
     @inline(__always)

@@ -17,6 +17,8 @@ package struct PlistTreeBuilder {
     /// Open-addressing table of the keys stored so far: node number + 1, 0 = empty.
     private var keyTable: [UInt32] = []
     private var keyCount = 0
+    /// The process's ``TableHash/basis``, kept where the probe reads it.
+    private let keyBasis = TableHash.basis
     /// Positions of the entries of open dictionaries of 32 entries or more, by key node.
     private var entryIndexes = DictionaryEntryIndexes()
     /// Set when more nodes or links were made than 32-bit numbers reach.
@@ -94,18 +96,16 @@ package struct PlistTreeBuilder {
     /// key table where such a key goes.
     @inline(__always)
     private func lookUpKey(utf8: UnsafeRawBufferPointer) -> (node: Int?, slot: Int) {
-        bytes.withUnsafeBytes { stored in Self.probe(utf8, table: keyTable, nodes: nodes, stored: stored) }
+        bytes.withUnsafeBytes { stored in Self.probe(utf8, table: keyTable, nodes: nodes, stored: stored, basis: keyBasis) }
     }
 
     /// The probe of the key table: pointers and array references only, so
     /// no copy of the builder is made on the way.
     @inline(__always)
     private static func probe(_ utf8: UnsafeRawBufferPointer, table: [UInt32], nodes: [PlistTree.Node],
-                              stored: UnsafeRawBufferPointer) -> (node: Int?, slot: Int) {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+                              stored: UnsafeRawBufferPointer, basis: UInt64) -> (node: Int?, slot: Int) {
         let mask = table.count - 1
-        var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
+        var slot = home(TableHash.text(utf8, basis: basis), mask: mask)
         while true {
             let entry = table[slot]
             if entry == 0 { return (nil, slot) }
@@ -136,13 +136,35 @@ package struct PlistTreeBuilder {
         let old = keyTable
         keyTable = [UInt32](repeating: 0, count: old.count * 2)
         let mask = keyTable.count - 1
-        for entry in old where entry != 0 {
-            let n = nodes[Int(entry - 1)]
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325
-            for i in n.start..<(n.start + n.count) { h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3 }
-            var slot = Int(truncatingIfNeeded: h ^ h >> 29) & mask
-            while keyTable[slot] != 0 { slot = (slot + 1) & mask }
-            keyTable[slot] = entry
+        bytes.withUnsafeBytes { stored in
+            for entry in old where entry != 0 {
+                let n = nodes[Int(entry - 1)]
+                let text = UnsafeRawBufferPointer(rebasing: stored[n.start..<(n.start + n.count)])
+                var slot = Self.home(TableHash.text(text, basis: keyBasis), mask: mask)
+                while keyTable[slot] != 0 { slot = (slot + 1) & mask }
+                keyTable[slot] = entry
+            }
+        }
+    }
+
+    /// Where a key whose hash is `h` starts its probe.
+    @inline(__always)
+    private static func home(_ h: UInt64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: h ^ h >> 29) & mask
+    }
+
+    /// How far the stored keys lie from where their probes start, in slots,
+    /// all together: about one per key when they spread over the table.
+    package var keyDisplacement: Int {
+        let mask = keyTable.count - 1
+        return bytes.withUnsafeBytes { stored in
+            var total = 0
+            for (slot, entry) in keyTable.enumerated() where entry != 0 {
+                let n = nodes[Int(entry - 1)]
+                let text = UnsafeRawBufferPointer(rebasing: stored[n.start..<(n.start + n.count)])
+                total += (slot - Self.home(TableHash.text(text, basis: keyBasis), mask: mask)) & mask
+            }
+            return total
         }
     }
 
@@ -362,7 +384,7 @@ extension PlistTreeBuilder {
         let n = nodes[node]
         let (table, all) = (keyTable, nodes)
         let found = bytes.withUnsafeBytes { stored in
-            Self.probe(UnsafeRawBufferPointer(rebasing: stored[n.start..<(n.start + n.count)]), table: table, nodes: all, stored: stored)
+            Self.probe(UnsafeRawBufferPointer(rebasing: stored[n.start..<(n.start + n.count)]), table: table, nodes: all, stored: stored, basis: keyBasis)
         }
         if let existing = found.node { return existing }
         insertKey(node, at: found.slot)
