@@ -50,9 +50,17 @@ enum Console {
 
     /// Set up before a command runs: SIGPIPE is ignored, so that a closed
     /// pipe on standard output is a failed write (EPIPE) that is reported,
-    /// like a full disk, instead of a silent death by signal.
+    /// like a full disk, instead of a silent death by signal. The fatal
+    /// signals get their default action back (unless `SWIFT_BACKTRACE` asks
+    /// for Swift's backtraces): Swift's crash handler runs a program named
+    /// `swift-backtrace` that it looks for beside the binary, so whoever may
+    /// write the binary's folder would have their program run with this
+    /// process's rights at its first crash.
     static func start() {
         signal(SIGPIPE, SIG_IGN)
+        if getenv("SWIFT_BACKTRACE") == nil {
+            for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGQUIT] { signal(fatal, SIG_DFL) }
+        }
         LoaderPages.release()
     }
 
