@@ -197,6 +197,30 @@ final class FormatSnifferTests: XCTestCase {
         }
     }
 
+    /// Bytes laid out both as an alias record and as another kind are the
+    /// kind checked first: cookies and bookmarks (with nibs, signed
+    /// envelopes and .DS_Store files, whose signatures cannot share an alias
+    /// record's bytes) before alias records, alias records before the rest.
+    func testAliasRecordsAreCheckedBetweenTheOtherKinds() {
+        // An alias record: size 202 at 4, version 2 at 6, kind 0 at 8, a short volume name at 10.
+        func aliasLayout(_ head: [UInt8]) -> [UInt8] {
+            var bytes = head + [UInt8](repeating: 0, count: 202 - head.count)
+            bytes[4] = 0; bytes[5] = 202; bytes[6] = 0; bytes[7] = 2; bytes[8] = 0; bytes[9] = 0; bytes[10] = 4
+            return bytes
+        }
+        // Signatures of four bytes or fewer leave room for the record's fields:
+        // gzip with that mtime, no extra flags and OS 0 (FAT), a Mach-O, a zip...
+        for head: [UInt8] in [[0x1F, 0x8B, 8, 0], [0xFE, 0xED, 0xFA, 0xCE], [0x50, 0x4B, 3, 4], [0x7F, 0x45, 0x4C, 0x46],
+                              [0xFF, 0xD8, 0xFF, 0xE0], [0x49, 0x49, 0x2A, 0x00]] {
+            XCTAssertEqual(kind(aliasLayout(head)), .alias, "\(head)")
+        }
+        // ...while cookies and bookmark data, checked before, stay themselves.
+        XCTAssertEqual(kind(aliasLayout(Array("cook".utf8))), .binaryCookies)
+        var bookmark = aliasLayout(Array("book".utf8))
+        bookmark[12] = 0
+        XCTAssertEqual(kind(bookmark), .bookmark)
+    }
+
     /// The plist family, text and words that begin like a signature are no
     /// other kind: they are read, and a broken one keeps its located error.
     func testPropertyListsAndTextAreNoOtherKind() throws {

@@ -151,39 +151,71 @@ extension FormatSniffer {
             return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
         }
         guard n >= 4 else { return n >= 3 && at(0, Signature.jpeg) ? .jpeg : nil }
-        if at(0, Signature.nibArchive), n >= 18, bytes[11] == 0 || bytes[14] == 0 { return .nibArchive }
-        if isSignedEnvelope(bytes) { return .signedEnvelope }
-        if at(0, Signature.dsStoreVersion), at(4, Signature.bud1) { return .dsStore }
-        if at(0, Signature.cook), n >= 8, bytes[4] == 0 { return .binaryCookies }
-        // Bookmark data: `book`, its length, a version (0x10040000 on disk);
-        // a Finder alias file wraps it in `book\0\0\0\0mark\0\0\0\0`.
-        if at(0, Signature.book), n >= 16 {
-            if at(4, Signature.fourZeros), at(8, Signature.mark) { return .finderAlias }
-            if bytes[8..<12].contains(0), bytes[12..<16].contains(0) { return .bookmark }
+        // The first byte picks the signatures worth comparing. Alias records
+        // (any first byte) are looked for after the five kinds before them
+        // and before the rest, so that bytes laid out as two kinds are the
+        // one listed first, as they always were.
+        switch bytes[0] {
+        case UInt8(ascii: "N"):
+            if at(0, Signature.nibArchive), n >= 18, bytes[11] == 0 || bytes[14] == 0 { return .nibArchive }
+        case 0x30:
+            if isSignedEnvelope(bytes) { return .signedEnvelope }
+        case 0:
+            if at(0, Signature.dsStoreVersion), at(4, Signature.bud1) { return .dsStore }
+        case UInt8(ascii: "c"):
+            if at(0, Signature.cook), n >= 8, bytes[4] == 0 { return .binaryCookies }
+        case UInt8(ascii: "b"):
+            // Bookmark data: `book`, its length, a version (0x10040000 on disk);
+            // a Finder alias file wraps it in `book\0\0\0\0mark\0\0\0\0`.
+            if at(0, Signature.book), n >= 16 {
+                if at(4, Signature.fourZeros), at(8, Signature.mark) { return .finderAlias }
+                if bytes[8..<12].contains(0), bytes[12..<16].contains(0) { return .bookmark }
+            }
+        default:
+            break
         }
         if isAliasRecord(bytes) { return .alias }
-        if at(0, Signature.sqlite) { return .sqlite }
-        if at(0, Signature.gzip) { return .gzip }
-        if at(0, Signature.zipLocal) || at(0, Signature.zipEnd) || at(0, Signature.zipSpanned) { return .zip }
-        if at(0, Signature.xz) { return .xz }
-        if at(0, Signature.bomStore), n >= 12, bytes[8] == 0 { return .bom }
-        if at(0, Signature.aea1), n >= 8, bytes[5..<8].contains(0) { return .aea }
-        if at(0, Signature.machO32) || at(0, Signature.machO64) || at(0, Signature.machO32Swapped) || at(0, Signature.machO64Swapped) {
-            return .machO
+        switch bytes[0] {
+        case UInt8(ascii: "S"):
+            if at(0, Signature.sqlite) { return .sqlite }
+        case 0x1F:
+            if at(0, Signature.gzip) { return .gzip }
+        case UInt8(ascii: "P"):
+            if at(0, Signature.zipLocal) || at(0, Signature.zipEnd) || at(0, Signature.zipSpanned) { return .zip }
+        case 0xFD:
+            if at(0, Signature.xz) { return .xz }
+        case UInt8(ascii: "B"):
+            if at(0, Signature.bomStore), n >= 12, bytes[8] == 0 { return .bom }
+        case UInt8(ascii: "A"):
+            if at(0, Signature.aea1), n >= 8, bytes[5..<8].contains(0) { return .aea }
+        case 0xFE, 0xCE, 0xCF:
+            if at(0, Signature.machO32) || at(0, Signature.machO64) || at(0, Signature.machO32Swapped) || at(0, Signature.machO64Swapped) {
+                return .machO
+            }
+        case 0x7F:
+            if at(0, Signature.elf) { return .elf }
+        case 0xCA:
+            // A universal binary's architecture count is small; a Java class file
+            // (also `CAFEBABE`) has its version there, 45 or more.
+            if at(0, Signature.universal) || at(0, Signature.universal64), let count = u32be(4), count >= 1, count < 45 { return .universalMachO }
+        case 0x89:
+            if at(0, Signature.png) { return .png }
+        case 0xFF:
+            if at(0, Signature.jpeg) { return .jpeg }
+        case UInt8(ascii: "G"):
+            if at(0, Signature.gif87a) || at(0, Signature.gif89a), n >= 10, bytes[6..<10].contains(where: { $0 < 0x20 || $0 > 0x7E }) { return .gif }
+        case 0:
+            if at(4, Signature.ftyp), n >= 12 {
+                let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+                if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
+            }
+        case UInt8(ascii: "I"), UInt8(ascii: "M"):
+            if at(0, Signature.tiffLittle) || at(0, Signature.tiffBig) { return .tiff }
+        case UInt8(ascii: "%"):
+            if at(0, Signature.pdf) { return .pdf }
+        default:
+            break
         }
-        if at(0, Signature.elf) { return .elf }
-        // A universal binary's architecture count is small; a Java class file
-        // (also `CAFEBABE`) has its version there, 45 or more.
-        if at(0, Signature.universal) || at(0, Signature.universal64), let count = u32be(4), count >= 1, count < 45 { return .universalMachO }
-        if at(0, Signature.png) { return .png }
-        if at(0, Signature.jpeg) { return .jpeg }
-        if at(0, Signature.gif87a) || at(0, Signature.gif89a), n >= 10, bytes[6..<10].contains(where: { $0 < 0x20 || $0 > 0x7E }) { return .gif }
-        if at(4, Signature.ftyp), n >= 12, bytes[0] == 0 {
-            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
-        }
-        if at(0, Signature.tiffLittle) || at(0, Signature.tiffBig) { return .tiff }
-        if at(0, Signature.pdf) { return .pdf }
         return nil
     }
 
