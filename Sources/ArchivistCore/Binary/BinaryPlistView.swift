@@ -139,9 +139,15 @@ package struct BinaryPlistView: PlistNodes {
         guard let at = try? area.offset(rootNode), area.buf[at] >> 4 == 0xD,
               let (n, p) = try? area.container(area.buf[at], at: at, object: rootNode) else { return false }
         for i in 0..<n {
-            guard let r = try? area.ref(p, i, object: rootNode), case .string(let text)? = try? describe(r, in: area) else { continue }
-            if text.bytes.first == UInt8(ascii: "$"),
-               ["$archiver", "$objects", "$top"].contains(where: { BinaryPlistView.equal(text, $0) }) { return true }
+            // Only a string of 4, 8 or 9 units can be one of the keys (15: its length follows).
+            guard let r = try? area.ref(p, i, object: rootNode), let o = try? area.offset(r),
+                  area.buf[o] >> 4 == 0x5 || area.buf[o] >> 4 == 0x6 else { continue }
+            switch area.buf[o] & 0x0F {
+            case 4, 8, 9, 0xF: break
+            default: continue
+            }
+            guard case .string(let text)? = try? describe(r, in: area) else { continue }
+            if ["$archiver", "$objects", "$top"].contains(where: { BinaryPlistView.equal(text, $0) }) { return true }
         }
         return false
     }

@@ -41,6 +41,28 @@ final class BinaryPlistViewTests: XCTestCase {
         }
     }
 
+    /// The archive test before any view is made: the top dictionary has a
+    /// key `$archiver`, `$objects` or `$top`, in any string encoding and
+    /// length form Foundation reads; no other key counts.
+    func testLooksLikeArchiveByTheTopKeys() {
+        func looksLike(_ key: [UInt8]) -> Bool {
+            // { key: 1 }
+            Fixtures.bplist([[0xD1, 1, 2], key, [0x10, 1]]).withUnsafeBytes { BinaryPlistView.looksLikeArchive($0) }
+        }
+        func utf16(_ text: String) -> [UInt8] { [0x60 | UInt8(text.utf16.count)] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+        for key in ["$archiver", "$objects", "$top"] {
+            XCTAssertTrue(looksLike([0x50 | UInt8(key.utf8.count)] + Array(key.utf8)), key)
+            XCTAssertTrue(looksLike(utf16(key)), "UTF-16 \(key)")
+            XCTAssertTrue(looksLike([0x5F, 0x10, UInt8(key.utf8.count)] + Array(key.utf8)), "\(key) with its length after the marker")
+        }
+        for key in ["$archive", "$objectsX", "$to", "$topp", "archiver", "$ARCHIVER", "$class"] {
+            XCTAssertFalse(looksLike([0x50 | UInt8(key.utf8.count)] + Array(key.utf8)), key)
+            XCTAssertFalse(looksLike(utf16(key)), "UTF-16 \(key)")
+        }
+        XCTAssertFalse(looksLike([0x10, 4]), "an integer key")
+        XCTAssertFalse(looksLike([0x44] + Array("$top".utf8)), "data")
+    }
+
     func testSameVerdictsAsTheReaderOnEveryCorpusFile() throws {
         let files = try BinaryPlistViewTests.binaryFiles()
         XCTAssertGreaterThan(files.count, 20)
