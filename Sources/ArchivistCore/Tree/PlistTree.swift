@@ -94,10 +94,10 @@ public struct PlistTree: Sendable {
     /// True when a string node's UTF-8 equals `text`'s, without making a `String`.
     @usableFromInline package func string(at node: Int, equals text: String) -> Bool {
         let n = nodes[node]
-        guard n.kind == .string else { return false }
+        // The length first: most calls compare a key with another key's text.
+        guard n.kind == .string, n.count == text.utf8.count else { return false }
         var text = text
         return text.withUTF8 { other in
-            guard other.count == n.count else { return false }
             return bytes.withUnsafeBytes { stored in
                 guard let a = stored.baseAddress, let b = other.baseAddress else { return other.isEmpty }
                 return memcmp(a + n.start, b, n.count) == 0
