@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A `bplist00` read in place (over a memory map, say): nothing is decoded
 /// ahead, each object is checked when it is visited, with the errors, limits
 /// and diagnostics of `BinaryPlistReader`. Node numbers are object numbers.
@@ -139,25 +145,37 @@ package struct BinaryPlistView: PlistNodes {
         guard let at = try? area.offset(rootNode), area.buf[at] >> 4 == 0xD,
               let (n, p) = try? area.container(area.buf[at], at: at, object: rootNode) else { return false }
         for i in 0..<n {
-            // Only a string of 4, 8 or 9 units can be one of the keys (15: its length follows).
-            guard let r = try? area.ref(p, i, object: rootNode), let o = try? area.offset(r),
-                  area.buf[o] >> 4 == 0x5 || area.buf[o] >> 4 == 0x6 else { continue }
-            switch area.buf[o] & 0x0F {
-            case 4, 8, 9, 0xF: break
-            default: continue
+            guard let r = try? area.ref(p, i, object: rootNode), let o = try? area.offset(r) else { continue }
+            let marker = area.buf[o]
+            switch marker {
+            case 0x54, 0x58, 0x59:
+                // ASCII of a top key's length: compared in place (past the object area: no key).
+                let count = Int(marker & 0x0F)
+                guard o + 1 + count <= area.end else { continue }
+                guard area.buf[o + 1] == UInt8(ascii: "$"), let text = area.buf.baseAddress.map({ $0 + o + 1 }) else { continue }
+                if topKeys.contains(where: { $0.utf8CodeUnitCount == count && memcmp(text, $0.utf8Start, count) == 0 }) { return true }
+            case 0x5F, 0x64, 0x68, 0x69, 0x6F:
+                // Its length after the marker, or UTF-16: decoded.
+                guard case .string(let text)? = try? describe(r, in: area) else { continue }
+                if topKeys.contains(where: { BinaryPlistView.equal(text, $0) }) { return true }
+            default:
+                continue
             }
-            guard case .string(let text)? = try? describe(r, in: area) else { continue }
-            if ["$archiver", "$objects", "$top"].contains(where: { BinaryPlistView.equal(text, $0) }) { return true }
         }
         return false
     }
 
-    private static func equal(_ text: TextBytes, _ ascii: String) -> Bool {
-        switch text.encoding {
-        case .utf8, .latin1: return text.bytes.elementsEqual(ascii.utf8)
-        case .utf16BE:
-            guard text.bytes.count == 2 * ascii.utf8.count else { return false }
-            return ascii.utf8.enumerated().allSatisfy { text.bytes[2 * $0.offset] == 0 && text.bytes[2 * $0.offset + 1] == $0.element }
+    /// The envelope keys that make a dictionary a keyed archive's.
+    private static let topKeys: [StaticString] = ["$archiver", "$objects", "$top"]
+
+    private static func equal(_ text: TextBytes, _ ascii: StaticString) -> Bool {
+        ascii.withUTF8Buffer { key in
+            switch text.encoding {
+            case .utf8, .latin1: return text.bytes.elementsEqual(key)
+            case .utf16BE:
+                guard text.bytes.count == 2 * key.count else { return false }
+                return key.enumerated().allSatisfy { text.bytes[2 * $0.offset] == 0 && text.bytes[2 * $0.offset + 1] == $0.element }
+            }
         }
     }
 
