@@ -46,9 +46,13 @@ public struct KeyedArchive: Sendable {
     public static func looksLikeArchive(_ tree: PlistTree) -> Bool {
         guard tree.kind(of: tree.root) == .dictionary else { return false }
         for i in 0..<tree.count(of: tree.root) {
+            // By length first: one comparison at most per key.
             let key = tree.entry(i, of: tree.root).key
-            if tree.string(at: key, equals: "$archiver") || tree.string(at: key, equals: "$objects") || tree.string(at: key, equals: "$top") {
-                return true
+            switch tree.count(of: key) {
+            case 9: if tree.string(at: key, equals: "$archiver") { return true }
+            case 8: if tree.string(at: key, equals: "$objects") { return true }
+            case 4: if tree.string(at: key, equals: "$top") { return true }
+            default: continue
             }
         }
         return false
