@@ -67,7 +67,7 @@ package struct BatchItem: Sendable, Equatable {
         var separate: String?
         if let relative {
             let tail = source.utf8.count - relative.utf8.count
-            if tail >= 0, tail <= Int(Int32.max), source.utf8.dropFirst(tail).elementsEqual(relative.utf8) {
+            if tail >= 0, tail <= Int(Int32.max), Self.utf8(of: source, from: tail, is: relative) {
                 relativeStart = Int32(tail)
             } else {
                 relativeStart = -2
@@ -78,6 +78,19 @@ package struct BatchItem: Sendable, Equatable {
         }
         let anchorFile = anchor.flatMap { $0.file == relative ? nil : $0.file }
         apart = separate == nil && anchorFile == nil ? nil : Apart(relative: separate, anchorFile: anchorFile)
+    }
+
+    /// True when `text`'s UTF-8 from byte `start` (at most its count) on is
+    /// `tail`'s: one `memcmp` (a batch makes an item per file found).
+    private static func utf8(of text: String, from start: Int, is tail: String) -> Bool {
+        let same = text.utf8.withContiguousStorageIfAvailable { a in
+            tail.utf8.withContiguousStorageIfAvailable { b -> Bool in
+                guard a.count - start == b.count else { return false }
+                guard let p = a.baseAddress, let q = b.baseAddress else { return b.isEmpty }
+                return memcmp(p + start, q, b.count) == 0
+            }
+        }
+        return (same ?? nil) ?? text.utf8.dropFirst(start).elementsEqual(tail.utf8)
     }
 
     package static func == (a: BatchItem, b: BatchItem) -> Bool {

@@ -46,6 +46,19 @@ final class BatchPlanTests: XCTestCase {
         XCTAssertEqual(BatchSelection.parseShard("3/3")?.index, 3)
     }
 
+    /// An item keeps its relative path whether or not it ends its source path.
+    func testItemsKeepTheirRelativePaths() {
+        for (source, relative) in [("in/sub/c.plist", "sub/c.plist"), ("in/c.plist", "c.plist"), ("c.plist", "c.plist"),
+                                   ("in/sub/c.plist", "sub/d.plist"), ("in/sub/c.plist", "other/sub/c.plist"), ("in/x", ""),
+                                   ("in/é/ß.plist", "é/ß.plist"), ("in/é/ß.plist", "e/ß.plist"), ("a", "ab")] {
+            let item = BatchItem(source: source, relative: relative)
+            XCTAssertEqual(item.source, source)
+            XCTAssertEqual(item.relative, relative, source)
+            XCTAssertTrue(item.isFound)
+        }
+        XCTAssertNil(BatchItem(source: "in/c.plist").relative)
+    }
+
     func testOutputFolderMirrorsTheTree() {
         let target = OutputTarget.directory("out")
         XCTAssertEqual(target.destination(for: BatchItem(source: "in/sub/c.plist", relative: "sub/c.plist"), format: .json), "out/sub/c.json")
