@@ -20,6 +20,13 @@ package enum SystemPath {
 
     /// The text of a name (or path) the system gave as bytes.
     package static func string<C: Collection>(fromBytes bytes: C) -> String where C.Element == UInt8 {
+        // ASCII, nearly every name: the text is its bytes (the stand-ins need bytes 0x80 and up).
+        if case let text?? = bytes.withContiguousStorageIfAvailable({ b -> String? in
+            for byte in b where byte >= 0x80 { return nil }
+            return String(decoding: b, as: UTF8.self)
+        }) {
+            return text
+        }
         let array = Array(bytes)
         if let text = String(validating: array, as: UTF8.self), !mayHoldRawBytes(text) { return text }
         var scalars = String.UnicodeScalarView()
