@@ -155,20 +155,40 @@ extension FileIO {
             throw ioError("cannot list \(path)")
         }
         defer { closedir(handle) }
-        var names: [(name: [UInt8], type: UInt8)] = []
+        // Every name's bytes one after another, and where each one is: two
+        // arrays for the folder, not one per name.
+        var pool: [UInt8] = []
+        var names: [(start: Int, count: Int, type: UInt8)] = []
         let suffix = options.skippedSuffix.map { Array($0.utf8) }
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name.first == UInt8(ascii: "."), !options.hidden || name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            if let suffix, name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) { continue }
-            names.append((name, entry.pointee.d_type))
+            let start = pool.count
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                pool.append(contentsOf: raw.prefix(upTo: raw.firstIndex(of: 0) ?? raw.count))
+            }
+            let name = pool[start...]
+            if name.first == UInt8(ascii: "."), !options.hidden || name.elementsEqual([0x2E]) || name.elementsEqual([0x2E, 0x2E]) {
+                pool.removeSubrange(start...)
+                continue
+            }
+            if let suffix, name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) {
+                pool.removeSubrange(start...)
+                continue
+            }
+            names.append((start, pool.count - start, entry.pointee.d_type))
         }
-        names.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        // By their bytes, as `memcmp` orders them.
+        pool.withUnsafeBufferPointer { bytes in
+            names.sort { a, b in
+                guard let base = bytes.baseAddress else { return false }
+                let order = memcmp(base + a.start, base + b.start, min(a.count, b.count))
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
         let prefix = path.hasSuffix("/") ? path : path + "/"
         var result: [Entry] = []
-        for (name, type) in names {
+        for (start, count, type) in names {
             // A name that is not UTF-8 keeps its bytes (see `SystemPath`).
-            let text = SystemPath.string(fromBytes: name)
+            let text = pool.withUnsafeBufferPointer { SystemPath.string(fromBytes: UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
             // A batch keeps every file's path for the whole run: made to its
             // size (`+` leaves room to append, up to twice the bytes).
             let full = exactly(prefix, text), below = relative + text

@@ -222,6 +222,39 @@ final class FileIOTests: XCTestCase {
         XCTAssertThrowsError(try FileIO.createDirectories(file))
     }
 
+    /// A folder's entries in the order of their name bytes (a name before
+    /// the longer names it starts, bytes 0x80 and up after ASCII, folders
+    /// among files), hidden names and `.`/`..` left out unless asked, and
+    /// every name the bytes it was created with.
+    func testWalkOrderIsByNameBytes() throws {
+        let root = dir + "/order"
+        var names: [[UInt8]] = [Array("b".utf8), Array("a".utf8), Array("ab".utf8), Array("a.b".utf8), Array("A".utf8),
+                                Array("é".utf8), [0xFF, 0x41], Array("~".utf8), Array("a b".utf8), Array(".hidden".utf8)]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<150 {
+            var name = (0..<Int.random(in: 1...6, using: &generator)).map { _ in UInt8.random(in: 0x21...0xFF, using: &generator) }
+            name.removeAll { $0 == UInt8(ascii: "/") }
+            if !name.isEmpty, name.first != UInt8(ascii: "."), !names.contains(name) { names.append(name) }
+        }
+        XCTAssertEqual(mkdir(root, 0o755), 0)
+        for name in names {
+            let path = Array(root.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            XCTAssertGreaterThanOrEqual(fd, 0, "\(name)")
+            close(fd)
+        }
+        func walkedNames(hidden: Bool) throws -> [[UInt8]] {
+            var options = FileIO.WalkOptions()
+            options.hidden = hidden
+            return try FileIO.walk(root, options: options).files.map { file in
+                SystemPath.with(file.relative) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } }
+            }
+        }
+        let visible = names.filter { $0.first != UInt8(ascii: ".") }
+        XCTAssertEqual(try walkedNames(hidden: false), visible.sorted { $0.lexicographicallyPrecedes($1) })
+        XCTAssertEqual(try walkedNames(hidden: true), names.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
     /// Every name's bytes survive the trip into a path string and back to
     /// the system, UTF-8 or not, the code points that stand for bytes included.
     func testNamesKeepTheirBytes() {
