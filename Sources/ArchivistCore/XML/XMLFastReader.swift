@@ -143,22 +143,32 @@ struct XMLFastReader {
             skipSpace()
             if starts("?>") { i += 2; return sawVersion }
             guard let (name, value) = attribute() else { return false }
-            switch name {
-            case "version":
-                guard !sawVersion, value == "1.0" else { return false }
+            if bytes(name, are: "version") {
+                guard !sawVersion, bytes(value, are: "1.0") else { return false }
                 sawVersion = true
-            case "encoding":
-                guard sawVersion, value.lowercased() == "utf-8" else { return false }
-            case "standalone":
-                guard sawVersion, value == "yes" || value == "no" else { return false }
-            default:
+            } else if bytes(name, are: "encoding") {
+                guard sawVersion, bytes(value, are: "utf-8", ignoringCase: true) else { return false }
+            } else if bytes(name, are: "standalone") {
+                guard sawVersion, bytes(value, are: "yes") || bytes(value, are: "no") else { return false }
+            } else {
                 return false
             }
         }
     }
 
+    /// The DOCTYPEs Apple's writers put in every XML plist (the second in
+    /// files from before 2005): compared whole, they need no walk.
+    private static let appleDoctypes: [StaticString] = [
+        "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">",
+        "<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">",
+    ]
+
     /// `<!DOCTYPE name ["public" "system"]>` without an internal subset.
     private mutating func doctype() -> Bool {
+        for known in XMLFastReader.appleDoctypes where starts(known) {
+            i += known.utf8CodeUnitCount
+            return true
+        }
         i += 9
         guard XMLFastReader.isSpace(at(i)) else { return false }
         while i < n {
@@ -185,14 +195,15 @@ struct XMLFastReader {
         return false
     }
 
-    /// `name="value"` (or single quotes) of ASCII characters without `<` or `&`.
-    private mutating func attribute() -> (String, String)? {
+    /// `name="value"` (or single quotes) of ASCII characters without `<` or
+    /// `&`: where the name and the value are.
+    private mutating func attribute() -> (name: Range<Int>, value: Range<Int>)? {
         let nameStart = i
         while i < n, let b = Optional(p[i]), (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) {
             i += 1
         }
         guard i > nameStart else { return nil }
-        let name = String(decoding: UnsafeBufferPointer(start: p + nameStart, count: i - nameStart), as: UTF8.self)
+        let name = nameStart..<i
         skipSpace()
         guard at(i) == UInt8(ascii: "=") else { return nil }
         i += 1
@@ -207,16 +218,28 @@ struct XMLFastReader {
             i += 1
         }
         guard i < n else { return nil }
-        let value = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: i - valueStart), as: UTF8.self)
+        let value = valueStart..<i
         i += 1
         return (name, value)
+    }
+
+    /// True when the bytes at `range` are `text` (an ASCII literal; with
+    /// `ignoringCase`, a lower-case one matched by either case).
+    private func bytes(_ range: Range<Int>, are text: StaticString, ignoringCase: Bool = false) -> Bool {
+        guard range.count == text.utf8CodeUnitCount else { return false }
+        let literal = text.utf8Start
+        for k in 0..<range.count {
+            let b = p[range.lowerBound + k]
+            guard b == literal[k] || (ignoringCase && b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") && b | 0x20 == literal[k]) else { return false }
+        }
+        return true
     }
 
     /// After `<plist`: an optional `version` attribute, then `>`.
     private mutating func plistAttributes() -> Bool {
         skipSpace()
         if at(i) == UInt8(ascii: ">") { i += 1; return true }
-        guard let (name, _) = attribute(), name == "version" else { return false }
+        guard let (name, _) = attribute(), bytes(name, are: "version") else { return false }
         skipSpace()
         guard at(i) == UInt8(ascii: ">") else { return false }
         i += 1

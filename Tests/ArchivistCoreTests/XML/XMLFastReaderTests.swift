@@ -67,6 +67,12 @@ final class XMLFastReaderTests: XCTestCase {
             // string and key text, whitespace before the declaration.
             "<plist><dict><key>\u{0}\u{1B}</key><string>a\u{1}b\u{8}\u{1F}\u{FFFE}\u{FFFF}</string></dict></plist>",
             " \n\t<?xml version=\"1.0\"?><plist><true/></plist>",
+            // Declarations and DOCTYPEs, each part compared in place.
+            "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?><plist><true/></plist>",
+            "<?xml version='1.0' encoding='Utf-8' standalone='yes' ?><plist><true/></plist>",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\"><true/></plist>",
+            "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\" ><plist><true/></plist>",
+            "<!DOCTYPE plist SYSTEM 'file://localhost/System/Library/DTDs/PropertyList.dtd'><plist><true/></plist>",
         ]
         for (k, text) in accepted.enumerated() {
             XCTAssertTrue(check(Array(text.utf8), "accepted \(k)"), "case \(k) should be read directly")
@@ -96,6 +102,16 @@ final class XMLFastReaderTests: XCTestCase {
             "\u{FEFF}<plist><true/></plist>",
             "<plist><key>k</key></plist>",
             "<plist></plist>",
+            "<?xml version=\"1.1\"?><plist><true/></plist>",
+            "<?xml encoding=\"UTF-8\" version=\"1.0\"?><plist><true/></plist>",
+            "<?xml version=\"1.0\" encoding=\"UTF-88\"?><plist><true/></plist>",
+            "<?xml version=\"1.0\" encoding=\"UTF_8\"?><plist><true/></plist>",
+            "<?xml version=\"1.0\" standalone=\"YES\"?><plist><true/></plist>",
+            "<?xml versio=\"1.0\"?><plist><true/></plist>",
+            "<?xml version=\"1.0\" version=\"1.0\"?><plist><true/></plist>",
+            "<?xml version=\"1.0\" bogus=\"x\"?><plist><true/></plist>",
+            "<?xml version=\"1.0\"?><plist vers=\"1.0\"><true/></plist>",
+            "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\" [<!ENTITY e \"x\">]><plist><string>&e;</string></plist>",
         ]
         for (k, text) in declined.enumerated() {
             XCTAssertFalse(check(Array(text.utf8), "declined \(k)"), "case \(k) should go to libxml2")
