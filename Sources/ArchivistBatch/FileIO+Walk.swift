@@ -89,16 +89,23 @@ extension FileIO {
     /// the folder opened) as it is found, in the same order, so that a
     /// caller keeping less of each file than the walk knows never holds the
     /// whole list. Returns the folder opened.
+    ///
+    /// A folder is listed whole (its names have to be sorted), but its
+    /// entries' paths are made as the walk reaches them: the first file of a
+    /// folder of thousands is handed out before the others' paths exist.
     @discardableResult
     package static func walk(_ root: String, options: WalkOptions = WalkOptions(), problems: (WalkProblem) -> Void = { _ in },
                              found: (Folder, WalkedFile) throws -> Void) throws -> Folder {
         guard let folder = Folder.openIfPossible(root) else { throw ioError("cannot list \(root)") }
-        // Entries still to visit, the next one last.
-        var pending: [Entry] = []
         let realRoot = Sys.realPath(root) ?? root
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        pending += try entries(of: folder, path: root, relative: "", realRoot: realRoot, options: options, problems: problems).reversed()
-        while let next = pending.popLast() {
+        // The folders being walked, the deepest last, each with its next name.
+        var open = [try Listing(of: folder, path: root, relative: "", options: options)]
+        while !open.isEmpty {
+            guard let next = open[open.count - 1].next(realRoot: realRoot, options: options, problems: problems) else {
+                open.removeLast()
+                continue
+            }
             guard next.isFolder else {
                 try found(folder, WalkedFile(path: next.path, relative: next.relative, anchored: next.anchored))
                 continue
@@ -119,8 +126,7 @@ extension FileIO {
                     if fstat(sub.descriptor, &st) == 0,
                        options.skippedFolders.contains(FileIdentity(device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino))) { continue }
                 }
-                pending += try entries(of: sub, path: prefix + next.relative, relative: next.relative + "/", realRoot: realRoot,
-                                       options: options, problems: problems).reversed()
+                open.append(try Listing(of: sub, path: prefix + next.relative, relative: next.relative + "/", options: options))
             } catch let error as PlistError {
                 problems(WalkProblem(path: next.path, message: error.message, isError: true))
             }
@@ -145,74 +151,101 @@ extension FileIO {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The visible files and folders directly inside the open folder `dir`
-    /// (named `path`, at `relative` below the root), sorted by name bytes.
-    private static func entries(of dir: Folder, path: String, relative: String, realRoot: String, options: WalkOptions,
-                                problems: (WalkProblem) -> Void) throws -> [Entry] {
-        let listing = dup(dir.descriptor)
-        guard listing >= 0, let handle = fdopendir(listing) else {
-            if listing >= 0 { close(listing) }
-            throw ioError("cannot list \(path)")
-        }
-        defer { closedir(handle) }
-        // Every name's bytes one after another, and where each one is: two
-        // arrays for the folder, not one per name.
-        var pool: [UInt8] = []
-        var names: [(start: Int, count: Int, type: UInt8)] = []
-        let suffix = options.skippedSuffix.map { Array($0.utf8) }
-        while let entry = readdir(handle) {
-            let start = pool.count
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                pool.append(contentsOf: raw.prefix(upTo: raw.firstIndex(of: 0) ?? raw.count))
+    /// The visible files, folders and links directly inside a folder, sorted
+    /// by name bytes: every name's bytes one after another and where each
+    /// one is (two arrays a folder, not one a name), handed out one at a
+    /// time as entries. It holds no descriptor: a walk as deep as the
+    /// folders go keeps none open but the root's.
+    private struct Listing {
+        private var pool: [UInt8] = []
+        private var names: [(start: Int, count: Int, type: UInt8)] = []
+        private var cursor = 0
+        /// The folder's path and its path below the root, each ending in "/"
+        /// (the root's relative path is empty).
+        private let prefix: String, relative: String
+
+        /// The listing of the open folder `dir`, named `path`, at `relative`
+        /// below the root. An entry whose type the file system does not give
+        /// (no `d_type`) is looked up here, while the folder is open.
+        init(of dir: Folder, path: String, relative: String, options: WalkOptions) throws {
+            prefix = path.hasSuffix("/") ? path : path + "/"
+            self.relative = relative
+            let listing = dup(dir.descriptor)
+            guard listing >= 0, let handle = fdopendir(listing) else {
+                if listing >= 0 { close(listing) }
+                throw ioError("cannot list \(path)")
             }
-            let name = pool[start...]
-            if name.first == UInt8(ascii: "."), !options.hidden || name.elementsEqual([0x2E]) || name.elementsEqual([0x2E, 0x2E]) {
-                pool.removeSubrange(start...)
-                continue
-            }
-            if let suffix, name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) {
-                pool.removeSubrange(start...)
-                continue
-            }
-            names.append((start, pool.count - start, entry.pointee.d_type))
-        }
-        // By their bytes, as `memcmp` orders them.
-        pool.withUnsafeBufferPointer { bytes in
-            names.sort { a, b in
-                guard let base = bytes.baseAddress else { return false }
-                let order = memcmp(base + a.start, base + b.start, min(a.count, b.count))
-                return order != 0 ? order < 0 : a.count < b.count
-            }
-        }
-        let prefix = path.hasSuffix("/") ? path : path + "/"
-        var result: [Entry] = []
-        for (start, count, type) in names {
-            // A name that is not UTF-8 keeps its bytes (see `SystemPath`).
-            let text = pool.withUnsafeBufferPointer { SystemPath.string(fromBytes: UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
-            // A batch keeps every file's path for the whole run: made to its
-            // size (`+` leaves room to append, up to twice the bytes).
-            let full = exactly(prefix, text), below = relative + text
-            // The entry's type from readdir where the file system gives it
-            // (no lstat per file); fstatat otherwise.
-            if type == UInt8(DT_REG) { result.append(Entry(path: full, relative: below, anchored: below, isFolder: false)); continue }
-            if type == UInt8(DT_DIR) { result.append(Entry(path: full, relative: below, anchored: nil, isFolder: true)); continue }
-            guard let st = dir.status(of: text) else { continue }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR:
-                result.append(Entry(path: full, relative: below, anchored: nil, isFolder: true))
-            case S_IFREG:
-                result.append(Entry(path: full, relative: below, anchored: below, isFolder: false))
-            case S_IFLNK:
-                if let target = linkedFile(full, realRoot: realRoot, options: options, problems: problems) {
-                    result.append(Entry(path: full, relative: below, anchored: target, isFolder: false))
-                } else if options.followLinksOut, isLinkToFile(full) {
-                    result.append(Entry(path: full, relative: below, anchored: nil, isFolder: false))
+            defer { closedir(handle) }
+            let suffix = options.skippedSuffix.map { Array($0.utf8) }
+            while let entry = readdir(handle) {
+                let start = pool.count
+                withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    pool.append(contentsOf: raw.prefix(upTo: raw.firstIndex(of: 0) ?? raw.count))
                 }
-            default:
-                continue  // Sockets, FIFOs and devices are not files to read.
+                let name = pool[start...]
+                if name.first == UInt8(ascii: "."), !options.hidden || name.elementsEqual([0x2E]) || name.elementsEqual([0x2E, 0x2E]) {
+                    pool.removeSubrange(start...)
+                    continue
+                }
+                if let suffix, name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) {
+                    pool.removeSubrange(start...)
+                    continue
+                }
+                var type = entry.pointee.d_type
+                if type != UInt8(DT_REG), type != UInt8(DT_DIR), type != UInt8(DT_LNK) {
+                    // No type from readdir: fstatat (no link followed).
+                    guard let st = dir.status(of: pool.withUnsafeBufferPointer { Listing.text($0, start, pool.count - start) }) else {
+                        pool.removeSubrange(start...)
+                        continue
+                    }
+                    switch st.st_mode & S_IFMT {
+                    case S_IFDIR: type = UInt8(DT_DIR)
+                    case S_IFREG: type = UInt8(DT_REG)
+                    case S_IFLNK: type = UInt8(DT_LNK)
+                    default:
+                        // Sockets, FIFOs and devices are not files to read.
+                        pool.removeSubrange(start...)
+                        continue
+                    }
+                }
+                names.append((start, pool.count - start, type))
+            }
+            // By their bytes, as `memcmp` orders them.
+            pool.withUnsafeBufferPointer { bytes in
+                names.sort { a, b in
+                    guard let base = bytes.baseAddress else { return false }
+                    let order = memcmp(base + a.start, base + b.start, min(a.count, b.count))
+                    return order != 0 ? order < 0 : a.count < b.count
+                }
             }
         }
-        return result
+
+        /// A name's text; a name that is not UTF-8 keeps its bytes (see `SystemPath`).
+        private static func text(_ pool: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> String {
+            SystemPath.string(fromBytes: UnsafeBufferPointer(rebasing: pool[start..<(start + count)]))
+        }
+
+        /// The next entry, nil after the last. A link is followed here, as
+        /// `linkedFile` decides (its problems reported as it is reached).
+        mutating func next(realRoot: String, options: WalkOptions, problems: (WalkProblem) -> Void) -> Entry? {
+            while cursor < names.count {
+                let (start, count, type) = names[cursor]
+                cursor += 1
+                let text = pool.withUnsafeBufferPointer { Listing.text($0, start, count) }
+                // A batch keeps every file's path for the whole run: made to its
+                // size (`+` leaves room to append, up to twice the bytes).
+                let full = exactly(prefix, text), below = relative + text
+                if type == UInt8(DT_REG) { return Entry(path: full, relative: below, anchored: below, isFolder: false) }
+                if type == UInt8(DT_DIR) { return Entry(path: full, relative: below, anchored: nil, isFolder: true) }
+                if let target = linkedFile(full, realRoot: realRoot, options: options, problems: problems) {
+                    return Entry(path: full, relative: below, anchored: target, isFolder: false)
+                }
+                if options.followLinksOut, isLinkToFile(full) {
+                    return Entry(path: full, relative: below, anchored: nil, isFolder: false)
+                }
+            }
+            return nil
+        }
     }
 
     /// True when the link at `path` leads to a regular file.

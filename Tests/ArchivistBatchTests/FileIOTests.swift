@@ -255,6 +255,44 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try walkedNames(hidden: true), names.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
+    /// A walk hands out what it finds as it reaches it, in order: a link's
+    /// problem comes between the files sorted around it, not with the
+    /// folder's listing before them; a subfolder's files come where its
+    /// name sorts.
+    func testTheWalkReportsEachEntryWhereItIsReached() throws {
+        _ = make("tree/a.plist", "")
+        _ = make("tree/c/d.plist", "")
+        _ = make("tree/e.plist", "")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/tree/b.plist", withDestinationPath: "missing.plist")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/tree/c/out.plist", withDestinationPath: "../../outside.plist")
+        _ = make("outside.plist", "")
+        var events: [String] = []
+        try FileIO.walk(dir + "/tree", problems: { events.append("problem " + String($0.path.dropFirst(dir.count + 6))) }) { _, file in
+            events.append("file " + file.relative)
+        }
+        XCTAssertEqual(events, ["file a.plist", "problem b.plist", "file c/d.plist", "problem c/out.plist", "file e.plist"])
+    }
+
+    /// A walk keeps no descriptor open for the folders it is in: a tree
+    /// deeper than the process may open files is walked whole.
+    func testADeepWalkKeepsNoFolderOpen() throws {
+        var path = "deep"
+        for level in 0..<60 {
+            path += "/\(level)"
+            _ = make(path + "/f.plist", "")
+        }
+        func openDescriptors() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        let before = try openDescriptors()
+        var most = 0, files = 0
+        try FileIO.walk(dir + "/deep") { _, _ in
+            files += 1
+            most = max(most, (try? openDescriptors()) ?? 0)
+        }
+        XCTAssertEqual(files, 60)
+        // The root's descriptor and the one listing /proc/self/fd.
+        XCTAssertLessThanOrEqual(most, before + 2)
+    }
+
     /// Every name's bytes survive the trip into a path string and back to
     /// the system, UTF-8 or not, the code points that stand for bytes included.
     func testNamesKeepTheirBytes() {
