@@ -182,11 +182,31 @@ package enum BatchPlan {
     package static func items(_ inputs: [String], selection: BatchSelection = BatchSelection(),
                               problems: (FileIO.WalkProblem) -> Void = { _ in }) throws -> [BatchItem] {
         var items: [BatchItem] = []
+        try forEachItem(inputs, selection: selection, problems: problems) { items.append($0) }
+        // Kept for the whole run: without the room appending left (up to as much again).
+        guard items.capacity > items.count + items.count / 16 else { return items }
+        var trimmed: [BatchItem] = []
+        trimmed.reserveCapacity(items.count)
+        trimmed += items
+        return trimmed
+    }
+
+    /// `items(_:selection:problems:)` handing each item to `found` as the
+    /// walks find it, in the same order (a problem goes to `problems` where
+    /// the walk meets it), so that work on the first files can start while
+    /// the walk goes on. What `found` throws ends the walk and is rethrown.
+    package static func forEachItem(_ inputs: [String], selection: BatchSelection = BatchSelection(),
+                                    problems: (FileIO.WalkProblem) -> Void = { _ in }, found: (BatchItem) throws -> Void) throws {
         let walk = selection.walkOptions
+        let shard = selection.shard
+        func take(_ item: BatchItem) throws {
+            if let shard, BatchSelection.shardIndex(of: item.relative ?? item.source, count: shard.count) != shard.index - 1 { return }
+            try found(item)
+        }
         for input in inputs {
             let status = input == "-" ? nil : FileIO.status(of: input)
             guard let status, status.isDirectory else {
-                items.append(BatchItem(source: input, identity: status?.identity))
+                try take(BatchItem(source: input, identity: status?.identity))
                 continue
             }
             // Each file as it is found: the walk's list is never held whole.
@@ -194,19 +214,10 @@ package enum BatchPlan {
                 let relative = file.relative
                 if !selection.include.isEmpty, !selection.include.contains(where: { BatchSelection.matches($0, relative: relative) }) { return }
                 if selection.exclude.contains(where: { BatchSelection.matches($0, relative: relative) }) { return }
-                items.append(BatchItem(source: file.path, relative: relative,
-                                       anchor: file.anchored.map { FileIO.Anchor(root: folder, file: $0) }))
+                try take(BatchItem(source: file.path, relative: relative,
+                                   anchor: file.anchored.map { FileIO.Anchor(root: folder, file: $0) }))
             }
         }
-        if let shard = selection.shard {
-            items = items.filter { BatchSelection.shardIndex(of: $0.relative ?? $0.source, count: shard.count) == shard.index - 1 }
-        }
-        // Kept for the whole run: without the room appending left (up to as much again).
-        guard items.capacity > items.count + items.count / 16 else { return items }
-        var trimmed: [BatchItem] = []
-        trimmed.reserveCapacity(items.count)
-        trimmed += items
-        return trimmed
     }
 }
 
