@@ -69,12 +69,19 @@ package enum BatchInterrupt {
 /// is done, so what is printed does not depend on the number of jobs. An
 /// outcome for which `stops` is true (a failure under --fail-fast) ends the
 /// run: items not yet taken are not started.
+///
+/// The items are either counted before the run (`init(count:jobs:)`), or
+/// handed over while it runs (`init(jobs:)` and `run(feeding:_:report:)`),
+/// as a folder walk finds them.
 package final class BatchRunner<Outcome: Sendable>: Sendable {
-    /// What the jobs share: the next item to take, the outcomes done but
-    /// not yet reported (those that finished before an earlier one), and how
-    /// far they have been reported. A reported outcome is not kept, so a
-    /// batch of any length holds only the outcomes under way.
+    /// What the jobs share: the items there are so far and whether more
+    /// will come, the next item to take, the outcomes done but not yet
+    /// reported (those that finished before an earlier one), and how far
+    /// they have been reported. A reported outcome is not kept, so a batch
+    /// of any length holds only the outcomes under way.
     private struct Progress {
+        var count: Int
+        var complete: Bool
         var next = 0
         var waiting: [Int: Outcome] = [:]
         var reported = 0
@@ -83,7 +90,6 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
     }
 
     private let state: Locked<Progress>
-    let count: Int
     let jobs: Int
     let stops: @Sendable (Outcome) -> Bool
 
@@ -92,10 +98,16 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
 
     /// A runner for `count` items.
     package init(count: Int, jobs: Int, stoppingAfter stops: @escaping @Sendable (Outcome) -> Bool = { _ in false }) {
-        self.count = count
         self.jobs = max(1, min(jobs, max(count, 1)))
         self.stops = stops
-        self.state = Locked(Progress())
+        self.state = Locked(Progress(count: count, complete: true))
+    }
+
+    /// A runner for items handed over as they are found (`run(feeding:_:report:)`).
+    package init(jobs: Int, stoppingAfter stops: @escaping @Sendable (Outcome) -> Bool = { _ in false }) {
+        self.jobs = max(1, jobs)
+        self.stops = stops
+        self.state = Locked(Progress(count: 0, complete: false))
     }
 
     /// Runs `work` for every item (until stopped), hands each outcome to
@@ -117,18 +129,108 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         return state.withLock { $0.reported }
     }
 
+    /// Runs `work` for each item `feed` hands to `add`, while `feed` is
+    /// still finding the others: the jobs start on other threads when the
+    /// second item comes (a run of one item starts none), and take items
+    /// as they come, in order. Outcomes go to `report` in item order, as
+    /// `run(_:report:)` hands them. Once the run is stopped (`stops`, an
+    /// interrupt), `add` throws and ends the feed. With one job, each item
+    /// is worked on as it is added, on the calling thread.
+    ///
+    /// - Parameters:
+    ///   - feed: Finds the items, in order, handing each to `add`.
+    ///   - work: The outcome of an item.
+    ///   - report: Takes each outcome with its item's index, in order.
+    ///   - alone: Given the item of a run of one, on the calling thread, in
+    ///     place of `work` and `report` (for work whose output can stream
+    ///     when nothing else runs); nil: `work` and `report` take it.
+    /// - Returns: The number of items that ran.
+    /// - Throws: What `feed` throws (not the end of the feed of a stopped run).
+    @discardableResult
+    package func run<Item: Sendable>(feeding feed: (_ add: (Item) throws -> Void) throws -> Void,
+                                     _ work: @escaping @Sendable (Item) -> Outcome,
+                                     report: @escaping @Sendable (Int, Outcome) -> Void,
+                                     alone: ((Item) -> Void)? = nil) throws -> Int {
+        let items = Locked<[Item]>([])
+        let body: @Sendable (Int) -> Void = { [self] _ in
+            while let index = self.take() {
+                let outcome = work(items.withLock { $0[index] })
+                self.finish(index, outcome, report: report)
+            }
+        }
+        let jobsDone = DispatchGroup()
+        var started = false
+        // No more items: the jobs end when they have taken the last.
+        func endFeed() {
+            state.withLock { $0.complete = true }
+            if started { jobsDone.wait() }
+        }
+        do {
+            try feed { item in
+                guard !stopping else { throw Stopped() }
+                let count = items.withLock { items -> Int in
+                    items.append(item)
+                    return items.count
+                }
+                if jobs == 1 {
+                    state.withLock { $0.count = count }
+                    body(0)
+                    return
+                }
+                state.withLock { $0.count = count }
+                if count == 2, !started {
+                    started = true
+                    DispatchQueue.global().async(group: jobsDone) {
+                        DispatchQueue.concurrentPerform(iterations: self.jobs, execute: body)
+                    }
+                }
+            }
+        } catch is Stopped {
+            state.withLock { $0.stoppedEarly = true }
+        } catch {
+            endFeed()
+            throw error
+        }
+        endFeed()
+        // One item (or one job): the calling thread works on what is left.
+        if !started {
+            if jobs > 1, let alone, let only = items.withLock({ $0.count == 1 ? $0[0] : nil }), state.withLock({ $0.next == 0 && !$0.stop }) {
+                state.withLock { state in
+                    state.next = 1
+                    state.reported = 1
+                }
+                alone(only)
+            } else {
+                body(0)
+            }
+        }
+        return state.withLock { $0.reported }
+    }
+
+    /// Thrown to a feed once the run stops.
+    private struct Stopped: Error {}
+
+    /// True once the run is to start no more items.
+    private var stopping: Bool { BatchInterrupt.isRequested || state.withLock { $0.stop } }
+
     /// How many items past the first unreported one a job may take: the
     /// outcomes waiting for an earlier, slower item stay this few.
     var window: Int { 32 * jobs }
 
+    /// The next item to work on; nil when there is none and none will come
+    /// (or the run stopped). Waits for a slower earlier item (`window`) and,
+    /// while the items are being found, for the next one.
     private func take() -> Int? {
         while true {
             let taken: Int?? = state.withLock { state in
                 if state.stop || BatchInterrupt.isRequested {
-                    if state.next < count { state.stoppedEarly = true }
+                    if state.next < state.count || !state.complete { state.stoppedEarly = true }
                     return .some(nil)
                 }
-                guard state.next < count else { return .some(nil) }
+                guard state.next < state.count else {
+                    // On one job the feed is this thread: nothing more now.
+                    return state.complete || jobs == 1 ? .some(nil) : nil
+                }
                 // Too far ahead of an item under way: wait for it.
                 guard state.next - state.reported < window else { return nil }
                 defer { state.next += 1 }
@@ -143,7 +245,7 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         state.withLock { state in
             if stops(outcome) { state.stop = true }
             state.waiting[index] = outcome
-            while state.reported < count, let done = state.waiting.removeValue(forKey: state.reported) {
+            while state.reported < state.count, let done = state.waiting.removeValue(forKey: state.reported) {
                 report(state.reported, done)
                 state.reported += 1
             }
