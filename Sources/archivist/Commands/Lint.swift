@@ -163,6 +163,17 @@ struct Lint: ParsableCommand {
         case skipped(String)
         /// A file or folder that could not be read.
         case unreadable(String, PlistError)
+        /// A line about the walk (a link left out), printed in its place.
+        case warning(String)
+    }
+
+    /// What listing the inputs hands to the checks, in order: a file, a path
+    /// that could not be listed (and why), or a line about what a folder
+    /// walk left out.
+    private enum Listed: Sendable {
+        case file(BatchItem)
+        case unlisted(BatchItem, PlistError)
+        case warning(String)
     }
 
     func run() throws {
@@ -248,48 +259,63 @@ struct Lint: ParsableCommand {
         var reporter = LintReporter(format: format, quiet: quiet, color: color.enabled)
         let selection = BatchSelection(recursive: true, include: folders.include, exclude: folders.exclude, followLinks: folders.followLinks,
                                        hidden: folders.hidden)
-        // Every input is listed first, so that checking can run on several
-        // threads while what is printed stays in input order.
-        // A path that cannot be listed is an item carrying its error.
-        var items: [(item: BatchItem, listing: PlistError?)] = []
-        for path in paths {
-            do {
+        // The inputs are checked as the folder walks find them (on several
+        // threads: what is printed stays in input order). A path that cannot
+        // be listed is an item carrying its error, after what its walk found.
+        let feed: ((Listed) throws -> Void) throws -> Void = { add in
+            for path in paths {
                 // A subfolder that cannot be listed (or a name that is not
-                // UTF-8) is an unreadable item; links left out are warnings.
-                var unreadable: [(item: BatchItem, listing: PlistError?)] = []
-                items += try BatchPlan.items([path], selection: selection) { problem in
-                    if problem.isError {
-                        unreadable.append((BatchItem(source: problem.path), PlistError(.io, problem.message)))
-                    } else {
-                        Console.error(FolderOptions.line(for: problem))
+                // UTF-8) is an unreadable item; links left out are warnings,
+                // in their place among the files.
+                var unreadable: [Listed] = [], warnings: [String] = []
+                do {
+                    try BatchPlan.forEachItem([path], selection: selection) { problem in
+                        if problem.isError {
+                            unreadable.append(.unlisted(BatchItem(source: problem.path), PlistError(.io, problem.message)))
+                        } else {
+                            warnings.append(FolderOptions.line(for: problem))
+                        }
+                    } found: { item in
+                        for line in warnings { try add(.warning(line)) }
+                        warnings.removeAll()
+                        if settings?.excludes(item.source) != true { try add(.file(item)) }
                     }
-                }.filter { settings?.excludes($0.source) != true }.map { ($0, nil) }
-                items += unreadable
-            } catch let error as PlistError {
-                items.append((BatchItem(source: path), error))
+                    for line in warnings { try add(.warning(line)) }
+                    for entry in unreadable { try add(entry) }
+                } catch let error as PlistError {
+                    try add(.unlisted(BatchItem(source: path), error))
+                }
             }
         }
         var skipped = 0, skippedBlobs = 0
-        if census != nil || jobCount == 1 || items.count == 1 {
-            // Checking against rules fills one census: one input at a time.
-            // Each input's findings are printed as they are found (one
-            // input need not hold them all: `lint --secure` may find millions).
-            for (item, listing) in items {
-                let checked = check(item, listing, each, policy: policy, census: &census) { reporter.found($0) }
-                if report(checked, into: &reporter) { skipped += 1 }
+        // One input at a time, each input's findings printed as they are
+        // found (one input need not hold them all: `lint --secure` may find
+        // millions); checking against rules fills one census.
+        func checkHere(_ listed: Listed, census: inout RulesCensus?, reporter: inout LintReporter) -> Bool {
+            let checked = check(listed, each, policy: policy, census: &census) { reporter.found($0) }
+            return report(checked, into: &reporter)
+        }
+        if census != nil || jobCount == 1 {
+            try feed { listed in
+                if checkHere(listed, census: &census, reporter: &reporter) { skipped += 1 }
             }
         } else {
             let shared = Locked((reporter: reporter, skipped: 0))
-            let command = self, inputs = items
-            _ = BatchRunner<Checked>(count: inputs.count, jobs: jobCount).run({ i in
+            let command = self
+            try BatchRunner<Checked>(jobs: jobCount).run(feeding: feed, { listed in
                 var none: RulesCensus?
                 var found: [Linter.Finding] = []
-                let checked = command.check(inputs[i].item, inputs[i].listing, each, policy: policy, census: &none) { found.append($0) }
+                let checked = command.check(listed, each, policy: policy, census: &none) { found.append($0) }
                 if case .findings(let path, _) = checked { return .findings(path, found) }
                 return checked
             }, report: { _, checked in
                 shared.withLock { state in
                     if command.report(checked, into: &state.reporter) { state.skipped += 1 }
+                }
+            }, alone: { listed in
+                shared.withLock { state in
+                    var none: RulesCensus?
+                    if checkHere(listed, census: &none, reporter: &state.reporter) { state.skipped += 1 }
                 }
             })
             (reporter, skipped) = shared.withLock { ($0.reporter, $0.skipped) }
@@ -346,12 +372,17 @@ struct Lint: ParsableCommand {
         jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// Reads and checks one input (`listing`: why a path could not even be
-    /// listed), handing each finding to `found` as it is found (`.findings`
-    /// then holds none).
-    private func check(_ item: BatchItem, _ listing: PlistError?, _ each: EachInput, policy: SecurePolicy?, census: inout RulesCensus?,
+    /// Reads and checks one input, handing each finding to `found` as it is
+    /// found (`.findings` then holds none); a path that could not be listed
+    /// and a walk's warning are passed on.
+    private func check(_ listed: Listed, _ each: EachInput, policy: SecurePolicy?, census: inout RulesCensus?,
                        found: (Linter.Finding) -> Void) -> Checked {
-        if let listing { return .unreadable(item.source, listing) }
+        let item: BatchItem
+        switch listed {
+        case .file(let file): item = file
+        case .unlisted(let path, let error): return .unreadable(path.source, error)
+        case .warning(let line): return .warning(line)
+        }
         do {
             let input = try FileIO.input(item, maxSize: each.readOptions.limits.maxInputSize)
             // A file found in a folder is read when its name or its first
@@ -393,6 +424,9 @@ struct Lint: ParsableCommand {
         case .unreadable(let path, let error):
             Console.error(format == .xcode ? Linter.Finding(path: path, error: error).xcodeLine : error.hinted(path: path))
             reporter.failedToRead(path, error)
+            return false
+        case .warning(let line):
+            Console.error(line)
             return false
         }
     }

@@ -92,6 +92,27 @@ extension CLITests {
         XCTAssertEqual(try run(["lint", "Documents", "--jobs", "0"]).status, 64)
     }
 
+    /// lint checks files as the walk finds them: what the walk left out (a
+    /// dangling link) is said where the walk met it, after the inputs before
+    /// it and before those after, with any number of jobs.
+    func testLintSaysWhatTheWalkLeftOutInItsPlace() throws {
+        for i in 0..<40 { make("Folder/f\(i).plist", "<plist><integer>\(i)</integer></plist>") }
+        try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("Folder/f2z.plist").path, withDestinationPath: "nowhere.plist")
+        let args = ["lint", "-q", "missing.plist", "Folder", "gone.plist", "--verbose"]
+        let one = try run(args + ["--jobs", "1"])
+        XCTAssertEqual(one.status, 1)
+        let lines = one.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, one.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("missing.plist: error: ") == true, one.stderr)
+        XCTAssertTrue(lines.dropFirst().first?.hasPrefix("Folder/f2z.plist: warning: a dangling symbolic link") == true, one.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("gone.plist: error: ") == true, one.stderr)
+        for jobs in ["2", "4"] {
+            let many = try run(args + ["--jobs", jobs])
+            XCTAssertEqual(many.stderr, one.stderr, "--jobs \(jobs)")
+            XCTAssertEqual(many.stdout, one.stdout, "--jobs \(jobs)")
+        }
+    }
+
     func testEmptyFolderIsSaidToBeEmpty() throws {
         try FileManager.default.createDirectory(at: work.appendingPathComponent("Empty"), withIntermediateDirectories: true)
         let r = try run(["convert", "Empty", "--to", "xml"])
