@@ -83,7 +83,10 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         var count: Int
         var complete: Bool
         var next = 0
-        var waiting: [Int: Outcome] = [:]
+        /// Slot `index % window` holds item `index`'s outcome until it is
+        /// reported: no item is taken `window` or more past the first
+        /// unreported one, so no two waiting outcomes share a slot.
+        var waiting: [Outcome?]
         var reported = 0
         var stop = false
         var stoppedEarly = false
@@ -100,14 +103,14 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
     package init(count: Int, jobs: Int, stoppingAfter stops: @escaping @Sendable (Outcome) -> Bool = { _ in false }) {
         self.jobs = max(1, min(jobs, max(count, 1)))
         self.stops = stops
-        self.state = Locked(Progress(count: count, complete: true))
+        self.state = Locked(Progress(count: count, complete: true, waiting: Array(repeating: nil, count: Self.window(jobs: self.jobs))))
     }
 
     /// A runner for items handed over as they are found (`run(feeding:_:report:)`).
     package init(jobs: Int, stoppingAfter stops: @escaping @Sendable (Outcome) -> Bool = { _ in false }) {
         self.jobs = max(1, jobs)
         self.stops = stops
-        self.state = Locked(Progress(count: 0, complete: false))
+        self.state = Locked(Progress(count: 0, complete: false, waiting: Array(repeating: nil, count: Self.window(jobs: self.jobs))))
     }
 
     /// Runs `work` for every item (until stopped), hands each outcome to
@@ -215,7 +218,9 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
 
     /// How many items past the first unreported one a job may take: the
     /// outcomes waiting for an earlier, slower item stay this few.
-    var window: Int { 32 * jobs }
+    var window: Int { Self.window(jobs: jobs) }
+
+    private static func window(jobs: Int) -> Int { 32 * jobs }
 
     /// The next item to work on; nil when there is none and none will come
     /// (or the run stopped). Waits for a slower earlier item (`window`) and,
@@ -244,8 +249,10 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
     private func finish(_ index: Int, _ outcome: Outcome, report: (Int, Outcome) -> Void) {
         state.withLock { state in
             if stops(outcome) { state.stop = true }
-            state.waiting[index] = outcome
-            while state.reported < state.count, let done = state.waiting.removeValue(forKey: state.reported) {
+            let size = state.waiting.count
+            state.waiting[index % size] = outcome
+            while state.reported < state.count, let done = state.waiting[state.reported % size] {
+                state.waiting[state.reported % size] = nil
                 report(state.reported, done)
                 state.reported += 1
             }
