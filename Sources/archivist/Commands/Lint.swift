@@ -295,6 +295,8 @@ struct Lint: ParsableCommand {
             let checked = check(listed, each, policy: policy, census: &census) { reporter.found($0) }
             return report(checked, into: &reporter)
         }
+        // Read once (it asks the system for the processors online).
+        let jobCount = self.jobCount
         if census != nil || jobCount == 1 {
             try feed { listed in
                 if checkHere(listed, census: &census, reporter: &reporter) { skipped += 1 }
