@@ -154,10 +154,21 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
                                      _ work: @escaping @Sendable (Item) -> Outcome,
                                      report: @escaping @Sendable (Int, Outcome) -> Void,
                                      alone: ((Item) -> Void)? = nil) throws -> Int {
-        let items = Locked<[Item]>([])
+        // The items found and not yet taken, item `i` in slot `i % room`:
+        // a feed more than `room` items ahead of the jobs waits for them, so
+        // a walk of any size holds no more than this many items.
+        let room = feedRoom
+        let items = Locked<[Item?]>(Array(repeating: nil, count: room))
         let body: @Sendable (Int) -> Void = { [self] _ in
             while let index = self.take() {
-                let outcome = work(items.withLock { $0[index] })
+                let item = items.withLock { slots -> Item? in
+                    defer { slots[index % room] = nil }
+                    return slots[index % room]
+                }
+                // Always there: the feed stores an item before it counts it,
+                // and only the job that took its index empties its slot.
+                guard let item else { continue }
+                let outcome = work(item)
                 self.finish(index, outcome, report: report)
             }
         }
@@ -169,12 +180,20 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
             if started { jobsDone.wait() }
         }
         do {
+            var count = 0
             try feed { item in
-                guard !stopping else { throw Stopped() }
-                let count = items.withLock { items -> Int in
-                    items.append(item)
-                    return items.count
+                while true {
+                    guard !stopping else { throw Stopped() }
+                    let stored = items.withLock { slots -> Bool in
+                        guard slots[count % room] == nil else { return false }
+                        slots[count % room] = item
+                        return true
+                    }
+                    if stored { break }
+                    // The slot's item (found `room` items ago) is not yet taken.
+                    usleep(200)
                 }
+                count += 1
                 if jobs == 1 {
                     state.withLock { $0.count = count }
                     body(0)
@@ -197,7 +216,7 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         endFeed()
         // One item (or one job): the calling thread works on what is left.
         if !started {
-            if jobs > 1, let alone, let only = items.withLock({ $0.count == 1 ? $0[0] : nil }), state.withLock({ $0.next == 0 && !$0.stop }) {
+            if jobs > 1, let alone, state.withLock({ $0.count == 1 && $0.next == 0 && !$0.stop }), let only = items.withLock({ $0[0] }) {
                 state.withLock { state in
                     state.next = 1
                     state.reported = 1
@@ -209,6 +228,9 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         }
         return state.withLock { $0.reported }
     }
+
+    /// How many items a feed may be ahead of the jobs (see `run(feeding:_:report:alone:)`).
+    package var feedRoom: Int { max(1_024, 4 * window) }
 
     /// Thrown to a feed once the run stops.
     private struct Stopped: Error {}

@@ -42,6 +42,30 @@ final class BatchRunnerFeedTests: XCTestCase {
         }
     }
 
+    /// A feed faster than the jobs waits for them: the items found and not
+    /// yet taken stay within the runner's room, whatever the walk's size.
+    func testAFeedWaitsForTheJobsPastItsRoom() throws {
+        let runner = BatchRunner<Int>(jobs: 2)
+        let room = runner.feedRoom
+        let begun = Locked(0)
+        var fed = 0, most = 0
+        let ran = try runner.run(feeding: { add in
+            for item in 0..<(3 * room) {
+                try add(item)
+                fed += 1
+                most = max(most, fed - begun.withLock { $0 })
+            }
+        }, { item in
+            begun.withLock { $0 += 1 }
+            usleep(50)
+            return item
+        }, report: { _, _ in })
+        XCTAssertEqual(ran, 3 * room)
+        // Each job may hold one item taken and not yet begun.
+        XCTAssertLessThanOrEqual(most, room + 2)
+        XCTAssertGreaterThan(most, room / 2, "the feed ran ahead of the jobs")
+    }
+
     func testARunOfOneItemStartsNoJobsAndGoesAlone() throws {
         for jobs in [1, 4] {
             let worked = Locked(0), alone = Locked<[String]>([])
