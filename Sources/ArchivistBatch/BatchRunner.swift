@@ -71,7 +71,7 @@ package enum BatchInterrupt {
 /// run: items not yet taken are not started.
 ///
 /// The items are either counted before the run (`init(count:jobs:)`), or
-/// handed over while it runs (`init(jobs:)` and `run(feeding:_:report:)`),
+/// handed over while it runs (`init(jobs:)` and `run(feeding:_:report:alone:)`),
 /// as a folder walk finds them.
 package final class BatchRunner<Outcome: Sendable>: Sendable {
     /// What the jobs share: the items there are so far and whether more
@@ -106,7 +106,7 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         self.state = Locked(Progress(count: count, complete: true, waiting: Array(repeating: nil, count: Self.window(jobs: self.jobs))))
     }
 
-    /// A runner for items handed over as they are found (`run(feeding:_:report:)`).
+    /// A runner for items handed over as they are found (`run(feeding:_:report:alone:)`).
     package init(jobs: Int, stoppingAfter stops: @escaping @Sendable (Outcome) -> Bool = { _ in false }) {
         self.jobs = max(1, jobs)
         self.stops = stops
