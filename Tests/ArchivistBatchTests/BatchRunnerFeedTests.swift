@@ -57,7 +57,8 @@ final class BatchRunnerFeedTests: XCTestCase {
             }
         }, { item in
             begun.withLock { $0 += 1 }
-            usleep(50)
+            // Slower than the feed by far, on a loaded machine too.
+            usleep(200)
             return item
         }, report: { _, _ in })
         XCTAssertEqual(ran, 3 * room)
