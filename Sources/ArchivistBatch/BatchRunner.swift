@@ -156,9 +156,10 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
                                      alone: ((Item) -> Void)? = nil) throws -> Int {
         // The items found and not yet taken, item `i` in slot `i % room`:
         // a feed more than `room` items ahead of the jobs waits for them, so
-        // a walk of any size holds no more than this many items.
+        // a walk of any size holds no more than this many items. The ring
+        // grows to its room as items come (a run of one file keeps one).
         let room = feedRoom
-        let items = Locked<[Item?]>(Array(repeating: nil, count: room))
+        let items = Locked<[Item?]>([])
         let body: @Sendable (Int) -> Void = { [self] _ in
             while let index = self.take() {
                 let item = items.withLock { slots -> Item? in
@@ -185,8 +186,13 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
                 while true {
                     guard !stopping else { throw Stopped() }
                     let stored = items.withLock { slots -> Bool in
-                        guard slots[count % room] == nil else { return false }
-                        slots[count % room] = item
+                        let slot = count % room
+                        if slot == slots.count {
+                            slots.append(item)
+                            return true
+                        }
+                        guard slots[slot] == nil else { return false }
+                        slots[slot] = item
                         return true
                     }
                     if stored { break }
