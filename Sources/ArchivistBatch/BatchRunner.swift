@@ -159,17 +159,16 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         // a walk of any size holds no more than this many items. The ring
         // grows to its room as items come (a run of one file keeps one).
         let room = feedRoom
-        let items = Locked<[Item?]>([])
+        let items = Locked<[Item]>([])
         let body: @Sendable (Int) -> Void = { [self] _ in
-            while let index = self.take() {
-                let item = items.withLock { slots -> Item? in
-                    defer { slots[index % room] = nil }
-                    return slots[index % room]
-                }
-                // Always there: the feed stores an item before it counts it,
-                // and only the job that took its index empties its slot.
-                guard let item else { continue }
-                let outcome = work(item)
+            // The item taken, copied out while its index is claimed (so the
+            // feed cannot have put a later item in its slot yet).
+            var picked: [Item] = []
+            while let index = self.take(copying: { index in
+                picked.removeAll(keepingCapacity: true)
+                picked.append(items.withLock { $0[index % room] })
+            }) {
+                let outcome = work(picked[0])
                 self.finish(index, outcome, report: report)
             }
         }
@@ -185,19 +184,17 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
             try feed { item in
                 while true {
                     guard !stopping else { throw Stopped() }
-                    let stored = items.withLock { slots -> Bool in
-                        let slot = count % room
-                        if slot == slots.count {
-                            slots.append(item)
-                            return true
-                        }
-                        guard slots[slot] == nil else { return false }
-                        slots[slot] = item
-                        return true
-                    }
-                    if stored { break }
-                    // The slot's item (found `room` items ago) is not yet taken.
+                    // Slot `count % room` holds item `count - room` until a
+                    // job takes that index (and copies the item out).
+                    if state.withLock({ count - $0.next < room }) { break }
                     usleep(200)
+                }
+                items.withLock { slots in
+                    if slots.count < room {
+                        slots.append(item)
+                    } else {
+                        slots[count % room] = item
+                    }
                 }
                 count += 1
                 if jobs == 1 {
@@ -222,12 +219,12 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         endFeed()
         // One item (or one job): the calling thread works on what is left.
         if !started {
-            if jobs > 1, let alone, state.withLock({ $0.count == 1 && $0.next == 0 && !$0.stop }), let only = items.withLock({ $0[0] }) {
+            if jobs > 1, let alone, state.withLock({ $0.count == 1 && $0.next == 0 && !$0.stop }) {
                 state.withLock { state in
                     state.next = 1
                     state.reported = 1
                 }
-                alone(only)
+                alone(items.withLock { $0[0] })
             } else {
                 body(0)
             }
@@ -250,10 +247,11 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
 
     private static func window(jobs: Int) -> Int { 32 * jobs }
 
-    /// The next item to work on; nil when there is none and none will come
-    /// (or the run stopped). Waits for a slower earlier item (`window`) and,
-    /// while the items are being found, for the next one.
-    private func take() -> Int? {
+    /// The next item to work on (handed to `copy` before any other job can
+    /// take the next); nil when there is none and none will come (or the
+    /// run stopped). Waits for a slower earlier item (`window`) and, while
+    /// the items are being found, for the next one.
+    private func take(copying copy: (Int) -> Void = { _ in }) -> Int? {
         while true {
             let taken: Int?? = state.withLock { state in
                 if state.stop || BatchInterrupt.isRequested {
@@ -267,6 +265,7 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
                 // Too far ahead of an item under way: wait for it.
                 guard state.next - state.reported < window else { return nil }
                 defer { state.next += 1 }
+                copy(state.next)
                 return .some(state.next)
             }
             if let taken { return taken }

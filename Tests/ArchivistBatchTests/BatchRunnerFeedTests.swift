@@ -60,7 +60,10 @@ final class BatchRunnerFeedTests: XCTestCase {
             // Slower than the feed by far, on a loaded machine too.
             usleep(200)
             return item
-        }, report: { _, _ in })
+        }, report: { index, outcome in
+            // Each item worked once, as it was fed (no slot reused too soon).
+            XCTAssertEqual(outcome, index)
+        })
         XCTAssertEqual(ran, 3 * room)
         // Each job may hold one item taken and not yet begun.
         XCTAssertLessThanOrEqual(most, room + 2)
