@@ -165,8 +165,8 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
             // feed cannot have put a later item in its slot yet).
             var picked: [Item] = []
             while let index = self.take(copying: { index in
-                picked.removeAll(keepingCapacity: true)
-                picked.append(items.withLock { $0[index % room] })
+                let item = items.withLock { $0[index % room] }
+                if picked.isEmpty { picked.append(item) } else { picked[0] = item }
             }) {
                 let outcome = work(picked[0])
                 self.finish(index, outcome, report: report)
