@@ -25,6 +25,5 @@ extension FoundationValue {
         let s = uuidString(b)
         return .described(.text("uuid", s, lead: .word("UUID"), shown: s, entries: PlistDictionary([("uuid", .string(s))]),
                                 exported: .string(s), swiftType: "UUID"))
-        return nil
     }
 }
