@@ -197,12 +197,11 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
                     }
                 }
                 count += 1
+                state.withLock { $0.count = count }
                 if jobs == 1 {
-                    state.withLock { $0.count = count }
                     body(0)
                     return
                 }
-                state.withLock { $0.count = count }
                 if count == 2, !started {
                     started = true
                     DispatchQueue.global().async(group: jobsDone) {
@@ -219,11 +218,15 @@ package final class BatchRunner<Outcome: Sendable>: Sendable {
         endFeed()
         // One item (or one job): the calling thread works on what is left.
         if !started {
-            if jobs > 1, let alone, state.withLock({ $0.count == 1 && $0.next == 0 && !$0.stop }) {
-                state.withLock { state in
-                    state.next = 1
-                    state.reported = 1
-                }
+            // The lone item is taken and counted as reported in the same
+            // look at the state that finds it alone.
+            let lone = jobs > 1 && alone != nil && state.withLock { state in
+                guard state.count == 1, state.next == 0, !state.stop else { return false }
+                state.next = 1
+                state.reported = 1
+                return true
+            }
+            if lone, let alone {
                 alone(items.withLock { $0[0] })
             } else {
                 body(0)
