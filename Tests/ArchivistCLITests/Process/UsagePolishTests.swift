@@ -162,8 +162,9 @@ extension CLITests {
     }
 
     /// The manual page, made as tools/release/build and tools/install make it
-    /// (swift-argument-parser's generate-manual, then tools/manual-page), has
-    /// nothing `mandoc -T lint` reports but the version on its .Os line.
+    /// (tools/generate-manual: swift-argument-parser's generate-manual, then
+    /// tools/manual-page), has nothing `mandoc -T lint` reports but the
+    /// version on its .Os line.
     func testManualPageIsCleanForMandoc() throws {
         guard let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"].first(where: FileManager.default.isExecutableFile) else {
             throw XCTSkip("needs mandoc (apt-get install mandoc)")
@@ -173,21 +174,11 @@ extension CLITests {
         guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
             throw XCTSkip("needs swift-argument-parser's checkout in .build/checkouts")
         }
-        // generate-manual, built once from a copy of the checkout into .build/manual-tool.
-        let tool = root.appendingPathComponent(".build/manual-tool")
-        let source = tool.appendingPathComponent("swift-argument-parser")
-        if !FileManager.default.fileExists(atPath: source.path) {
-            try FileManager.default.createDirectory(at: tool, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: checkout, to: source)
-        }
-        let build = try run(executable: URL(fileURLWithPath: "/usr/bin/env"),
-                            ["swift", "build", "--package-path", source.path, "--scratch-path", tool.appendingPathComponent("build").path,
-                             "--product", "generate-manual"])
-        XCTAssertEqual(build.status, 0, build.stdout + build.stderr)
-        let generator = tool.appendingPathComponent("build/debug/generate-manual")
+        // generate-manual is built once, into .build/manual-tool (tools/install reuses it).
         let archivist = Self.productsDirectory.appendingPathComponent("archivist")
-        let generated = try run(executable: generator, [archivist.path, "--date", "2026-01-01", "--output-directory", work.path])
-        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let generated = try run(executable: root.appendingPathComponent("tools/generate-manual"),
+                                [root.appendingPathComponent(".build").path, archivist.path, work.path, "--date", "2026-01-01"])
+        XCTAssertEqual(generated.status, 0, generated.stdout + generated.stderr)
         let page = try run(executable: root.appendingPathComponent("tools/manual-page"), [work.appendingPathComponent("archivist.1").path, "0.1.0"])
         XCTAssertEqual(page.status, 0, page.stderr)
         XCTAssertTrue(page.stdout.contains("\n.Os Archivist 0.1.0\n"), page.stdout)
