@@ -53,9 +53,12 @@ enum Console {
     /// like a full disk, instead of a silent death by signal. The fatal
     /// signals get their default action back (unless `SWIFT_BACKTRACE` asks
     /// for Swift's backtraces): Swift's crash handler runs a program named
-    /// `swift-backtrace` that it looks for beside the binary, so whoever may
-    /// write the binary's folder would have their program run with this
-    /// process's rights at its first crash.
+    /// `swift-backtrace` that it looks for in the runtime's folder: the
+    /// binary's own, or the current folder when the static binary is run by
+    /// name through PATH (`./swift-backtrace`, `./bin/`, `./libexec/swift/`,
+    /// seen with strace). Whoever may write that folder (a cloned repository
+    /// being linted) would have their program run with this process's
+    /// rights at its first crash.
     static func start() {
         signal(SIGPIPE, SIG_IGN)
         if getenv("SWIFT_BACKTRACE") == nil {
