@@ -66,7 +66,11 @@ let package = Package(
         ),
         .target(
             name: "ArchivistArchive",
-            dependencies: ["ArchivistCore", "ArchivistNIB"]
+            dependencies: ["ArchivistCore", "ArchivistNIB"],
+            // The class catalogue's examples that Foundation archives, in the
+            // builds tests run (ClassExample.Source.foundation): the release
+            // binary then links FoundationEssentials alone.
+            swiftSettings: [.define("ARCHIVIST_EXAMPLES", .when(configuration: .debug))]
         ),
         // Three-way merges of property lists and Xcode projects (`archivist merge`): package types only.
         .target(
@@ -144,7 +148,8 @@ let package = Package(
         .testTarget(
             name: "ArchivistArchiveTests",
             dependencies: ["ArchivistArchive", "ArchivistCore", "ArchivistTestSupport"],
-            exclude: ["Dump/Golden"]
+            exclude: ["Dump/Golden"],
+            swiftSettings: [.define("ARCHIVIST_EXAMPLES", .when(configuration: .debug))]
         ),
         .testTarget(
             name: "ArchivistDatabaseTests",

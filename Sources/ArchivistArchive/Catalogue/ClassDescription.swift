@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 /// What Archivist knows of one Apple class: one value per class, in a file of
 /// its own (`Catalogue/Foundation/NSIndexSet.swift`), listed once in
@@ -213,9 +215,16 @@ package struct ClassExample: Sendable {
         /// An archive built in code, in the form the class's framework
         /// writes it, for classes Foundation on Linux does not archive.
         case built(PlistValue)
+        #if ARCHIVIST_EXAMPLES
         /// An object Foundation archives with `NSKeyedArchiver` (the test's
-        /// oracle: Foundation's own bytes).
+        /// oracle: Foundation's own bytes). Compiled into debug builds only
+        /// (`ARCHIVIST_EXAMPLES`, set by the package for them), where the
+        /// tests run: making the objects needs Foundation's classes, which
+        /// would otherwise link Foundation and ICU into the release binary
+        /// (about 40 MB, and 1,100 conformance records that every dynamic
+        /// cast at start-up scans).
         case foundation(@Sendable () -> NSObject)
+        #endif
     }
 
     /// Where the archive comes from.
@@ -248,7 +257,9 @@ package struct ClassExample: Sendable {
         return ClassExample(source: .built(archive), shows: shows)
     }
 
+    #if ARCHIVIST_EXAMPLES
     package static func foundation(shows: String, _ make: @escaping @Sendable () -> NSObject) -> ClassExample {
         ClassExample(source: .foundation(make), shows: shows)
     }
+    #endif
 }

@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSArray` and `NSMutableArray`: the elements in `NS.objects`.
@@ -7,7 +9,7 @@ extension ClassDescription {
         ["NSArray", "NSMutableArray"], framework: .foundation, fields: [.references("NS.objects")],
         shape: .sequence, swiftType: "[Any]", bridge: .array, standsFor: .array, typedstream: .list, check: { $0.sequence() },
         read: FoundationValue.list,
-        examples: [.foundation(shows: "NSArray [") { NSArray(array: [NSString(string: "a"), NSString(string: "b")]) }]
+        examples: nsArrayFoundationExamples
     )
 }
 
@@ -33,3 +35,11 @@ extension FoundationValue {
         }
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsArrayFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSArray [") { NSArray(array: [NSString(string: "a"), NSString(string: "b")]) },
+]
+#else
+private let nsArrayFoundationExamples: [ClassExample] = []
+#endif

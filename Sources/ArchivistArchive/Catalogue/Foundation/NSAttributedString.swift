@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSAttributedString` and `NSMutableAttributedString`: the text in
@@ -17,10 +19,7 @@ extension ClassDescription {
             return found
         },
         read: FoundationValue.attributedString,
-        examples: [
-            .foundation(shows: "NSAttributedString \"bold\"") {
-                NSAttributedString(string: "bold", attributes: [NSAttributedString.Key("k"): NSString(string: "v")])
-            },
+        examples: nsAttributedStringFoundationExamples + [
             // Six runs over four dictionaries, as macOS 10.14 archived them.
             .shared("corpus/corelibs-foundation/Tests/Foundation/Resources/Fixtures/macOS-10.14/NSAttributedString.archive",
                     shows: "NSAttributedString \"0123456789\" runs ["),
@@ -90,3 +89,13 @@ extension FoundationValue {
         return .attributedString(value)
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsAttributedStringFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSAttributedString \"bold\"") {
+        NSAttributedString(string: "bold", attributes: [NSAttributedString.Key("k"): NSString(string: "v")])
+    },
+]
+#else
+private let nsAttributedStringFoundationExamples: [ClassExample] = []
+#endif

@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSCountedSet`: `NS.count` members, each `NS.objectN` with its `NS.countN`.
@@ -8,7 +10,7 @@ extension ClassDescription {
         fields: [.inline("NS.count", "integer"), .numbered("NS.object"), .numbered("NS.count", "integer")],
         shape: .countedSet, swiftType: "[Any]", check: { $0.countedSet() },
         read: FoundationValue.counted,
-        examples: [.foundation(shows: "× 2") { NSCountedSet(array: [NSString(string: "a"), NSString(string: "a")]) }]
+        examples: nsCountedSetFoundationExamples
     )
 }
 
@@ -27,3 +29,11 @@ extension FoundationValue {
         return .counted(entries)
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsCountedSetFoundationExamples: [ClassExample] = [
+    .foundation(shows: "× 2") { NSCountedSet(array: [NSString(string: "a"), NSString(string: "a")]) },
+]
+#else
+private let nsCountedSetFoundationExamples: [ClassExample] = []
+#endif

@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSData` and `NSMutableData`: the bytes in `NS.data` or `NS.bytes`.
@@ -12,7 +14,7 @@ extension ClassDescription {
             return ["NS.data is \(p.describe(p.object["NS.data"] ?? p.object["NS.bytes"])), not data"]
         },
         read: FoundationValue.data,
-        examples: [.foundation(shows: "<data 3 bytes 0x010203>") { NSMutableData(bytes: [1, 2, 3] as [UInt8], length: 3) }]
+        examples: nsDataFoundationExamples
     )
 }
 
@@ -22,3 +24,11 @@ extension FoundationValue {
         return nil
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsDataFoundationExamples: [ClassExample] = [
+    .foundation(shows: "<data 3 bytes 0x010203>") { NSMutableData(bytes: [1, 2, 3] as [UInt8], length: 3) },
+]
+#else
+private let nsDataFoundationExamples: [ClassExample] = []
+#endif

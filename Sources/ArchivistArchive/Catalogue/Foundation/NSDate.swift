@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSDate`: seconds since 2001 in `NS.time`.
@@ -13,7 +15,7 @@ extension ClassDescription {
             }
         },
         read: FoundationValue.date,
-        examples: [.foundation(shows: "2001-01-01T00:01:40Z") { NSDate(timeIntervalSinceReferenceDate: 100) }]
+        examples: nsDateFoundationExamples
     )
 }
 
@@ -26,3 +28,11 @@ extension FoundationValue {
         }
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsDateFoundationExamples: [ClassExample] = [
+    .foundation(shows: "2001-01-01T00:01:40Z") { NSDate(timeIntervalSinceReferenceDate: 100) },
+]
+#else
+private let nsDateFoundationExamples: [ClassExample] = []
+#endif

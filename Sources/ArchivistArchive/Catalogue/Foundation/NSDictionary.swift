@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSDictionary` and `NSMutableDictionary`: `NS.keys` and `NS.objects`, paired one to one.
@@ -8,7 +10,7 @@ extension ClassDescription {
         fields: [.references("NS.keys"), .references("NS.objects")],
         shape: .map, swiftType: "[String: Any]", standsFor: .dictionary, typedstream: .map, check: { $0.map() },
         read: FoundationValue.dictionary,
-        examples: [.foundation(shows: "NSDictionary {\n  \"k\" => \"v\"\n}") { NSDictionary(dictionary: ["k": NSString(string: "v")]) }]
+        examples: nsDictionaryFoundationExamples
     )
 }
 
@@ -19,3 +21,11 @@ extension FoundationValue {
         return .map(keys: keys, values: values)
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsDictionaryFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSDictionary {\n  \"k\" => \"v\"\n}") { NSDictionary(dictionary: ["k": NSString(string: "v")]) },
+]
+#else
+private let nsDictionaryFoundationExamples: [ClassExample] = []
+#endif

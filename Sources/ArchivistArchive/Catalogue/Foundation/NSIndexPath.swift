@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSIndexPath`: `NSIndexPathLength` with `NSIndexPathValue` for one
@@ -10,6 +12,14 @@ extension ClassDescription {
                  .inline("NSIndexPathData", "data", optional: true)],
         shape: .scalar, swiftType: "IndexPath",
         read: { o, graph in ArchivedIndexes(indexPath: o, in: graph).map { .described($0.described) } },
-        examples: [.foundation(shows: "NSIndexPath [1, 2, 300]") { NSIndexPath(indexes: [1, 2, 300], length: 3) }]
+        examples: nsIndexPathFoundationExamples
     )
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsIndexPathFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSIndexPath [1, 2, 300]") { NSIndexPath(indexes: [1, 2, 300], length: 3) },
+]
+#else
+private let nsIndexPathFoundationExamples: [ClassExample] = []
+#endif

@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSLocale`: its identifier in `NS.identifier`.
@@ -7,7 +9,7 @@ extension ClassDescription {
         ["NSLocale"], framework: .foundation, fields: [.reference("NS.identifier", "string")],
         shape: .text, swiftType: "Locale", bridge: .value, check: { $0.string("NS.identifier") },
         read: FoundationValue.locale,
-        examples: [.foundation(shows: "NSLocale \"fr_CH\"") { NSLocale(localeIdentifier: "fr_CH") }]
+        examples: nsLocaleFoundationExamples
     )
 }
 
@@ -19,3 +21,11 @@ extension FoundationValue {
         }
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsLocaleFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSLocale \"fr_CH\"") { NSLocale(localeIdentifier: "fr_CH") },
+]
+#else
+private let nsLocaleFoundationExamples: [ClassExample] = []
+#endif

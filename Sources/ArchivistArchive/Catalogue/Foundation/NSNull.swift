@@ -1,10 +1,20 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSNull`: no fields.
     static let nsNull = ClassDescription(
         ["NSNull"], framework: .foundation, shape: .null, swiftType: "NSNull", read: { _, _ in .null },
-        examples: [.foundation(shows: "NSNull") { NSNull() }]
+        examples: nsNullFoundationExamples
     )
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsNullFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSNull") { NSNull() },
+]
+#else
+private let nsNullFoundationExamples: [ClassExample] = []
+#endif

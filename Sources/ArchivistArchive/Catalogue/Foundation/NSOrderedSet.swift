@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSOrderedSet` and `NSMutableOrderedSet`: the members in `NS.objects`
@@ -9,6 +11,14 @@ extension ClassDescription {
         fields: [.references("NS.objects", optional: true), .numbered("NS.object.")],
         shape: .sequence, swiftType: "[Any]",
         check: { $0.sequence(numbered: true) }, read: FoundationValue.list,
-        examples: [.foundation(shows: "NSOrderedSet [\n  \"x\"\n  \"y\"\n]") { NSOrderedSet(array: [NSString(string: "x"), NSString(string: "y")]) }]
+        examples: nsOrderedSetFoundationExamples
     )
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsOrderedSetFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSOrderedSet [\n  \"x\"\n  \"y\"\n]") { NSOrderedSet(array: [NSString(string: "x"), NSString(string: "y")]) },
+]
+#else
+private let nsOrderedSetFoundationExamples: [ClassExample] = []
+#endif

@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSPersonNameComponents`: the name's parts, each a string or nil
@@ -12,15 +14,7 @@ extension ClassDescription {
         fields: ArchivedLine.nameParts.map { .reference($0.key, "string", optional: true) }
             + [.reference("NS.phoneticRepresentation", "NSPersonNameComponents", optional: true)],
         shape: .scalar, swiftType: "PersonNameComponents", read: ArchivedLine.personName,
-        examples: [
-            .foundation(shows: "NSPersonNameComponents prefix \"Lady\" given \"Ada\" family \"Lovelace\" nickname \"A\"") {
-                let name = NSPersonNameComponents()
-                name.namePrefix = "Lady"
-                name.givenName = "Ada"
-                name.familyName = "Lovelace"
-                name.nickname = "A"
-                return name
-            },
+        examples: nsPersonNameComponentsFoundationExamples + [
             .built("NSPersonNameComponents", [("NS.givenName", .uid(2)), ("NS.phoneticRepresentation", .uid(3))],
                    extra: [.string("太郎"), .dictionary(PlistDictionary([("NS.givenName", .uid(4)), ("$class", .uid(5))])), .string("Tarō")],
                    shows: "NSPersonNameComponents given \"太郎\" phonetic NSPersonNameComponents given \"Tarō\""),
@@ -47,3 +41,18 @@ extension ArchivedLine {
         return .line(line)
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsPersonNameComponentsFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSPersonNameComponents prefix \"Lady\" given \"Ada\" family \"Lovelace\" nickname \"A\"") {
+        let name = NSPersonNameComponents()
+        name.namePrefix = "Lady"
+        name.givenName = "Ada"
+        name.familyName = "Lovelace"
+        name.nickname = "A"
+        return name
+    },
+]
+#else
+private let nsPersonNameComponentsFoundationExamples: [ClassExample] = []
+#endif

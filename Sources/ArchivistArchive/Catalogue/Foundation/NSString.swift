@@ -1,5 +1,4 @@
 import ArchivistCore
-import Foundation
 
 extension ClassDescription {
     /// `NSString` and `NSMutableString`: `NS.string`, or UTF-8 in `NS.bytes`.

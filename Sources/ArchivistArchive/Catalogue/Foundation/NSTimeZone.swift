@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSTimeZone`: its name in `NS.name` (Foundation adds the zone's data in `NS.data`).
@@ -7,7 +9,7 @@ extension ClassDescription {
         ["NSTimeZone"], framework: .foundation, fields: [.reference("NS.name", "string"), .reference("NS.data", "data", optional: true)],
         shape: .text, swiftType: "TimeZone", bridge: .value, check: { $0.string("NS.name") },
         read: FoundationValue.timeZone,
-        examples: [.foundation(shows: "NSTimeZone \"Europe/Zurich\"") { NSTimeZone(name: "Europe/Zurich") ?? NSTimeZone.default as NSTimeZone }]
+        examples: nsTimeZoneFoundationExamples
     )
 }
 
@@ -19,3 +21,11 @@ extension FoundationValue {
         }
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsTimeZoneFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSTimeZone \"Europe/Zurich\"") { NSTimeZone(name: "Europe/Zurich") ?? NSTimeZone.default as NSTimeZone },
+]
+#else
+private let nsTimeZoneFoundationExamples: [ClassExample] = []
+#endif

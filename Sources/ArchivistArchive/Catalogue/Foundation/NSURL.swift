@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSURL`: the relative string in `NS.relative`, the base URL in `NS.base` (`$null` for none).
@@ -17,7 +19,7 @@ extension ClassDescription {
             return found
         },
         read: FoundationValue.url,
-        examples: [.foundation(shows: "URL \"https://example.com/a\"") { NSURL(string: "https://example.com/a") ?? NSURL(fileURLWithPath: "/") }]
+        examples: nsURLFoundationExamples
     )
 }
 
@@ -29,3 +31,11 @@ extension FoundationValue {
         return .url(base: base, relative: relative)
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsURLFoundationExamples: [ClassExample] = [
+    .foundation(shows: "URL \"https://example.com/a\"") { NSURL(string: "https://example.com/a") ?? NSURL(fileURLWithPath: "/") },
+]
+#else
+private let nsURLFoundationExamples: [ClassExample] = []
+#endif

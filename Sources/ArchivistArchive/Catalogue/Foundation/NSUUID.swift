@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSUUID`: 16 bytes in `NS.uuidbytes`.
@@ -13,9 +15,7 @@ extension ClassDescription {
             return ["NS.uuidbytes is \(p.describe(p.object["NS.uuidbytes"])), not 16 bytes of data"]
         },
         read: FoundationValue.uuid,
-        examples: [.foundation(shows: "UUID 0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") {
-            NSUUID(uuidString: "0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") ?? NSUUID()
-        }]
+        examples: nsUUIDFoundationExamples
     )
 }
 
@@ -27,3 +27,13 @@ extension FoundationValue {
                                 exported: .string(s), swiftType: "UUID"))
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsUUIDFoundationExamples: [ClassExample] = [
+    .foundation(shows: "UUID 0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") {
+                NSUUID(uuidString: "0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") ?? NSUUID()
+            },
+]
+#else
+private let nsUUIDFoundationExamples: [ClassExample] = []
+#endif

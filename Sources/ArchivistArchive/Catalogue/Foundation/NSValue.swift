@@ -1,5 +1,7 @@
 import ArchivistCore
+#if ARCHIVIST_EXAMPLES
 import Foundation
+#endif
 
 extension ClassDescription {
     /// `NSValue` holding a geometry, by its `NS.special` type: a point, size
@@ -15,11 +17,7 @@ extension ClassDescription {
         shape: .scalar, swiftType: "NSValue",
         check: { $0.nsValue() },
         read: { o, graph in NSValueGeometry(o, in: graph).map { .described($0.described) } },
-        examples: [
-            .foundation(shows: "NSValue point {1.5, 2.0}") { NSValue(point: NSPoint(x: 1.5, y: 2)) },
-            .foundation(shows: "NSValue size {3.0, 4.0}") { NSValue(size: NSSize(width: 3, height: 4)) },
-            .foundation(shows: "NSValue rect {{1.0, 2.0}, {3.0, 4.0}}") { NSValue(rect: NSRect(x: 1, y: 2, width: 3, height: 4)) },
-            .foundation(shows: "NSValue range {2, 5}") { NSValue(range: NSRange(location: 2, length: 5)) },
+        examples: nsValueFoundationExamples + [
             // Edge insets as Apple's Foundation writes them (swift-corelibs-foundation has no `NSValue(edgeInsets:)`).
             .built("NSValue", [("NS.special", .int(12)), ("NS.edgeval.top", .double(1)), ("NS.edgeval.left", .double(2)),
                                ("NS.edgeval.bottom", .double(3)), ("NS.edgeval.right", .double(4.5))],
@@ -111,3 +109,14 @@ enum NSValueGeometry {
         text.split(whereSeparator: { "{}, ".contains($0) }).map { .double(Double($0) ?? 0) }
     }
 }
+
+#if ARCHIVIST_EXAMPLES
+private let nsValueFoundationExamples: [ClassExample] = [
+    .foundation(shows: "NSValue point {1.5, 2.0}") { NSValue(point: NSPoint(x: 1.5, y: 2)) },
+    .foundation(shows: "NSValue size {3.0, 4.0}") { NSValue(size: NSSize(width: 3, height: 4)) },
+    .foundation(shows: "NSValue rect {{1.0, 2.0}, {3.0, 4.0}}") { NSValue(rect: NSRect(x: 1, y: 2, width: 3, height: 4)) },
+    .foundation(shows: "NSValue range {2, 5}") { NSValue(range: NSRange(location: 2, length: 5)) },
+]
+#else
+private let nsValueFoundationExamples: [ClassExample] = []
+#endif
