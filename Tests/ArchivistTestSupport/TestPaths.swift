@@ -14,8 +14,14 @@ public enum TestPaths {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
-    /// The build products folder, which holds `archivist` beside the test bundle.
+    /// The folder holding the `archivist` the tests run: the build products
+    /// folder (beside the test bundle), or `ARCHIVIST_TEST_BINARIES` when set
+    /// (`tools/release/test-cli` points it at an unpacked release archive's
+    /// `bin`, so the command-line tests run the binary users install).
     public static var productsDirectory: URL {
+        if let folder = ProcessInfo.processInfo.environment["ARCHIVIST_TEST_BINARIES"], !folder.isEmpty {
+            return URL(fileURLWithPath: folder, isDirectory: true)
+        }
         #if os(macOS)
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             return bundle.bundleURL.deletingLastPathComponent()
