@@ -31,8 +31,8 @@ extension FoundationValue {
 #if ARCHIVIST_EXAMPLES
 private let nsUUIDFoundationExamples: [ClassExample] = [
     .foundation(shows: "UUID 0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") {
-                NSUUID(uuidString: "0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") ?? NSUUID()
-            },
+        NSUUID(uuidString: "0F3E2A1C-7B5D-4E8F-9A6B-1C2D3E4F5A6B") ?? NSUUID()
+    },
 ]
 #else
 private let nsUUIDFoundationExamples: [ClassExample] = []
