@@ -39,9 +39,21 @@ let package = Package(
         .target(
             name: "CArchivistSupport"
         ),
+        // libxml2 and SQLite, loaded on Linux the first time one of their
+        // functions is called (not linked: a run that needs neither starts
+        // without them); linked as usual on macOS.
+        .target(
+            name: "CSystemLibraryLoader",
+            dependencies: ["CLibXML2", "CSQLite"],
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+                .linkedLibrary("xml2", .when(platforms: [.macOS])),
+                .linkedLibrary("sqlite3", .when(platforms: [.macOS])),
+            ]
+        ),
         .target(
             name: "ArchivistCore",
-            dependencies: ["CLibXML2", "CArchivistSupport"]
+            dependencies: ["CLibXML2", "CSystemLibraryLoader", "CArchivistSupport"]
         ),
         // Signed profiles (`.mobileprovision`, `.provisionprofile`, signed
         // `.mobileconfig`): the CMS SignedData envelope read with swift-asn1 and
@@ -79,7 +91,7 @@ let package = Package(
         ),
         .target(
             name: "ArchivistDatabase",
-            dependencies: ["ArchivistArchive", "ArchivistCore", "CSQLite"]
+            dependencies: ["ArchivistArchive", "ArchivistCore", "CSQLite", "CSystemLibraryLoader"]
         ),
         .executableTarget(
             name: "archivist",

@@ -1,4 +1,5 @@
 internal import CLibXML2
+internal import CSystemLibraryLoader
 
 /// Reads XML property lists with libxml2's streaming `xmlTextReader`: no DOM,
 /// no network, no external DTDs or entities, and no user-defined entities at
@@ -62,6 +63,9 @@ package enum XMLPlistReader {
     private static func parse(_ buffer: UnsafeRawBufferPointer, encoding: String?, marked: Bool, options: ReadOptions) throws -> PlistDocument {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw PlistError(.syntax, "empty input is not an XML property list", at: .text(line: 1, column: 1))
+        }
+        if let problem = archivist_libxml2_problem() {
+            throw PlistError(.io, "this XML is read with libxml2, which could not be loaded: \(String(cString: problem))", at: .text(line: 1, column: 1))
         }
         let prescan = try XMLPrescan(buffer)
         var flags = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)

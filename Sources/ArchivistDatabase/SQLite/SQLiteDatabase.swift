@@ -1,5 +1,6 @@
 import ArchivistCore
 import CSQLite
+import CSystemLibraryLoader
 
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,7 @@ public final class SQLiteDatabase {
 
     /// Opens `filename` (a path, or a `file:` URI with `SQLITE_OPEN_URI`) as `path`.
     init(filename: String, path: String, flags: Int32) throws {
+        try Self.requireLibrary()
         var db: OpaquePointer?
         let rc = SystemPath.with(filename) { sqlite3_open_v2($0, &db, flags, nil) }
         guard rc == SQLITE_OK, let db else {
@@ -49,12 +51,22 @@ public final class SQLiteDatabase {
 
     /// Creates a new, empty database file (for tests and tools).
     package static func create(path: String) throws -> SQLiteDatabase {
+        try requireLibrary()
         var db: OpaquePointer?
         guard SystemPath.with(path, { sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) == SQLITE_OK, let db else {
             throw PlistError(.io, "cannot create the database \(path)")
         }
         sqlite3_close(db)
         return try SQLiteDatabase(path: path)
+    }
+
+    /// Loads SQLite (on Linux it is loaded on first use, see
+    /// `CSystemLibraryLoader`); throws `PlistError` (`io`) saying why it
+    /// cannot be.
+    static func requireLibrary() throws {
+        if let problem = archivist_sqlite_problem() {
+            throw PlistError(.io, "stores are read with SQLite, which could not be loaded: \(String(cString: problem))")
+        }
     }
 
     deinit {
