@@ -64,4 +64,15 @@ int archivist_copy_xattrs_fd(int from_fd, int to_fd, int *copied);
 /// 0 where there is none, or off Linux.
 long archivist_release_relocations(void);
 
+/// Has the C library's allocator serve every block of `bytes` or more from
+/// a mapping of its own, unmapped when freed, with no adjusting of that
+/// threshold (glibc's `mallopt(M_MMAP_THRESHOLD)`). 0, or -1 where the C
+/// library has no such setting.
+int archivist_map_blocks_from(int bytes);
+
+/// The bytes of the blocks the allocator serves from mappings of their own
+/// and the free bytes in its heap (glibc's `mallinfo2()`: `hblkhd` and
+/// `fordblks`); 0, or -1 (both -1) where the C library does not say.
+int archivist_heap_bytes(long long *mapped, long long *free_in_heap);
+
 #endif
