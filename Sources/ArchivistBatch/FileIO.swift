@@ -66,6 +66,7 @@ package enum FileIO {
             let stamp = path == "-" ? nil : FileStamp(st)
             if (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= InputBytes.mapThreshold {
                 guard st.st_size <= maxSize else { throw tooLarge(name, maxSize) }
+                LargeInputHeap.prepare()
                 if InputBytes.mayMap(st), let mapped = MappedFile(fd: fd, count: Int(st.st_size)) { return InputBytes(mapped: mapped, stamp: stamp) }
             }
             return InputBytes(try read(fd, st, name: name, maxSize: maxSize), stamp: stamp)
